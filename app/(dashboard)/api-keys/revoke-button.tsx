@@ -1,0 +1,29 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { revokeKeyAction } from "./actions";
+
+export function RevokeButton({ id, label }: { id: string; label: string }) {
+  const [pending, start] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <span className="inline-flex items-center gap-2">
+      <button
+        type="button"
+        disabled={pending}
+        aria-label={`Revoke ${label}`}
+        onClick={() => {
+          if (!window.confirm(`Revoke ${label}? Requests using it will fail at once.`)) return;
+          start(async () => {
+            const result = await revokeKeyAction(id);
+            if (!result.ok) setError(result.message ?? "Could not revoke");
+          });
+        }}
+        className="rounded-md border border-red-200 px-2.5 py-1 text-sm text-red-700 hover:bg-red-50 disabled:opacity-60"
+      >
+        {pending ? "Revoking…" : "Revoke"}
+      </button>
+      {error ? <span className="text-xs text-red-700">{error}</span> : null}
+    </span>
+  );
+}

@@ -1,0 +1,32 @@
+import { ForbiddenError } from "@/lib/errors";
+import type { Role } from "@/lib/generated/prisma/enums";
+
+export type { Role };
+export const ROLES = ["administrator", "contributor", "user", "viewer"] as const satisfies readonly Role[];
+
+/** Role sets named after what they allow (interface.md section 5). */
+export const ANY_ROLE: readonly Role[] = ROLES;
+export const WRITERS: readonly Role[] = ["administrator", "contributor", "user"];
+export const SENDERS: readonly Role[] = ["administrator", "contributor"];
+export const ADMINS: readonly Role[] = ["administrator"];
+
+export const LICENSE_FEATURES = ["hasFileDownload", "emailOtp", "smsOtp"] as const;
+export type LicenseFeature = (typeof LICENSE_FEATURES)[number];
+
+export interface Plan {
+  hasFileDownload: boolean;
+  emailOtp: boolean;
+  smsOtp: boolean;
+  maxDeliverables: number;
+  maxStorageBytes: bigint;
+  smsAllowance: number;
+  rateLimitPerMinute: number;
+}
+
+export function requireRole(role: Role, allowed: readonly Role[]): void {
+  if (!allowed.includes(role)) throw new ForbiddenError(`This action requires one of the roles: ${allowed.join(", ")}`, "MissingRole");
+}
+
+export function requireFeature(plan: Plan, feature: LicenseFeature): void {
+  if (!plan[feature]) throw new ForbiddenError(`Your plan does not include the license feature ${feature}`, "LicenseFeatureMissing");
+}

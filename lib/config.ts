@@ -1,0 +1,103 @@
+// The one place that reads the environment. Everything else asks getConfig().
+// Values are validated with zod; a bad value stops start-up with a message naming the variable.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFromEnv = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  BASE_URL: z.url().optional(),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^(postgres(ql)?:\/\/|pglite:)/.test(v), {
+      message: "must be a postgres:// URL or pglite:<directory>",
+    }),
+  DATA_DIR: z.string().min(1).default("./data"),
+  NEXTAUTH_SECRET: z.string().min(16).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  STORAGE_DRIVER: z.enum(["local"]).default("local"),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  GOTENBERG_URL: z.url().optional(),
+  QUIRE_RATE_LIMIT_DISABLED: booleanFromEnv,
+});
+
+export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+
+export interface QuireConfig {
+  env: "development" | "production" | "test";
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  nextAuthSecret: string;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  storage: { driver: "local"; root: string };
+  maxUploadBytes: number;
+  pdfConverter: { kind: "libreoffice" } | { kind: "gotenberg"; url: string };
+  rateLimitDisabled: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads (or creates, once) a secret persisted under DATA_DIR, so a fresh machine needs no setup. */
+export function persistedSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, "secrets.json");
+  fs.mkdirSync(dataDir, { recursive: true });
+  let secrets: Record<string, string> = {};
+  if (fs.existsSync(file)) secrets = JSON.parse(fs.readFileSync(file, "utf8"));
+  if (!secrets[name]) {
+    secrets[name] = crypto.randomBytes(32).toString("base64url");
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  }
+  return secrets[name];
+}
+
+export function parseConfig(env: NodeJS.ProcessEnv): QuireConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new ConfigError(`Invalid configuration: ${details}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const url = e.DATABASE_URL;
+  const database: DatabaseConfig =
+    url && !url.startsWith("pglite:")
+      ? { kind: "postgres", url }
+      : { kind: "pglite", dataDir: path.resolve(url ? url.slice("pglite:".length) : path.join(dataDir, "pglite")) };
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    dataDir,
+    database,
+    nextAuthSecret: e.NEXTAUTH_SECRET ?? persistedSecret(dataDir, "nextAuthSecret"),
+    logLevel: e.LOG_LEVEL,
+    storage: { driver: e.STORAGE_DRIVER, root: path.join(dataDir, "files") },
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    pdfConverter: e.GOTENBERG_URL ? { kind: "gotenberg", url: e.GOTENBERG_URL } : { kind: "libreoffice" },
+    rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
+  };
+}
+
+let cached: QuireConfig | undefined;
+
+export function getConfig(): QuireConfig {
+  if (!cached) {
+    cached = parseConfig(process.env);
+    // next-auth v4 reads these two from the environment.
+    process.env.NEXTAUTH_URL ??= cached.baseUrl;
+    process.env.NEXTAUTH_SECRET ??= cached.nextAuthSecret;
+  }
+  return cached;
+}

@@ -1,0 +1,83 @@
+// The raw database connection under Prisma: an in-process PGlite or a PostgreSQL pool.
+// Kept on globalThis because Next.js may load this module in several bundles of one process,
+// and two PGlite instances on one directory would corrupt it.
+import fs from "node:fs";
+import type { PGlite } from "@electric-sql/pglite";
+import type { Pool } from "pg";
+import type { DatabaseConfig } from "@/lib/config";
+
+export type Driver =
+  | { kind: "pglite"; pglite: PGlite }
+  | { kind: "postgres"; pool: Pool };
+
+/** Minimal SQL surface shared by both drivers (used by the migrator and health check). */
+export interface SqlRunner {
+  /** Runs one or more statements without parameters. */
+  exec(sql: string): Promise<void>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs fn on one connection inside BEGIN/COMMIT, with a session-level lock where it matters. */
+  transaction<R>(fn: (tx: SqlRunner) => Promise<R>): Promise<R>;
+}
+
+const registry = globalThis as unknown as { __quireDriver?: Promise<Driver> };
+
+export function getDriver(db: DatabaseConfig): Promise<Driver> {
+  registry.__quireDriver ??= openDriver(db);
+  return registry.__quireDriver;
+}
+
+async function openDriver(db: DatabaseConfig): Promise<Driver> {
+  if (db.kind === "pglite") {
+    fs.mkdirSync(db.dataDir, { recursive: true });
+    const { PGlite } = await import("@electric-sql/pglite");
+    const pglite = await PGlite.create(db.dataDir);
+    return { kind: "pglite", pglite };
+  }
+  const pg = await import("pg");
+  const pool = new pg.default.Pool({ connectionString: db.url, max: 10 });
+  return { kind: "postgres", pool };
+}
+
+export function sqlRunner(driver: Driver): SqlRunner {
+  if (driver.kind === "pglite") {
+    const run = (db: Pick<PGlite, "exec" | "query">): SqlRunner => ({
+      exec: async (sql) => void (await db.exec(sql)),
+      query: async <T,>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
+      transaction: (fn) => driver.pglite.transaction((tx) => fn(run(tx))),
+    });
+    return run(driver.pglite);
+  }
+  const pool = driver.pool;
+  return {
+    exec: async (sql) => void (await pool.query(sql)),
+    query: async <T,>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const tx: SqlRunner = {
+          exec: async (sql) => void (await client.query(sql)),
+          query: async <T,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+          transaction: () => Promise.reject(new Error("nested transactions are not supported")),
+        };
+        const result = await fn(tx);
+        await client.query("COMMIT");
+        return result;
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+export async function closeDriver(): Promise<void> {
+  const pending = registry.__quireDriver;
+  registry.__quireDriver = undefined;
+  if (!pending) return;
+  const driver = await pending;
+  if (driver.kind === "pglite") await driver.pglite.close();
+  else if (!driver.pool.ended) await driver.pool.end();
+}

@@ -1,0 +1,41 @@
+// Wraps a REST route handler: authenticate the key, check role and license feature, apply the
+// rate limit, run the handler, and turn any thrown error into the family's contract shape.
+import type { ApiPrincipal } from "@/lib/auth/api-keys";
+import { authenticateApiRequest } from "@/lib/auth/authenticate";
+import { requireFeature, requireRole, type LicenseFeature, type Role } from "@/lib/auth/roles";
+import { errorResponse, type ErrorFamily } from "@/lib/http/errors";
+
+export interface ApiRouteOptions {
+  family: ErrorFamily;
+  roles: readonly Role[];
+  feature?: LicenseFeature;
+}
+
+export interface ApiContext<P> {
+  req: Request;
+  principal: ApiPrincipal;
+  params: P;
+}
+
+type RouteContext<P> = { params: Promise<P> };
+
+export function apiRoute<P = Record<string, never>>(
+  options: ApiRouteOptions,
+  handler: (ctx: ApiContext<P>) => Promise<Response>,
+): (req: Request, ctx: RouteContext<P>) => Promise<Response> {
+  return async (req, ctx) => {
+    try {
+      const principal = await authenticateApiRequest(req.headers);
+      requireRole(principal.role, options.roles);
+      if (options.feature) requireFeature(principal.plan, options.feature);
+      return await handler({ req, principal, params: await ctx.params });
+    } catch (err) {
+      return errorResponse(err, options.family);
+    }
+  };
+}
+
+/** `{ data }` envelope used by every JSON reply of the contract. */
+export function dataResponse(data: unknown, init?: ResponseInit): Response {
+  return Response.json({ data }, init);
+}

@@ -1,0 +1,62 @@
+// Local-disk storage under DATA_DIR/files. Writes go to a temp file in the same directory and
+// are renamed into place, so a crash never leaves a half-written file under a real key.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { StorageKeyError, type FileStorage } from "@/lib/storage/types";
+
+export class LocalFileStorage implements FileStorage {
+  readonly kind = "local";
+  constructor(private readonly root: string) {}
+
+  private resolve(key: string): string {
+    if (!key || key.includes("\0") || path.isAbsolute(key)) throw new StorageKeyError(`Invalid storage key: ${key}`);
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new StorageKeyError(`Storage key escapes the root: ${key}`);
+    return full;
+  }
+
+  async put(key: string, data: Buffer | Readable): Promise<{ size: number }> {
+    const target = this.resolve(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, fs.createWriteStream(tmp, { flags: "wx" }));
+      const { size } = await fsp.stat(tmp);
+      await fsp.rename(tmp, target);
+      return { size };
+    } catch (err) {
+      await fsp.rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  async get(key: string): Promise<Buffer> {
+    return fsp.readFile(this.resolve(key));
+  }
+
+  async stream(key: string): Promise<Readable> {
+    const file = this.resolve(key);
+    await fsp.access(file);
+    return fs.createReadStream(file);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return fsp.access(this.resolve(key)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.resolve(key), { force: true });
+  }
+
+  async check(): Promise<void> {
+    await fsp.mkdir(this.root, { recursive: true });
+    await fsp.access(this.root, fs.constants.W_OK);
+  }
+}
