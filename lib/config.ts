@@ -62,7 +62,9 @@ export function persistedSecret(dataDir: string, name: string): string {
   return secrets[name];
 }
 
-export function parseConfig(env: NodeJS.ProcessEnv): QuireConfig {
+export type Env = Record<string, string | undefined>;
+
+export function parseConfig(env: Env): QuireConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const details = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");

@@ -15,7 +15,7 @@ export function CreateKeyForm() {
   const [state, action, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, { status: "idle" });
   return (
     <div className="space-y-4">
-      <form action={action} className="grid gap-3 sm:grid-cols-[1fr_14rem_auto] sm:items-end">
+      <form action={action} className="grid gap-3 sm:grid-cols-[1fr_20rem_auto] sm:items-end">
         <label className="block">
           <span className="text-sm font-medium">Name</span>
           <input name="name" required maxLength={100} placeholder="e.g. CRM integration" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />

@@ -1,0 +1,13 @@
+import fs from "node:fs";
+import path from "node:path";
+import { startQuireServer, type TestDatabase } from "../tests/support/quire-server";
+
+// Starts one server for the browser suite; tests read it through e2e/fixtures.ts.
+export default async function globalSetup() {
+  const { server, stop } = await startQuireServer((process.env.QUIRE_TEST_DB ?? "pglite") as TestDatabase);
+  process.env.QUIRE_E2E_BASE_URL = server.baseUrl;
+  process.env.QUIRE_E2E_SERVER = JSON.stringify(server);
+  fs.mkdirSync(".test-output", { recursive: true });
+  fs.writeFileSync(path.join(".test-output", "e2e-server.json"), JSON.stringify({ baseUrl: server.baseUrl, dataDir: server.dataDir }));
+  return stop;
+}

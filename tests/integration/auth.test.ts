@@ -1,0 +1,104 @@
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { ROLES } from "@/lib/auth/roles";
+import { as, call, runSeedAgainst } from "../support/helpers";
+
+const quire = inject("quire");
+const { baseUrl, seed, other, limited } = quire;
+
+describe("health", () => {
+  it("reports the database and the converter", async () => {
+    const res = await call(baseUrl, "/api/health");
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ status: "ok", database: "ok", pdfConverter: expect.stringMatching(/^(ok|unavailable)$/) });
+  });
+});
+
+describe("API key authentication (interface.md section 5)", () => {
+  it.each(ROLES)("the seeded %s key gets its own identity from /api/whoami", async (role) => {
+    const res = await as(baseUrl, seed, role)("/api/whoami");
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ data: { orgId: seed.orgId, role, keyPrefix: seed.keys[role].slice(0, 15) } });
+  });
+
+  it("accepts the organization id in any letter case", async () => {
+    const res = await call(baseUrl, "/api/whoami", {
+      headers: { authorization: `Bearer ${seed.keys.viewer}`, "x-service-org-id": seed.orgId.toUpperCase() },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("answers 401 in the deliverable error shape without a key", async () => {
+    const res = await call(baseUrl, "/api/whoami", { headers: { "x-service-org-id": seed.orgId } });
+    expect(res.status).toBe(401);
+    expect(res.json).toEqual({ error: "Unauthorized", message: expect.stringContaining("Authorization") });
+  });
+
+  const malformed: [string, string][] = [
+    ["empty bearer", "Bearer "],
+    ["wrong scheme", `Basic ${Buffer.from("a:b").toString("base64")}`],
+    ["not a Quire key", "Bearer abc.def.ghi"],
+    ["unknown prefix", "Bearer qk_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"],
+    ["tampered secret", `Bearer ${seed.keys.administrator.slice(0, -1)}${seed.keys.administrator.endsWith("A") ? "B" : "A"}`],
+    ["two tokens", `Bearer ${seed.keys.administrator} extra`],
+    ["very long", `Bearer ${"x".repeat(8000)}`],
+    ["sql-ish", "Bearer qk_' OR 1=1 --"],
+  ];
+  it.each(malformed)("rejects a malformed Authorization header (%s) with 401, never 500", async (_label, value) => {
+    const res = await call(baseUrl, "/api/whoami", { headers: { authorization: value, "x-service-org-id": seed.orgId } });
+    expect(res.status).toBe(401);
+    expect(res.json.error).toBe("Unauthorized");
+  });
+
+  it("answers 401 when the organization header is missing", async () => {
+    const res = await call(baseUrl, "/api/whoami", { headers: { authorization: `Bearer ${seed.keys.viewer}` } });
+    expect(res.status).toBe(401);
+  });
+
+  it.each([
+    ["another organization's id", () => other.orgId],
+    ["a malformed id", () => "not-a-uuid"],
+    ["an id with junk", () => `${seed.orgId}'--`],
+  ])("answers 403 to a valid key with %s", async (_label, orgId) => {
+    const res = await call(baseUrl, "/api/whoami", { headers: { authorization: `Bearer ${seed.keys.viewer}`, "x-service-org-id": orgId() } });
+    expect(res.status).toBe(403);
+    expect(res.json).toEqual({ error: "InvalidOrganization", message: "Invalid organization id" });
+  });
+
+  it("keeps organizations apart: each org's key only works with its own id", async () => {
+    expect((await as(baseUrl, other, "administrator")("/api/whoami")).json.data.orgId).toBe(other.orgId);
+    const crossed = await call(baseUrl, "/api/whoami", { headers: { authorization: `Bearer ${other.keys.administrator}`, "x-service-org-id": seed.orgId } });
+    expect(crossed.status).toBe(403);
+  });
+});
+
+describe("rate limiting per key", () => {
+  beforeAll(async () => {
+    // Stay inside one fixed one-minute window so the count is not reset mid-test.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 61_000 - intoMinute));
+  }, 70_000);
+
+  it("allows the plan's requests per minute, then answers 429 with Retry-After", async () => {
+    const viewer = as(baseUrl, limited, "viewer");
+    for (let i = 0; i < 5; i++) expect((await viewer("/api/whoami")).status).toBe(200);
+    const limitedReply = await viewer("/api/whoami");
+    expect(limitedReply.status).toBe(429);
+    const retryAfter = Number(limitedReply.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limitedReply.json).toEqual({ error: "RateLimitExceeded", message: expect.any(String) });
+    // The limit is per key: another key of the same organization still works.
+    expect((await as(baseUrl, limited, "administrator")("/api/whoami")).status).toBe(200);
+  });
+});
+
+describe("seed", () => {
+  it("is idempotent: a rerun keeps the organization and rotates the keys", async () => {
+    const before = other;
+    const again = runSeedAgainst(quire, ["--org", "other"]);
+    expect(again.orgId).toBe(before.orgId);
+    expect(again.login.email).toBe(before.login.email);
+    expect((await as(baseUrl, again, "contributor")("/api/whoami")).status).toBe(200);
+    expect((await as(baseUrl, before, "contributor")("/api/whoami")).status).toBe(401);
+  });
+});

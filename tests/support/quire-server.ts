@@ -1,0 +1,131 @@
+// Starts the built Quire server for tests: a fresh database (embedded PGlite in a temp DATA_DIR, or
+// a new database on the local PostgreSQL), seeded through the real seed CLI, on a free port.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { SeedResult } from "@/lib/orgs/seed";
+
+export type TestDatabase = "pglite" | "postgres";
+
+export interface QuireTestServer {
+  baseUrl: string;
+  db: TestDatabase;
+  dataDir: string;
+  /** The demo workspace. */
+  seed: SeedResult;
+  /** A second organization, for isolation tests. */
+  other: SeedResult;
+  /** An organization whose plan allows 5 requests per minute per key. */
+  limited: SeedResult;
+  /** Environment the server runs with (for running CLI tools against it). */
+  env: Record<string, string | undefined>;
+}
+
+const ROOT = path.resolve(__dirname, "..", "..");
+export const POSTGRES_ADMIN_URL = process.env.QUIRE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export function runSeed(env: Record<string, string | undefined>, args: string[] = []): SeedResult {
+  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", ...args], {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`seed failed (${result.status}): ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split("\n").pop() as string) as SeedResult;
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Quire exited with ${child.exitCode}; log:\n${fs.readFileSync(logFile, "utf8")}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Quire did not become healthy; log:\n${fs.readFileSync(logFile, "utf8")}`);
+}
+
+export async function startQuireServer(db: TestDatabase, extraEnv: Record<string, string | undefined> = {}): Promise<{ server: QuireTestServer; stop: () => Promise<void> }> {
+  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first (npm test does).");
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quire-test-${db}-`));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let databaseName: string | undefined;
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    BASE_URL: baseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.QUIRE_TEST_LOG_LEVEL ?? "warn",
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  if (db === "postgres") {
+    databaseName = `quire_test_${process.pid}_${Date.now()}`;
+    await withAdmin((c) => c.query(`CREATE DATABASE "${databaseName}"`));
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.pathname = `/${databaseName}`;
+    env.DATABASE_URL = url.toString();
+  }
+
+  // Seeding before start also proves the CLI migrates a fresh database by itself.
+  const seed = runSeed(env);
+  const other = runSeed(env, ["--org", "other"]);
+  const limited = runSeed(env, ["--org", "limited", "--rate-limit", "5"]);
+
+  const logFile = path.join(dataDir, "server.log");
+  const log = fs.openSync(logFile, "a");
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", log, log],
+    detached: true,
+  });
+  await waitForHealth(baseUrl, child, logFile);
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    }
+    fs.closeSync(log);
+    if (databaseName) await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`));
+    if (!process.env.QUIRE_TEST_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { server: { baseUrl, db, dataDir, seed, other, limited, env }, stop };
+}

@@ -1,0 +1,77 @@
+// The migrator and the rate limiter against a real (in-memory) PostgreSQL: PGlite.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consumeRateLimit } from "@/lib/auth/rate-limit";
+import { sqlRunner } from "@/lib/db/driver";
+import { applyMigrations, migrationsDir } from "@/lib/db/migrate";
+import { RateLimitedError } from "@/lib/errors";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+
+let pglite: PGlite;
+let prisma: PrismaClient;
+
+beforeAll(async () => {
+  pglite = await PGlite.create();
+  prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+});
+afterAll(async () => {
+  await prisma.$disconnect();
+  await pglite.close();
+});
+
+describe("applyMigrations", () => {
+  it("applies every committed migration once and records it the way Prisma does", async () => {
+    const runner = sqlRunner({ kind: "pglite", pglite });
+    const first = await applyMigrations(runner);
+    const committed = fs.readdirSync(migrationsDir()).filter((d) => fs.statSync(path.join(migrationsDir(), d)).isDirectory());
+    expect(first.applied).toEqual(committed.sort());
+    expect((await applyMigrations(runner)).applied).toEqual([]);
+    const rows = await runner.query<{ migration_name: string; finished_at: Date | null }>(`SELECT migration_name, finished_at FROM "_prisma_migrations"`);
+    expect(rows.map((r) => r.migration_name).sort()).toEqual(committed.sort());
+    expect(rows.every((r) => r.finished_at !== null)).toBe(true);
+  });
+
+  it("refuses to run when an applied migration was edited", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-migrations-"));
+    fs.mkdirSync(path.join(dir, "001_a"));
+    fs.writeFileSync(path.join(dir, "001_a", "migration.sql"), "CREATE TABLE edited_probe (id int);");
+    const db = await PGlite.create();
+    const runner = sqlRunner({ kind: "pglite", pglite: db });
+    await applyMigrations(runner, dir);
+    fs.writeFileSync(path.join(dir, "001_a", "migration.sql"), "CREATE TABLE edited_probe (id bigint);");
+    await expect(applyMigrations(runner, dir)).rejects.toThrow(/checksum/);
+    await db.close();
+  });
+
+  it("rolls a failing migration back completely", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-migrations-"));
+    fs.mkdirSync(path.join(dir, "001_ok"));
+    fs.writeFileSync(path.join(dir, "001_ok", "migration.sql"), "CREATE TABLE half_done (id int);");
+    fs.mkdirSync(path.join(dir, "002_bad"));
+    fs.writeFileSync(path.join(dir, "002_bad", "migration.sql"), "CREATE TABLE other (id int); SELECT * FROM missing_table;");
+    const db = await PGlite.create();
+    const runner = sqlRunner({ kind: "pglite", pglite: db });
+    await expect(applyMigrations(runner, dir)).rejects.toThrow();
+    const tables = await runner.query(`SELECT tablename FROM pg_tables WHERE tablename IN ('half_done', 'other', '_prisma_migrations')`);
+    expect(tables).toEqual([]);
+    await db.close();
+  });
+});
+
+describe("consumeRateLimit", () => {
+  it("counts per key per minute window and reports seconds to the next window", async () => {
+    const org = await prisma.organization.create({ data: { name: "Rate", slug: `rate-${Date.now()}` } });
+    const user = await prisma.user.create({ data: { email: `rate-${Date.now()}@x.test`, name: "R", passwordHash: "x" } });
+    const key = await prisma.apiKey.create({ data: { orgId: org.id, userId: user.id, name: "k", role: "viewer", prefix: `qk_${Date.now()}`, hash: "h" } });
+    const now = Date.UTC(2026, 0, 1, 12, 0, 45); // 15 s before the window ends
+    for (let i = 0; i < 3; i++) await consumeRateLimit(prisma, key.id, 3, now);
+    const err = await consumeRateLimit(prisma, key.id, 3, now).catch((e) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err.retryAfterSeconds).toBe(15);
+    await expect(consumeRateLimit(prisma, key.id, 3, now + 60_000)).resolves.toBeUndefined();
+  });
+});
