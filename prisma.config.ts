@@ -17,6 +17,7 @@ export default defineConfig({
     }
     const { PGlite } = await import("@electric-sql/pglite");
     const { PrismaPGlite } = await import("pglite-prisma-adapter");
+    if (url === "pglite:memory") return new PrismaPGlite(new PGlite());
     const dir = url.startsWith("pglite:") ? url.slice("pglite:".length) : path.join(process.env.DATA_DIR ?? "./data", "pglite");
     fs.mkdirSync(dir, { recursive: true });
     return new PrismaPGlite(new PGlite(dir));
