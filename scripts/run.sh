@@ -14,7 +14,7 @@ bash scripts/install-system-deps.sh --runtime
 
 step "2/5 Node packages"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  bash scripts/install-node-deps.sh
 else
   echo "up to date"
 fi

@@ -23,8 +23,8 @@ function run(cmd, args, extraEnv = {}) {
 
 function prepare() {
   if (!fs.existsSync(path.join(root, "node_modules"))) {
-    console.log("[test] installing Node packages (npm ci)");
-    if (run("npm", ["ci", "--no-audit", "--no-fund"]) !== 0) process.exit(1);
+    console.log("[test] installing Node packages");
+    if (run("bash", ["scripts/install-node-deps.sh"]) !== 0) process.exit(1);
   }
   if (!fs.existsSync(env.CHROMIUM_PATH ?? "/usr/bin/chromium") || !fs.existsSync("/usr/bin/pdftotext")) {
     console.log("[test] installing system packages for tests");

@@ -1,7 +1,7 @@
 // zod at the edge: turn query strings and bodies into typed input or a ValidationError that lists
 // every problem (field + message), never just the first.
 import type { z, ZodError } from "zod";
-import { ValidationError, type ValidationIssue } from "@/lib/errors";
+import { NotFoundError, ValidationError, type ValidationIssue } from "@/lib/errors";
 
 export function zodIssues(err: ZodError): ValidationIssue[] {
   return err.issues.map((i) => ({ field: i.path.map(String).join(".") || "(root)", message: i.message }));
@@ -16,8 +16,10 @@ function fail(err: ZodError, what: string): never {
 export function parseQuery<S extends z.ZodType>(schema: S, params: URLSearchParams): z.infer<S> {
   const raw: Record<string, string | string[]> = {};
   for (const key of new Set(params.keys())) {
-    const all = params.getAll(key);
-    raw[key] = all.length > 1 ? all : all[0];
+    // `tags[]=a&tags[]=b` (PHP/axios style) means the same as `tags=a&tags=b`.
+    const name = key.endsWith("[]") ? key.slice(0, -2) : key;
+    const all = [...(Array.isArray(raw[name]) ? raw[name] : raw[name] !== undefined ? [raw[name] as string] : []), ...params.getAll(key)];
+    raw[name] = all.length > 1 ? all : all[0];
   }
   const result = schema.safeParse(raw);
   return result.success ? result.data : fail(result.error, "query parameters");
@@ -33,4 +35,18 @@ export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request
   }
   const result = schema.safeParse(raw);
   return result.success ? result.data : fail(result.error, "request body");
+}
+
+/** Validates an already-assembled object (e.g. multipart fields). */
+export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  const result = schema.safeParse(raw);
+  return result.success ? result.data : fail(result.error, "request");
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path id that is not a UUID cannot name anything: it is a 404, not a 400. */
+export function requireUuid(value: string, message: string, code: string): string {
+  if (!UUID.test(value)) throw new NotFoundError(message, code);
+  return value.toLowerCase();
 }

@@ -5,6 +5,8 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { ROLES, type Role } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";
+import { fileStorage } from "@/lib/storage";
+import { installSampleTemplates } from "@/lib/templates/sample-workspace";
 
 export interface SeedOptions {
   baseUrl: string;
@@ -13,6 +15,8 @@ export interface SeedOptions {
   adminEmail?: string;
   adminPassword: string;
   rateLimitPerMinute?: number;
+  /** Add the sample templates (default: only for the demo workspace). */
+  sampleTemplates?: boolean;
 }
 
 export interface SeedResult {
@@ -55,6 +59,8 @@ export async function seedDemoWorkspace(db: Db, options: SeedOptions): Promise<S
     create: { userId: user.id, orgId: org.id, role: "administrator" },
     update: { role: "administrator" },
   });
+
+  if (options.sampleTemplates ?? slug === "demo") await installSampleTemplates(db, fileStorage(), { orgId: org.id, userId: user.id });
 
   await db.apiKey.deleteMany({ where: { orgId: org.id, name: { startsWith: SEED_KEY_PREFIX } } });
   const keys = {} as Record<Role, string>;

@@ -73,7 +73,14 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: stri
   throw new Error(`Quire did not become healthy; log:\n${fs.readFileSync(logFile, "utf8")}`);
 }
 
-export async function startQuireServer(db: TestDatabase, extraEnv: Record<string, string | undefined> = {}): Promise<{ server: QuireTestServer; stop: () => Promise<void> }> {
+export interface StartOptions {
+  extraEnv?: Record<string, string | undefined>;
+  /** Runs after seeding and before the server starts (the embedded database is free then). */
+  beforeStart?: (env: Record<string, string | undefined>, seed: SeedResult) => Promise<void>;
+}
+
+export async function startQuireServer(db: TestDatabase, options: StartOptions = {}): Promise<{ server: QuireTestServer; stop: () => Promise<void> }> {
+  const extraEnv = options.extraEnv ?? {};
   if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first (npm test does).");
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quire-test-${db}-`));
@@ -102,6 +109,7 @@ export async function startQuireServer(db: TestDatabase, extraEnv: Record<string
   const seed = runSeed(env);
   const other = runSeed(env, ["--org", "other"]);
   const limited = runSeed(env, ["--org", "limited", "--rate-limit", "5"]);
+  await options.beforeStart?.(env, seed);
 
   const logFile = path.join(dataDir, "server.log");
   const log = fs.openSync(logFile, "a");

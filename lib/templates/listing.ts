@@ -1,0 +1,192 @@
+// GET /template-item: folders and templates in one paged, sorted list (interface.md 4.2).
+// One SQL statement pages the items; counts that only matter for the rows shown (a template's
+// deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast.
+import type { Db } from "@/lib/db/client";
+import { NotFoundError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+export const SORT_COLUMNS = ["name", "createdOn", "updatedOn", "email", "templateCount"] as const;
+export type SortColumn = (typeof SORT_COLUMNS)[number];
+
+export interface ListTemplateItemsInput {
+  limit: number;
+  offset: number;
+  query?: string;
+  selectedTags: string[];
+  column0?: SortColumn;
+  order0?: "asc" | "desc";
+  showTags: boolean;
+  /** "template": every template across folders, no folders. */
+  type?: "template";
+  /** List this folder's direct children instead of the root. */
+  folderId?: string;
+}
+
+export interface TemplateItemJson {
+  id: string;
+  name: string;
+  description?: string;
+  type: "template" | "folder";
+  isActive: boolean;
+  templateFolderId: string | null;
+  createdBy?: string;
+  email?: string;
+  deliverableCount: number;
+  templateCount: number;
+  fileSize?: number;
+  fileType?: string;
+  createdOn?: string;
+  updatedOn?: string;
+  tags?: string[];
+}
+
+interface ItemRow {
+  type: "template" | "folder";
+  id: string;
+  name: string;
+  description: string;
+  isActive: boolean;
+  parentId: string | null;
+  createdBy: string;
+  email: string;
+  templateCount: number;
+  deliverableCount: number;
+  fileSize: number;
+  fileType: string;
+  createdOn: Date;
+  updatedOn: Date;
+  total: number;
+}
+
+const SORT_SQL: Record<SortColumn, Prisma.Sql> = {
+  name: Prisma.sql`lower(name)`,
+  createdOn: Prisma.sql`"createdOn"`,
+  updatedOn: Prisma.sql`"updatedOn"`,
+  email: Prisma.sql`lower(email)`,
+  templateCount: Prisma.sql`"templateCount"`,
+};
+
+function likePattern(query: string): string {
+  return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function listTemplateItems(db: Db, orgId: string, input: ListTemplateItemsInput): Promise<{ results: TemplateItemJson[]; totalRecords: number }> {
+  if (input.folderId) {
+    const folder = await db.templateFolder.findFirst({ where: { id: input.folderId, orgId, isActive: true }, select: { id: true } });
+    if (!folder) throw new NotFoundError("Folder not found", "FolderNotFound");
+  }
+  const allTemplates = input.type === "template";
+  // Folders have no tags, so a tag filter lists templates only.
+  const includeFolders = !allTemplates && input.selectedTags.length === 0;
+  const parent = input.folderId ?? null;
+  const nameFilter = (alias: Prisma.Sql) => (input.query ? Prisma.sql`AND ${alias}.name ILIKE ${likePattern(input.query)}` : Prisma.empty);
+
+  const folderScope = includeFolders
+    ? parent
+      ? Prisma.sql`f."parentId" = ${parent}::uuid`
+      : Prisma.sql`f."parentId" IS NULL`
+    : Prisma.sql`FALSE`;
+  const templateScope = allTemplates ? Prisma.empty : parent ? Prisma.sql`AND t."folderId" = ${parent}::uuid` : Prisma.sql`AND t."folderId" IS NULL`;
+  const tagFilter = input.selectedTags.length
+    ? Prisma.sql`AND t.id IN (
+        SELECT tt."templateId" FROM template_tag tt
+        WHERE tt."tagId" = ANY(${input.selectedTags}::uuid[])
+        GROUP BY tt."templateId" HAVING count(DISTINCT tt."tagId") = ${input.selectedTags.length})`
+    : Prisma.empty;
+
+  const direction = input.order0 === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const sort = SORT_SQL[input.column0 ?? "name"];
+  // Folders first, like a file browser; then the requested column; id keeps pages stable.
+  const orderBy = Prisma.sql`ORDER BY "kindOrder", ${sort} ${direction}, id ${direction}`;
+
+  const items = Prisma.sql`
+    WITH RECURSIVE listed_folders AS (
+      SELECT f.* FROM template_folder f WHERE f."orgId" = ${orgId}::uuid AND f."isActive" AND ${folderScope}
+    ),
+    tree AS (
+      SELECT id AS root, id AS node FROM listed_folders
+      UNION ALL
+      SELECT tree.root, c.id FROM tree JOIN template_folder c ON c."parentId" = tree.node AND c."isActive"
+    ),
+    folder_stats AS (
+      SELECT tree.root,
+             count(t.id)::int AS "templateCount",
+             coalesce(sum((SELECT count(*) FROM deliverable d WHERE d."templateId" = t.id AND d."isActive")), 0)::int AS "deliverableCount"
+      FROM tree LEFT JOIN template t ON t."folderId" = tree.node AND t."isActive"
+      GROUP BY tree.root
+    ),
+    items AS (
+      SELECT 0 AS "kindOrder", 'folder' AS type, f.id, f.name, '' AS description, f."isActive", f."parentId",
+             f."createdBy", u.email, s."templateCount", s."deliverableCount", 0 AS "fileSize", '' AS "fileType",
+             f."createdOn", f."updatedOn"
+      FROM listed_folders f
+      JOIN folder_stats s ON s.root = f.id
+      JOIN "user" u ON u.id = f."createdBy"
+      WHERE TRUE ${nameFilter(Prisma.raw("f"))}
+      UNION ALL
+      SELECT 1, 'template', t.id, t.name, t.description, t."isActive", t."folderId",
+             t."createdBy", u.email, 0, 0, t."fileSize", t."fileType", t."createdOn", t."updatedOn"
+      FROM template t
+      JOIN "user" u ON u.id = t."createdBy"
+      WHERE t."orgId" = ${orgId}::uuid AND t."isActive" ${templateScope} ${tagFilter}
+        ${nameFilter(Prisma.raw("t"))}
+    )`;
+
+  const rows = await db.$queryRaw<ItemRow[]>`
+    ${items}
+    SELECT *, count(*) OVER ()::int AS total FROM items
+    ${orderBy}
+    LIMIT ${input.limit} OFFSET ${input.offset}`;
+
+  let totalRecords = rows[0]?.total ?? 0;
+  if (rows.length === 0 && input.offset > 0) {
+    const counted = await db.$queryRaw<{ total: number }[]>`${items} SELECT count(*)::int AS total FROM items`;
+    totalRecords = counted[0]?.total ?? 0;
+  }
+
+  const templateIds = rows.filter((r) => r.type === "template").map((r) => r.id);
+  const [deliverableCounts, tagRows] = await Promise.all([
+    templateIds.length
+      ? db.deliverable.groupBy({ by: ["templateId"], where: { templateId: { in: templateIds }, isActive: true }, _count: { _all: true } })
+      : Promise.resolve([]),
+    input.showTags && templateIds.length
+      ? db.templateTag.findMany({ where: { templateId: { in: templateIds } }, include: { tag: { select: { label: true } } } })
+      : Promise.resolve([]),
+  ]);
+  const deliverablesByTemplate = new Map(deliverableCounts.map((c) => [c.templateId, c._count._all]));
+  const tagsByTemplate = new Map<string, string[]>();
+  for (const t of tagRows) tagsByTemplate.set(t.templateId, [...(tagsByTemplate.get(t.templateId) ?? []), t.tag.label]);
+
+  const results = rows.map((r): TemplateItemJson => {
+    if (r.type === "folder") {
+      return {
+        id: r.id,
+        name: r.name,
+        type: "folder",
+        isActive: r.isActive,
+        templateFolderId: r.parentId,
+        templateCount: r.templateCount,
+        deliverableCount: r.deliverableCount,
+        ...(input.showTags ? { tags: [] } : {}),
+      };
+    }
+    return {
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      type: "template",
+      isActive: r.isActive,
+      templateFolderId: r.parentId,
+      createdBy: r.createdBy,
+      email: r.email,
+      deliverableCount: deliverablesByTemplate.get(r.id) ?? 0,
+      templateCount: 0,
+      fileSize: r.fileSize,
+      fileType: r.fileType,
+      createdOn: r.createdOn.toISOString(),
+      updatedOn: r.updatedOn.toISOString(),
+      ...(input.showTags ? { tags: (tagsByTemplate.get(r.id) ?? []).sort((a, b) => a.localeCompare(b)) } : {}),
+    };
+  });
+  return { results, totalRecords };
+}

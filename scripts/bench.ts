@@ -1,0 +1,137 @@
+// npm run bench: performance figures, printed, never asserted.
+//   Template listing: 5,000 templates, limit 100, sorted: raw SQL vs Quire's listing function vs
+//   GET /template-item over HTTP, p50/p99, on the embedded PGlite and on PostgreSQL when reachable.
+// Options: --db pglite|postgres|both (default both), --requests N (default 200).
+import crypto from "node:crypto";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
+
+const { values } = parseArgs({ options: { db: { type: "string", default: "both" }, requests: { type: "string", default: "200" } } });
+const REQUESTS = Number(values.requests);
+const TEMPLATES = 5_000;
+const LIMIT = 100;
+const root = path.resolve(__dirname, "..");
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function time(label: string, fn: (offset: number) => Promise<unknown>): Promise<{ label: string; p50: number; p99: number }> {
+  for (let i = 0; i < 10; i++) await fn(0); // warm up
+  const samples: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const offset = Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT;
+    const started = performance.now();
+    await fn(offset);
+    samples.push(performance.now() - started);
+    if (i % 50 === 49) process.stderr.write(`  ${label}: ${i + 1}/${REQUESTS}\r`);
+  }
+  process.stderr.write("\n");
+  return { label, p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function benchListing(kind: TestDatabase) {
+  console.log(`\n## Template listing on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${TEMPLATES.toLocaleString("en")} templates, limit ${LIMIT}, column0=name order0=asc, ${REQUESTS} requests at random offsets`);
+  const rows: { label: string; p50: number; p99: number }[] = [];
+  const { server, stop } = await startQuireServer(kind, {
+    extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true" },
+    async beforeStart(env, seed) {
+      // The embedded database belongs to one process at a time: fill and measure it here, then close it.
+      Object.assign(process.env, env);
+      const { db, closeDb } = await import("../lib/db/client");
+      const { listTemplateItems } = await import("../lib/templates/listing");
+      const client = await db();
+      const user = await client.apiKey.findFirstOrThrow({ where: { orgId: seed.orgId }, select: { userId: true } });
+      process.stderr.write(`  inserting ${TEMPLATES} templates…\n`);
+      const folders = Array.from({ length: 50 }, (_, i) => ({ id: crypto.randomUUID(), orgId: seed.orgId, name: `Folder ${i}`, createdBy: user.userId }));
+      await client.templateFolder.createMany({ data: folders });
+      const tags = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => client.tag.create({ data: { orgId: seed.orgId, label: `bench-${i}`, createdBy: user.userId } })),
+      );
+      const templates = Array.from({ length: TEMPLATES }, (_, i) => ({
+        id: crypto.randomUUID(),
+        orgId: seed.orgId,
+        folderId: i % 3 === 0 ? null : folders[i % folders.length].id,
+        name: `${["Contract", "Offer", "Invoice", "Proposal", "NDA"][i % 5]} ${crypto.randomBytes(4).toString("hex")}`,
+        kind: "docx",
+        fileType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        fileSize: 10_000 + i,
+        storageKey: `bench/${i}.docx`,
+        placeholders: [{ placeholder: "{Name}", name: "Name" }],
+        createdBy: user.userId,
+      }));
+      for (let i = 0; i < templates.length; i += 1000) await client.template.createMany({ data: templates.slice(i, i + 1000) });
+      await client.templateTag.createMany({ data: templates.flatMap((t, i) => [{ templateId: t.id, tagId: tags[i % 10].id }, { templateId: t.id, tagId: tags[(i * 7) % 10].id }]), skipDuplicates: true });
+
+      rows.push(
+        await time("raw SQL, same page", (offset) =>
+          client.$queryRawUnsafe(
+            `SELECT t.id, t.name, t.description, t."isActive", t."folderId", t."createdBy", u.email, t."fileSize", t."fileType", t."createdOn", t."updatedOn"
+             FROM template t JOIN "user" u ON u.id = t."createdBy"
+             WHERE t."orgId" = $1::uuid AND t."isActive" ORDER BY lower(t.name), t.id LIMIT ${LIMIT} OFFSET ${offset}`,
+            seed.orgId,
+          ),
+        ),
+      );
+      rows.push(
+        await time("listTemplateItems() in-process", (offset) =>
+          listTemplateItems(client, seed.orgId, { limit: LIMIT, offset, selectedTags: [], column0: "name", order0: "asc", showTags: true, type: "template" }),
+        ),
+      );
+      await closeDb();
+    },
+  });
+  try {
+    const headers = { authorization: `Bearer ${server.seed.keys.viewer}`, "x-service-org-id": server.seed.orgId };
+    rows.push(
+      await time("GET /template-item over HTTP", async (offset) => {
+        const res = await fetch(`${server.baseUrl}/template-item?type=template&limit=${LIMIT}&offset=${offset}&column0=name&order0=asc`, { headers });
+        if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+        await res.arrayBuffer();
+      }),
+    );
+  } finally {
+    await stop();
+  }
+  console.log(`| what | p50 ms | p99 ms |\n|---|---:|---:|`);
+  for (const r of rows) console.log(`| ${r.label} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (values.db === "both") {
+    // One process per database: configuration and the database handle are per process.
+    for (const kind of ["pglite", "postgres"]) {
+      execFileSync(process.execPath, [...process.execArgv, __filename, "--db", kind, "--requests", String(REQUESTS)], { cwd: root, stdio: "inherit" });
+    }
+    return;
+  }
+  for (const kind of [values.db as TestDatabase]) {
+    if (kind === "postgres" && !(await postgresReachable())) {
+      console.log(`\n(PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable; skipped)`);
+      continue;
+    }
+    await benchListing(kind);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

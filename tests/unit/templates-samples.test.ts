@@ -1,0 +1,125 @@
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { inspectTemplate } from "@/lib/templates/inspect";
+import {
+  buildSampleContractDocx,
+  buildSampleProposalPptx,
+  SAMPLE_CONTRACT_ANCHORS,
+  SAMPLE_TEMPLATES,
+} from "@/lib/templates/samples";
+
+const run = promisify(execFile);
+const hasCommand = (name: string) => {
+  try {
+    execFileSync("which", [name], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const hasSoffice = hasCommand("soffice");
+const hasPdftotext = hasCommand("pdftotext");
+const MAX = 10 * 1024 * 1024;
+
+describe("sample templates", () => {
+  it("the contract has exactly the expected placeholders", async () => {
+    const result = await inspectTemplate(await buildSampleContractDocx(), "services-agreement.docx", { maxBytes: MAX });
+    expect(result.kind).toBe("docx");
+    expect(result.placeholders).toEqual([
+      { placeholder: "{%Logo}", name: "Logo" },
+      { placeholder: "{EffectiveDate}", name: "EffectiveDate" },
+      { placeholder: "{ProviderName}", name: "ProviderName" },
+      { placeholder: "{ClientName}", name: "ClientName" },
+      { placeholder: "{ClientAddress}", name: "ClientAddress" },
+      { placeholder: "{@Scope}", name: "Scope" },
+      { placeholder: "{ItemName}", name: "ItemName" },
+      { placeholder: "{ItemQty}", name: "ItemQty" },
+      { placeholder: "{ItemPrice}", name: "ItemPrice" },
+      { placeholder: "{Fee}", name: "Fee" },
+    ]);
+  });
+
+  it("the proposal has exactly the expected placeholders", async () => {
+    const result = await inspectTemplate(await buildSampleProposalPptx(), "project-proposal.pptx", { maxBytes: MAX });
+    expect(result.kind).toBe("pptx");
+    expect(result.placeholders).toEqual([
+      { placeholder: "{ProposalTitle}", name: "ProposalTitle" },
+      { placeholder: "{ClientName}", name: "ClientName" },
+      { placeholder: "{PreparedBy}", name: "PreparedBy" },
+      { placeholder: "{Summary}", name: "Summary" },
+      { placeholder: "{Price}", name: "Price" },
+    ]);
+  });
+
+  it("builds identical bytes every time", async () => {
+    expect((await buildSampleContractDocx()).equals(await buildSampleContractDocx())).toBe(true);
+    expect((await buildSampleProposalPptx()).equals(await buildSampleProposalPptx())).toBe(true);
+  });
+
+  it("metadata matches what each builder produces", async () => {
+    expect(SAMPLE_TEMPLATES.map((t) => t.fileName)).toEqual(["services-agreement.docx", "project-proposal.pptx"]);
+    for (const template of SAMPLE_TEMPLATES) {
+      expect(template.fileName.endsWith(`.${template.kind}`)).toBe(true);
+      expect(template.folder.length).toBeGreaterThan(0);
+      const result = await inspectTemplate(await template.builder(), template.fileName, { maxBytes: MAX });
+      expect(result.kind).toBe(template.kind);
+    }
+  });
+});
+
+describe.skipIf(!hasSoffice)("sample templates open in LibreOffice", () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  /** Converts to PDF with a throwaway profile, so it neither needs nor disturbs a running LibreOffice. */
+  async function toPdfText(file: Buffer, fileName: string): Promise<string | null> {
+    const dir = await mkdtemp(path.join(tmpdir(), "quire-sample-"));
+    dirs.push(dir);
+    const input = path.join(dir, fileName);
+    await writeFile(input, file);
+    const profile = pathToFileURL(path.join(dir, "profile")).href;
+    await run("soffice", [`-env:UserInstallation=${profile}`, "--headless", "--convert-to", "pdf", "--outdir", dir, input], {
+      timeout: 120_000,
+    });
+    const pdf = input.replace(/\.\w+$/, ".pdf");
+    if (!hasPdftotext) return null;
+    const { stdout } = await run("pdftotext", ["-layout", pdf, "-"]);
+    return stdout;
+  }
+
+  it("converts the contract to PDF with its text", { timeout: 180_000 }, async () => {
+    const text = await toPdfText(await buildSampleContractDocx(), "services-agreement.docx");
+    if (text === null) return;
+    for (const expected of [
+      "Services Agreement",
+      "{ClientName}",
+      "{ClientAddress}",
+      "{@Scope}",
+      "{%Logo}",
+      "{ItemName}",
+      "{ItemPrice}",
+      "{Fee}",
+      "Signed for the client",
+      SAMPLE_CONTRACT_ANCHORS.signature,
+      SAMPLE_CONTRACT_ANCHORS.date,
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it("converts the proposal to a three-page PDF with its text", { timeout: 180_000 }, async () => {
+    const text = await toPdfText(await buildSampleProposalPptx(), "project-proposal.pptx");
+    if (text === null) return;
+    expect(text.split("\f").filter((page) => page.trim() !== "")).toHaveLength(3);
+    for (const expected of ["{ProposalTitle}", "Prepared for {ClientName}", "Prepared by {PreparedBy}", "{Summary}", "Total price: {Price}"]) {
+      expect(text).toContain(expected);
+    }
+  });
+});
