@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { buildSampleProposalPptx } from "@/lib/templates/samples";
 import { as, call } from "../support/helpers";
 import { buildDocx } from "../support/ooxml";
+import { deflatedZeros, writeZip } from "../support/zip";
 
 const { baseUrl, seed, other, dataDir } = inject("quire");
 const admin = as(baseUrl, seed, "administrator");
@@ -75,6 +76,16 @@ describe("POST /template", () => {
       return z.generate({ type: "nodebuffer" });
     })(), /DOCX|Office|word\/document/i],
   ];
+
+  it("refuses a zip bomb (300 MB declared inside a small file) with 400 and nothing stored", async () => {
+    const size = 300 * 1024 * 1024;
+    const bomb = writeZip([{ name: "word/media/zeros.bin", data: await deflatedZeros(size), uncompressedSize: size }]);
+    const filesBefore = storedFiles(seed.orgId).length;
+    const res = await upload("bomb.docx", {}, bomb);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toMatch(/zip bomb/i);
+    expect(storedFiles(seed.orgId).length).toBe(filesBefore);
+  });
 
   it.each(hostile)("refuses %s with 400, a message naming the problem, and nothing stored", async (_label, fileName, file, message) => {
     const filesBefore = storedFiles(seed.orgId).length;
