@@ -27,6 +27,11 @@ const envSchema = z.object({
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
   GOTENBERG_URL: z.url().optional(),
   QUIRE_RATE_LIMIT_DISABLED: booleanFromEnv,
+  AI_BASE_URL: z.url().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().optional(),
+  /** Development and tests only: lets image URLs and file links reach private addresses. */
+  QUIRE_ALLOW_PRIVATE_FETCH: booleanFromEnv,
 });
 
 export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -43,6 +48,9 @@ export interface QuireConfig {
   maxUploadBytes: number;
   pdfConverter: { kind: "libreoffice" } | { kind: "gotenberg"; url: string };
   rateLimitDisabled: boolean;
+  /** OpenAI-compatible chat-completions provider for variables that carry only an aiPrompt. */
+  ai: { baseUrl: string; apiKey: string; model: string } | null;
+  allowPrivateFetch: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +97,8 @@ export function parseConfig(env: Env): QuireConfig {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     pdfConverter: e.GOTENBERG_URL ? { kind: "gotenberg", url: e.GOTENBERG_URL } : { kind: "libreoffice" },
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
+    ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,
+    allowPrivateFetch: e.QUIRE_ALLOW_PRIVATE_FETCH,
   };
 }
 

@@ -92,6 +92,14 @@ export class RateLimitedError extends QuireError {
   }
 }
 
+/** The client went away while we worked; everything started for it has been undone. */
+export class ClientClosedError extends QuireError {
+  readonly kind = "client_closed";
+  constructor() {
+    super("Client closed the request; nothing was created", "ClientClosedRequest");
+  }
+}
+
 export class UnavailableError extends QuireError {
   readonly kind = "unavailable";
 }

@@ -1,4 +1,4 @@
-// npm run seed -- [--json] [--org <slug>] [--rate-limit <requests per minute>]
+// npm run seed -- [--json] [--org <slug>] [--rate-limit <requests per minute>] [--plan '<JSON plan overrides>']
 // Creates (or re-uses) the demo workspace and prints its login and one API key per role.
 import { parseArgs } from "node:util";
 import { getConfig, persistedSecret } from "@/lib/config";
@@ -11,6 +11,7 @@ const { values } = parseArgs({
     json: { type: "boolean", default: false },
     org: { type: "string" },
     "rate-limit": { type: "string" },
+    plan: { type: "string" },
   },
 });
 
@@ -22,6 +23,7 @@ async function main(): Promise<SeedResult> {
     orgName: values.org ? `${values.org} workspace` : undefined,
     adminPassword: process.env.SEED_ADMIN_PASSWORD ?? persistedSecret(config.dataDir, "demoAdminPassword"),
     rateLimitPerMinute: values["rate-limit"] ? Number(values["rate-limit"]) : undefined,
+    plan: values.plan ? (JSON.parse(values.plan) as SeedOptions["plan"]) : undefined,
   };
   // The embedded database is single-process: when a server holds it, seed through that server.
   const running = config.database.kind === "pglite" ? findRunningServer(config.dataDir) : null;

@@ -17,6 +17,8 @@ export interface SeedOptions {
   rateLimitPerMinute?: number;
   /** Add the sample templates (default: only for the demo workspace). */
   sampleTemplates?: boolean;
+  /** Plan overrides, e.g. { "hasFileDownload": false, "maxDeliverables": 1 } (operators and tests). */
+  plan?: Partial<Record<"hasFileDownload" | "emailOtp" | "smsOtp", boolean> & Record<"maxDeliverables" | "smsAllowance" | "rateLimitPerMinute" | "maxStorageBytes", number>>;
 }
 
 export interface SeedResult {
@@ -39,11 +41,13 @@ export async function seedDemoWorkspace(db: Db, options: SeedOptions): Promise<S
     maxStorageBytes: BigInt(50) * BigInt(1024 ** 3),
     smsAllowance: 1_000,
     rateLimitPerMinute: options.rateLimitPerMinute ?? 6_000,
+    ...options.plan,
+    ...(options.plan?.maxStorageBytes !== undefined ? { maxStorageBytes: BigInt(options.plan.maxStorageBytes) } : {}),
   };
   const org = await db.organization.upsert({
     where: { slug },
     create: { slug, name: options.orgName ?? "Demo Workspace", ...plan },
-    update: { rateLimitPerMinute: plan.rateLimitPerMinute },
+    update: { rateLimitPerMinute: plan.rateLimitPerMinute, ...(options.plan ? plan : {}) },
   });
 
   let user = await db.user.findUnique({ where: { email } });

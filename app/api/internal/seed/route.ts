@@ -16,6 +16,19 @@ const bodySchema = z.object({
   adminEmail: z.email().optional(),
   adminPassword: z.string().min(8),
   rateLimitPerMinute: z.number().int().positive().optional(),
+  sampleTemplates: z.boolean().optional(),
+  plan: z
+    .object({
+      hasFileDownload: z.boolean(),
+      emailOtp: z.boolean(),
+      smsOtp: z.boolean(),
+      maxDeliverables: z.number().int().min(0),
+      smsAllowance: z.number().int().min(0),
+      rateLimitPerMinute: z.number().int().positive(),
+      maxStorageBytes: z.number().int().min(0),
+    })
+    .partial()
+    .optional(),
 });
 
 function sameSecret(presented: string, expected: string): boolean {

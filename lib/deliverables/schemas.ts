@@ -1,0 +1,56 @@
+// Request schemas for /v1/deliverable. Types and required fields are checked here (400);
+// length limits are field constraints, checked by the domain (422), as interface.md 7.1 separates them.
+import { z } from "zod";
+import { boolParam, intParam, uuidListParam } from "@/lib/http/params";
+
+export const MIME_TYPES = ["text", "html", "image", "markdown"] as const;
+
+const stackEntry = z.object({ text: z.string({ message: "must be a string" }), mimeType: z.enum(MIME_TYPES, { message: `must be one of ${MIME_TYPES.join(", ")}` }) });
+
+const baseVariable = z.object({
+  placeholder: z.string({ message: "is required (a string such as {Name})" }).min(1, "must not be empty"),
+  text: z.string({ message: "must be a string" }).optional(),
+  mimeType: z.enum(MIME_TYPES, { message: `is required: one of ${MIME_TYPES.join(", ")}` }),
+  isDisabled: z.boolean({ message: "must be true or false" }).optional(),
+  variableStack: z.union([z.array(stackEntry), z.record(z.string().regex(/^\d+$/, "keys must be index strings like \"0\""), stackEntry)], { message: "must be an array or an object keyed \"0\", \"1\", …" }).optional(),
+  aiPrompt: z.string({ message: "must be a string" }).optional(),
+});
+
+type BaseVariable = z.infer<typeof baseVariable>;
+export type VariableInput = BaseVariable & { subvariables?: BaseVariable[] };
+
+function requireText(v: BaseVariable, ctx: z.RefinementCtx) {
+  if (v.text === undefined && v.variableStack === undefined && !v.isDisabled && v.aiPrompt === undefined) {
+    ctx.addIssue({ code: "custom", path: ["text"], message: "is required unless variableStack is present or isDisabled is true" });
+  }
+}
+
+export const variableSchema = baseVariable
+  .extend({ subvariables: z.array(baseVariable.superRefine(requireText), { message: "must be an array of variables" }).optional() })
+  .superRefine(requireText);
+
+export const createDeliverableBody = z.object({
+  name: z.string({ message: "is required" }),
+  templateId: z.string({ message: "is required" }),
+  variables: z.array(variableSchema, { message: "is required (an array of variables)" }),
+  description: z.string({ message: "must be a string" }).optional(),
+  tags: z.array(z.string({ message: "must be a string" }), { message: "must be an array of tag labels" }).optional(),
+  defaultFont: z.string({ message: "must be a string" }).max(100, "must be at most 100 characters").optional(),
+});
+export type CreateDeliverableBody = z.infer<typeof createDeliverableBody>;
+
+export const updateDeliverableBody = z.object({
+  name: z.string({ message: "must be a string" }).optional(),
+  description: z.string({ message: "must be a string" }).optional(),
+  tags: z.array(z.string({ message: "must be a string" }), { message: "must be an array of tag labels" }).optional(),
+});
+
+export const listDeliverablesQuery = z.object({
+  limit: intParam(6, 1, 100),
+  offset: intParam(0, 0, 10_000_000),
+  query: z.string().max(255, "must be at most 255 characters").optional(),
+  showTags: boolParam(false),
+  selectedTags: uuidListParam,
+});
+
+export const getDeliverableQuery = z.object({ showTags: boolParam(false) });

@@ -1,0 +1,136 @@
+// Outbound HTTP to addresses a user gave us (image URLs, file links, webhook receivers).
+// Only https; every address the host resolves to must be public, checked at connect time (so a
+// DNS answer cannot change between the check and the connection); no redirects; bounded size and time.
+import dns from "node:dns";
+import https from "node:https";
+import net from "node:net";
+import { ValidationError } from "@/lib/errors";
+
+const blocked = new net.BlockList();
+for (const [address, prefix] of [
+  ["0.0.0.0", 8], // "this" network
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10], // carrier-grade NAT
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16], // link-local, cloud metadata
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4],
+] as const) {
+  blocked.addSubnet(address, prefix, "ipv4");
+}
+for (const [address, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7], // unique local
+  ["fe80::", 10], // link-local
+  ["ff00::", 8], // multicast
+  ["2001:db8::", 32],
+  ["64:ff9b::", 96], // NAT64 can reach private IPv4
+] as const) {
+  blocked.addSubnet(address, prefix, "ipv6");
+}
+
+export function isPrivateAddress(address: string): boolean {
+  if (net.isIPv4(address)) return blocked.check(address, "ipv4");
+  if (net.isIPv6(address)) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return blocked.check(mapped[1], "ipv4");
+    return blocked.check(address, "ipv6");
+  }
+  return true;
+}
+
+export class UnsafeUrlError extends ValidationError {
+  constructor(message: string, field: string) {
+    super(message, [{ field, message }], "UnsafeUrl");
+  }
+}
+
+export interface SafeFetchOptions {
+  /** Name of the input the URL came from, for error messages. */
+  field: string;
+  maxBytes: number;
+  timeoutMs?: number;
+  /** Development and tests only: allow loopback/private receivers (WEBHOOK_ALLOW_PRIVATE and the like). */
+  allowPrivate?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface SafeResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** Validates the URL's form: https only, no credentials. */
+export function parseHttpsUrl(raw: string, field: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UnsafeUrlError(`${field} is not a valid URL`, field);
+  }
+  if (url.protocol !== "https:") throw new UnsafeUrlError(`${field} must be an https:// URL`, field);
+  if (url.username || url.password) throw new UnsafeUrlError(`${field} must not contain credentials`, field);
+  return url;
+}
+
+export async function safeGet(raw: string, options: SafeFetchOptions): Promise<SafeResponse> {
+  const url = parseHttpsUrl(raw, options.field);
+  const guardedLookup: net.LookupFunction = (hostname, lookupOptions, callback) => {
+    dns.lookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {
+      if (err) return callback(err, "", 4);
+      const list = addresses as dns.LookupAddress[];
+      const unsafe = list.find((a) => isPrivateAddress(a.address));
+      if (unsafe && !options.allowPrivate) {
+        return callback(new UnsafeUrlError(`${options.field} resolves to a private or local address (${unsafe.address}); only public hosts are allowed`, options.field), "", 4);
+      }
+      if ((lookupOptions as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
+  if (net.isIP(url.hostname.replace(/^\[|\]$/g, "")) && isPrivateAddress(url.hostname.replace(/^\[|\]$/g, "")) && !options.allowPrivate) {
+    throw new UnsafeUrlError(`${options.field} points to a private or local address; only public hosts are allowed`, options.field);
+  }
+
+  return new Promise<SafeResponse>((resolve, reject) => {
+    const req = https.get(url, { lookup: guardedLookup, timeout: options.timeoutMs ?? 10_000, signal: options.signal, headers: { "user-agent": "Quire/1.0" } }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > options.maxBytes) {
+          req.destroy(new ValidationError(`${options.field} is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB`, [{ field: options.field, message: "too large" }], "RemoteFileTooLarge"));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new ValidationError(`${options.field} did not answer in time`, [{ field: options.field, message: "timed out" }], "RemoteTimeout")));
+    req.on("error", (err) => {
+      if (err instanceof ValidationError) return reject(err);
+      reject(new ValidationError(`${options.field} could not be fetched: ${err.message}`, [{ field: options.field, message: "fetch failed" }], "RemoteFetchFailed"));
+    });
+  });
+}
+
+/** GET that must answer 200; redirects are refused rather than followed (they could lead inside). */
+export async function safeDownload(raw: string, options: SafeFetchOptions): Promise<Buffer> {
+  const res = await safeGet(raw, options);
+  if (res.status >= 300 && res.status < 400) {
+    throw new ValidationError(`${options.field} redirects elsewhere; give the final URL`, [{ field: options.field, message: "redirects are not followed" }], "RemoteRedirect");
+  }
+  if (res.status !== 200) {
+    throw new ValidationError(`${options.field} answered HTTP ${res.status}`, [{ field: options.field, message: `HTTP ${res.status}` }], "RemoteFetchFailed");
+  }
+  return res.body;
+}
