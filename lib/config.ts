@@ -2,6 +2,7 @@
 // Values are validated with zod; a bad value stops start-up with a message naming the variable.
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -26,6 +27,10 @@ const envSchema = z.object({
   STORAGE_DRIVER: z.enum(["local"]).default("local"),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
   GOTENBERG_URL: z.url().optional(),
+  PDF_CONVERT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  LIBREOFFICE_POOL_SIZE: z.coerce.number().int().min(1).optional(),
+  SOFFICE_PATH: z.string().min(1).default("soffice"),
+  PYTHON_UNO_PATH: z.string().min(1).default("/usr/bin/python3"),
   QUIRE_RATE_LIMIT_DISABLED: booleanFromEnv,
   AI_BASE_URL: z.url().optional(),
   AI_API_KEY: z.string().optional(),
@@ -47,6 +52,10 @@ export interface QuireConfig {
   storage: { driver: "local"; root: string };
   maxUploadBytes: number;
   pdfConverter: { kind: "libreoffice" } | { kind: "gotenberg"; url: string };
+  /** Longest a single DOCX/PPTX -> PDF conversion may take, with either converter. */
+  pdfConvertTimeoutMs: number;
+  /** Local converter: one warm soffice per pool slot, each driven by a python3-uno helper. */
+  libreoffice: { poolSize: number; sofficePath: string; pythonPath: string };
   rateLimitDisabled: boolean;
   /** OpenAI-compatible chat-completions provider for variables that carry only an aiPrompt. */
   ai: { baseUrl: string; apiKey: string; model: string } | null;
@@ -96,6 +105,13 @@ export function parseConfig(env: Env): QuireConfig {
     storage: { driver: e.STORAGE_DRIVER, root: path.join(dataDir, "files") },
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     pdfConverter: e.GOTENBERG_URL ? { kind: "gotenberg", url: e.GOTENBERG_URL } : { kind: "libreoffice" },
+    pdfConvertTimeoutMs: e.PDF_CONVERT_TIMEOUT_MS,
+    libreoffice: {
+      // One soffice per core: a conversion keeps one core busy, so more slots only queue inside the OS.
+      poolSize: e.LIBREOFFICE_POOL_SIZE ?? Math.max(1, os.availableParallelism()),
+      sofficePath: e.SOFFICE_PATH,
+      pythonPath: e.PYTHON_UNO_PATH,
+    },
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,
     allowPrivateFetch: e.QUIRE_ALLOW_PRIVATE_FETCH,

@@ -1,0 +1,18 @@
+import { ANY_ROLE, WRITERS } from "@/lib/auth/roles";
+import { db } from "@/lib/db/client";
+import { createDeliverable, listDeliverables } from "@/lib/deliverables/deliverables";
+import { createDeliverableBody, listDeliverablesQuery } from "@/lib/deliverables/schemas";
+import { deliverableDeps } from "@/lib/deliverables/service";
+import { apiRoute, dataResponse } from "@/lib/http/api-route";
+import { parseJsonBody, parseQuery } from "@/lib/http/validation";
+
+export const GET = apiRoute({ family: "deliverable", roles: ANY_ROLE }, async ({ req, principal }) => {
+  const query = parseQuery(listDeliverablesQuery, new URL(req.url).searchParams);
+  return dataResponse(await listDeliverables(await db(), principal.orgId, query));
+});
+
+export const POST = apiRoute({ family: "deliverable", roles: WRITERS }, async ({ req, principal }) => {
+  const body = await parseJsonBody(createDeliverableBody, req);
+  const deliverable = await createDeliverable(await deliverableDeps(), principal, body, req.signal);
+  return dataResponse({ results: { deliverable } });
+});

@@ -1,0 +1,296 @@
+// Deliverables: documents generated from a template, with their PDF, made in one step.
+// Create renders, converts, then stores files before the row; any failure or a client that goes
+// away removes what was written, so nothing half-made remains (interface.md 3, "being created").
+import crypto from "node:crypto";
+import type { Plan } from "@/lib/auth/roles";
+import type { Db } from "@/lib/db/client";
+import { answerPrompts, type PromptAnswerer } from "@/lib/deliverables/ai";
+import type { CreateDeliverableBody, VariableInput } from "@/lib/deliverables/schemas";
+import { renderTemplate } from "@/lib/deliverables/render";
+import { ClientClosedError, ForbiddenError, NotFoundError, UnprocessableError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { PdfConverter } from "@/lib/pdf/converter";
+import type { FileStorage } from "@/lib/storage";
+import { ensureTags, normalizeLabels, tagJson, type TagJson } from "@/lib/tags/tags";
+
+export const NAME_MIN = 3;
+export const NAME_MAX = 255;
+export const DESCRIPTION_MAX = 65_535;
+export const AI_PROMPT_MAX = 16_000;
+
+export interface DeliverableDeps {
+  db: Db;
+  storage: FileStorage;
+  converter: PdfConverter;
+  fetchImage: (url: string) => Promise<Buffer>;
+  answerPrompt: PromptAnswerer | null;
+}
+
+export interface DeliverableActor {
+  orgId: string;
+  userId: string;
+  plan: Plan;
+}
+
+const SOURCE_MIME = {
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+} as const;
+
+/** Field constraints (422): lengths of name, description and aiPrompt, all reported at once. */
+export function checkConstraints(input: { name?: string; description?: string; variables?: VariableInput[] }): void {
+  const problems: string[] = [];
+  if (input.name !== undefined && (input.name.trim().length < NAME_MIN || input.name.length > NAME_MAX)) {
+    problems.push(`name must be ${NAME_MIN} to ${NAME_MAX} characters`);
+  }
+  if (input.description !== undefined && input.description.length > DESCRIPTION_MAX) problems.push(`description must be at most ${DESCRIPTION_MAX} characters`);
+  for (const v of input.variables ?? []) {
+    for (const item of [v, ...(v.subvariables ?? [])]) {
+      if (item.aiPrompt !== undefined && item.aiPrompt.length > AI_PROMPT_MAX) problems.push(`aiPrompt of ${item.placeholder} must be at most ${AI_PROMPT_MAX} characters`);
+    }
+  }
+  if (problems.length) throw new UnprocessableError(problems.join("; "), "FieldConstraintViolation");
+}
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new ClientClosedError();
+}
+
+async function storageUsed(tx: Prisma.TransactionClient | Db, orgId: string): Promise<bigint> {
+  const [deliverables, templates] = await Promise.all([
+    tx.deliverable.aggregate({ where: { orgId, isActive: true }, _sum: { fileSize: true, pdfSize: true } }),
+    tx.template.aggregate({ where: { orgId, isActive: true }, _sum: { fileSize: true } }),
+  ]);
+  return BigInt((deliverables._sum.fileSize ?? 0) + (deliverables._sum.pdfSize ?? 0) + (templates._sum.fileSize ?? 0));
+}
+
+async function checkQuotas(tx: Prisma.TransactionClient | Db, actor: DeliverableActor, newBytes: number): Promise<void> {
+  const count = await tx.deliverable.count({ where: { orgId: actor.orgId, isActive: true } });
+  if (count >= actor.plan.maxDeliverables) {
+    throw new ForbiddenError(`Your plan allows ${actor.plan.maxDeliverables} deliverables and all are used; delete some or upgrade`, "DeliverableQuotaExceeded");
+  }
+  if ((await storageUsed(tx, actor.orgId)) + BigInt(newBytes) > actor.plan.maxStorageBytes) {
+    throw new ForbiddenError("Your plan's storage is full; delete deliverables or templates, or upgrade", "StorageQuotaExceeded");
+  }
+}
+
+export interface CreatedDeliverableJson {
+  id: string;
+  name: string;
+  description: string;
+  templateId: string;
+  createdBy: string;
+  createdOn: string;
+  updatedOn: string;
+  isActive: boolean;
+  defaultFont: string;
+  fonts: { name: string; usage: number }[] | null;
+}
+
+export async function createDeliverable(deps: DeliverableDeps, actor: DeliverableActor, input: CreateDeliverableBody, signal?: AbortSignal): Promise<CreatedDeliverableJson> {
+  try {
+    return await generate(deps, actor, input, signal);
+  } catch (err) {
+    // Whatever step noticed the disconnect (converter, fetch, our own checks), the answer is 499.
+    if (signal?.aborted) throw new ClientClosedError();
+    throw err;
+  }
+}
+
+async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: CreateDeliverableBody, signal?: AbortSignal): Promise<CreatedDeliverableJson> {
+  checkConstraints(input);
+  const labels = normalizeLabels(input.tags ?? []);
+  const template = await deps.db.template.findFirst({ where: { id: isUuid(input.templateId) ? input.templateId : undefined, orgId: actor.orgId, isActive: true } });
+  if (!template || !isUuid(input.templateId)) throw new NotFoundError("Template not found (or deleted)", "TemplateNotFound");
+  // Fail fast before the expensive part; checked again, under a lock, when the row is written.
+  await checkQuotas(deps.db, actor, 0);
+
+  const variables = await answerPrompts(input.variables, deps.answerPrompt, signal);
+  throwIfAborted(signal);
+  const kind = template.kind as "docx" | "pptx";
+  const rendered = await renderTemplate(await deps.storage.get(template.storageKey), kind, variables, {
+    defaultFont: input.defaultFont,
+    fetchImage: deps.fetchImage,
+  });
+  throwIfAborted(signal);
+  const pdf = await deps.converter.convert(rendered.file, kind, { signal });
+  throwIfAborted(signal);
+
+  const id = crypto.randomUUID();
+  const sourceKey = `deliverables/${actor.orgId}/${id}.${kind}`;
+  const pdfKey = `deliverables/${actor.orgId}/${id}.pdf`;
+  const written: string[] = [];
+  try {
+    await deps.storage.put(sourceKey, rendered.file);
+    written.push(sourceKey);
+    await deps.storage.put(pdfKey, pdf);
+    written.push(pdfKey);
+    throwIfAborted(signal);
+    const row = await deps.db.$transaction(async (tx) => {
+      // One writer per organization at a time, so two creates cannot both squeeze under a quota.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${actor.orgId}))`;
+      await checkQuotas(tx, actor, rendered.file.length + pdf.length);
+      const tags = await ensureTags(tx, actor.orgId, actor.userId, labels);
+      return tx.deliverable.create({
+        data: {
+          id,
+          orgId: actor.orgId,
+          templateId: template.id,
+          name: input.name.trim(),
+          description: input.description ?? "",
+          createdBy: actor.userId,
+          fileType: SOURCE_MIME[kind],
+          fileSize: rendered.file.length,
+          pdfSize: pdf.length,
+          storageKey: sourceKey,
+          pdfKey,
+          defaultFont: input.defaultFont ?? "",
+          fonts: rendered.fonts,
+          variables: variables as unknown as Prisma.InputJsonValue,
+          tags: { create: tags.map((t) => ({ tagId: t.id })) },
+        },
+      });
+    });
+    if (signal?.aborted) {
+      // The client left after the row was written: undo it too, as the contract promises.
+      await deps.db.deliverable.delete({ where: { id: row.id } });
+      throw new ClientClosedError();
+    }
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      templateId: row.templateId,
+      createdBy: row.createdBy,
+      createdOn: row.createdOn.toISOString(),
+      updatedOn: row.updatedOn.toISOString(),
+      isActive: row.isActive,
+      defaultFont: row.defaultFont,
+      fonts: (row.fonts as CreatedDeliverableJson["fonts"]) ?? null,
+    };
+  } catch (err) {
+    await Promise.all(written.map((key) => deps.storage.delete(key).catch(() => {})));
+    throw err;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+const rowInclude = {
+  creator: { select: { email: true } },
+  tags: { include: { tag: true } },
+  template: { select: { name: true, isActive: true } },
+} as const;
+
+type DeliverableRow = Prisma.DeliverableGetPayload<{ include: typeof rowInclude }>;
+
+function tagsOf(row: DeliverableRow): TagJson[] {
+  return row.tags.map((t) => tagJson(t.tag)).sort((a, b) => a.label.localeCompare(b.label));
+}
+
+function listItemJson(row: DeliverableRow, showTags: boolean) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    templateId: row.templateId,
+    createdBy: row.createdBy,
+    email: row.creator.email,
+    fileSize: row.fileSize,
+    fileType: row.fileType,
+    defaultFont: row.defaultFont,
+    fonts: row.fonts ?? null,
+    isActive: row.isActive,
+    createdOn: row.createdOn.toISOString(),
+    updatedOn: row.updatedOn.toISOString(),
+    ...(showTags ? { tags: tagsOf(row) } : {}),
+  };
+}
+
+export async function listDeliverables(
+  db: Db,
+  orgId: string,
+  input: { limit: number; offset: number; query?: string; showTags: boolean; selectedTags: string[] },
+) {
+  const where: Prisma.DeliverableWhereInput = {
+    orgId,
+    isActive: true,
+    ...(input.query ? { name: { contains: input.query, mode: "insensitive" } } : {}),
+    ...(input.selectedTags.length ? { AND: input.selectedTags.map((tagId) => ({ tags: { some: { tagId } } })) } : {}),
+  };
+  const [rows, totalRecords] = await Promise.all([
+    db.deliverable.findMany({ where, include: rowInclude, orderBy: [{ createdOn: "desc" }, { id: "desc" }], take: input.limit, skip: input.offset }),
+    db.deliverable.count({ where }),
+  ]);
+  return { results: rows.map((r) => listItemJson(r, input.showTags)), totalRecords };
+}
+
+async function loadDeliverable(db: Db, orgId: string, id: string): Promise<DeliverableRow> {
+  const row = isUuid(id) ? await db.deliverable.findFirst({ where: { id, orgId, isActive: true }, include: rowInclude }) : null;
+  if (!row) throw new NotFoundError("Deliverable not found", "DeliverableNotFound");
+  return row;
+}
+
+export async function getDeliverable(db: Db, orgId: string, id: string, showTags: boolean) {
+  const row = await loadDeliverable(db, orgId, id);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    templateId: row.templateId,
+    templateName: row.template.name,
+    templateNotDeleted: row.template.isActive,
+    defaultFont: row.defaultFont,
+    fonts: row.fonts ?? null,
+    email: row.creator.email,
+    fileType: row.fileType,
+    isActive: row.isActive,
+    createdOn: row.createdOn.toISOString(),
+    updatedOn: row.updatedOn.toISOString(),
+    variables: row.variables,
+    ...(showTags ? { tags: tagsOf(row) } : {}),
+  };
+}
+
+export async function updateDeliverable(db: Db, actor: { orgId: string; userId: string }, id: string, input: { name?: string; description?: string; tags?: string[] }): Promise<void> {
+  checkConstraints(input);
+  await loadDeliverable(db, actor.orgId, id);
+  const labels = input.tags === undefined ? undefined : normalizeLabels(input.tags);
+  await db.$transaction(async (tx) => {
+    await tx.deliverable.update({
+      where: { id },
+      data: {
+        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        updatedOn: new Date(),
+      },
+    });
+    if (labels !== undefined) {
+      // Replaces every tag: existing ones are removed first; [] leaves none.
+      await tx.deliverableTag.deleteMany({ where: { deliverableId: id } });
+      const tags = await ensureTags(tx, actor.orgId, actor.userId, labels);
+      if (tags.length) await tx.deliverableTag.createMany({ data: tags.map((t) => ({ deliverableId: id, tagId: t.id })) });
+    }
+  });
+}
+
+/** Soft delete: no longer listed or readable; the row and files are kept. */
+export async function deleteDeliverable(db: Db, orgId: string, id: string): Promise<void> {
+  await loadDeliverable(db, orgId, id);
+  await db.deliverable.update({ where: { id }, data: { isActive: false } });
+}
+
+export async function deliverableFile(db: Db, storage: FileStorage, orgId: string, id: string, which: "source" | "pdf") {
+  const row = await loadDeliverable(db, orgId, id);
+  const key = which === "pdf" ? row.pdfKey : row.storageKey;
+  if (!key) throw new NotFoundError("The file of this deliverable is not available", "DeliverableFileMissing");
+  const extension = which === "pdf" ? "pdf" : row.fileType === SOURCE_MIME.pptx ? "pptx" : "docx";
+  return {
+    data: await storage.get(key),
+    contentType: which === "pdf" ? "application/pdf" : row.fileType,
+    fileName: `${row.name}.${extension}`,
+  };
+}

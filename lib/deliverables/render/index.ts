@@ -1,0 +1,85 @@
+// The generation engine: fills a DOCX/PPTX template with variables (interface.md 2.4, decisions.md
+// "Deliverables"). Domain code only: no HTTP, no database; images at https URLs are downloaded
+// through the caller's fetchImage.
+//
+// Stages:
+//   1. inspect the template (same checks and placeholder list as at upload)
+//   2. validate every variable up front and resolve its value (plan.ts); fetch/decode images
+//   3. if any variable has a variableStack: repeat its paragraphs/rows (stacks.ts)
+//   4. render with docxtemplater, our module deciding how each tag is written (module.ts) and the
+//      image module placing pictures (image-module.ts)
+//   5. write package-level additions (links, numbering, default font) and count fonts
+import Docxtemplater from "docxtemplater";
+import PizZip from "pizzip";
+import { ValidationError } from "@/lib/errors";
+import { DOCXTEMPLATER_OPTIONS, inspectTemplate } from "@/lib/templates/inspect";
+import { readFonts } from "./fonts";
+import { createImageModule } from "./image-module";
+import { prepareImages } from "./images";
+import { createRenderModule, type RenderModuleState } from "./module";
+import { PackageContext } from "./package";
+import { planVariables } from "./plan";
+import { toRenderError } from "./render-errors";
+import { expandStacks } from "./stacks";
+import type { RenderOptions, RenderResult, TemplateKind, VariableInput } from "./types";
+
+export type { MimeType, RenderOptions, RenderResult, VariableInput, VariableStackEntry } from "./types";
+export { LIMITS } from "./plan";
+export { MAX_IMAGE_BYTES } from "./images";
+
+const MAX_FONT_NAME = 100;
+
+export async function renderTemplate(
+  template: Buffer,
+  kind: TemplateKind,
+  variables: VariableInput[],
+  opts: RenderOptions,
+): Promise<RenderResult> {
+  const requestedFont = checkDefaultFont(opts.defaultFont);
+  const inspection = await inspectTemplate(template, `template.${kind}`, { maxBytes: Math.max(template.length, 1) });
+  const plan = planVariables(variables, inspection.placeholders);
+  const images = await prepareImages(plan.images, opts.fetchImage);
+
+  try {
+    let zip = new PizZip(template);
+    if (plan.stacks.size > 0) zip = expandStacks(zip, kind, plan.stacks);
+    const pkg = new PackageContext(zip, kind);
+    if (images.size > 0) pkg.ensureRelationshipParts();
+    // Filled while docxtemplater compiles (in its constructor), read when it renders.
+    const state: RenderModuleState = { data: Object.assign(Object.create(null), plan.sections), occurrences: new Map() };
+    const modules = [
+      createRenderModule(kind, plan, pkg, state),
+      createImageModule(kind, images, state.occurrences, () => pkg.drawingId()),
+    ] as unknown as Docxtemplater.DXT.Module[];
+    const doc = new Docxtemplater(zip, {
+      ...DOCXTEMPLATER_OPTIONS,
+      modules,
+      errorLogging: false,
+      stripInvalidXMLChars: true,
+      nullGetter: () => "",
+    });
+    doc.render(state.data);
+    pkg.finish(requestedFont);
+
+    const { fonts, defaultFont } = readFonts(zip, kind);
+    return {
+      file: zip.generate({ type: "nodebuffer", compression: "DEFLATE" }),
+      fonts,
+      defaultFont: requestedFont ?? defaultFont,
+      missingPlaceholders: plan.missingPlaceholders,
+    };
+  } catch (err) {
+    throw toRenderError(err);
+  }
+}
+
+function checkDefaultFont(font: string | undefined): string | undefined {
+  if (font === undefined || font.trim() === "") return undefined;
+  const name = font.trim();
+  // eslint-disable-next-line no-control-regex
+  if (name.length > MAX_FONT_NAME || /[\u0000-\u001f<>"]/.test(name)) {
+    const message = `defaultFont must be a font name of at most ${MAX_FONT_NAME} characters`;
+    throw new ValidationError(message, [{ field: "defaultFont", message }], "InvalidDefaultFont");
+  }
+  return name;
+}

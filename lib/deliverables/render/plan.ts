@@ -1,0 +1,294 @@
+// Validates the variables against the limits and the template's placeholders, all up front, and
+// resolves each into what one placeholder renders. Every problem is collected so a caller sees
+// them all in one error.
+import { UnprocessableError, ValidationError, type ValidationIssue } from "@/lib/errors";
+import type { TemplatePlaceholder } from "@/lib/templates/inspect";
+import { type Substitution, valueToHtml } from "./content";
+import { MIME_TYPES, type MimeType, type ResolvedValue, type VariableStackEntry } from "./types";
+
+export const LIMITS = {
+  variables: 1_000,
+  textChars: 1_000_000,
+  /** Images arrive as base64: 15 MB of it. */
+  imageTextChars: 15 * 1024 * 1024,
+  aiPromptChars: 16_000,
+  stackEntries: 1_000,
+  subvariables: 1_000,
+} as const;
+
+export interface RenderPlan {
+  /** What each tag renders, keyed by the tag's content (placeholder without braces), stack copies included. */
+  values: Map<string, ResolvedValue>;
+  /** Stacked tags: tag content -> the contents of its copies, one per entry, in index order. */
+  stacks: Map<string, string[]>;
+  /** Section tags ({#name}, {^name}) by data name: shown or not. */
+  sections: Record<string, boolean>;
+  /** Image sources by image key. */
+  images: Map<string, { source: string; field: string; label: string }>;
+  missingPlaceholders: string[];
+}
+
+interface Issue extends ValidationIssue {
+  code: string;
+}
+
+const SECTION = /^[#^]|^-\S+\s/;
+
+export function planVariables(input: unknown, placeholders: TemplatePlaceholder[]): RenderPlan {
+  const issues: Issue[] = [];
+  const add = (field: string, code: string, message: string) => issues.push({ field, code, message });
+  if (!Array.isArray(input)) {
+    throw new ValidationError("variables must be an array", [{ field: "variables", message: "must be an array" }]);
+  }
+  if (input.length > LIMITS.variables) {
+    // A gate, not a per-variable problem: checking each of an oversized list is wasted work.
+    const message = `${input.length} variables were given; at most ${LIMITS.variables} are allowed`;
+    throw new ValidationError(message, [{ field: "variables", message }], "TooManyVariables");
+  }
+
+  const known = new Set(placeholders.map((p) => p.placeholder));
+  // sections becomes render data keyed by user-chosen names: no prototype, so "__proto__" is just a name.
+  const plan: RenderPlan = { values: new Map(), stacks: new Map(), sections: Object.create(null), images: new Map(), missingPlaceholders: [] };
+  const seen = new Map<string, number>();
+  const unknown: string[] = [];
+
+  input.forEach((raw, i) => {
+    const field = `variables.${i}`;
+    const v = checkShape(raw, field, add, true);
+    if (!v) return;
+    if (seen.has(v.placeholder)) {
+      add(`${field}.placeholder`, "DuplicatePlaceholder", `${v.placeholder} is given twice (variables ${seen.get(v.placeholder)} and ${i})`);
+      return;
+    }
+    seen.set(v.placeholder, i);
+    if (!known.has(v.placeholder)) {
+      unknown.push(v.placeholder);
+      add(`${field}.placeholder`, "UnknownPlaceholder", `${v.placeholder} is not a placeholder of the template`);
+      return;
+    }
+    if (v.isDisabled) return;
+
+    const content = v.placeholder.slice(1, -1);
+    const section = SECTION.test(content);
+    const subs = substitutions(v, field, add);
+    const resolve = (mimeType: MimeType, text: string, f: string): ResolvedValue => {
+      if (mimeType === "text") return { kind: "text", text };
+      if (mimeType === "image") {
+        if (text.trim() === "") return { kind: "empty" };
+        const imageKey = `img${plan.images.size}`;
+        plan.images.set(imageKey, { source: text, field: f, label: v.placeholder });
+        return { kind: "image", imageKey };
+      }
+      return { kind: "html", html: valueToHtml(mimeType, text, subs) };
+    };
+
+    if (v.stack) {
+      if (section) {
+        add(`${field}.variableStack`, "StackNotSupported", `${v.placeholder} is a section; variableStack repeats plain, html or image placeholders only`);
+        return;
+      }
+      const prefix = /^(%%|%|@)?/.exec(content)?.[0] ?? "";
+      const copies = v.stack.map((entry, j) => {
+        const copy = `${prefix}__stack_${i}_${j}`;
+        plan.values.set(copy, resolve(entry.mimeType, entry.text, `${field}.variableStack.${j}.text`));
+        return copy;
+      });
+      plan.stacks.set(content, copies);
+      return;
+    }
+    if (v.text === undefined) {
+      const why = v.aiPrompt !== undefined ? " (its aiPrompt was not answered)" : "";
+      add(`${field}.text`, "VariableTextRequired", `${v.placeholder} needs text, a variableStack or isDisabled${why}`);
+      return;
+    }
+    if (section) {
+      const name = content.replace(/^[#^]|^-\S+\s+/, "");
+      const shown = v.text.trim() !== "" && !/^(false|0|no|off)$/i.test(v.text.trim());
+      plan.sections[name] = plan.sections[name.trim()] = shown;
+      return;
+    }
+    plan.values.set(content, resolve(v.mimeType, v.text, `${field}.text`));
+  });
+
+  if (issues.length > 0) throw toError(issues, unknown);
+  const covered = new Set(seen.keys());
+  plan.missingPlaceholders = placeholders.map((p) => p.placeholder).filter((p) => !covered.has(p));
+  return plan;
+}
+
+interface CheckedVariable {
+  placeholder: string;
+  text?: string;
+  mimeType: MimeType;
+  isDisabled: boolean;
+  aiPrompt?: string;
+  stack?: VariableStackEntry[];
+  subvariables: CheckedVariable[];
+}
+
+type Add = (field: string, code: string, message: string) => void;
+
+/** Checks one variable's fields and limits; returns it normalised, or null when unusable. */
+function checkShape(raw: unknown, field: string, add: Add, allowSubvariables: boolean): CheckedVariable | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    add(field, "InvalidVariable", "must be an object with placeholder, mimeType and text");
+    return null;
+  }
+  const v = raw as Record<string, unknown>;
+  let ok = true;
+  const placeholder = v.placeholder;
+  if (typeof placeholder !== "string" || !/^\{[^]*\}$/.test(placeholder) || placeholder.length < 3) {
+    add(`${field}.placeholder`, "InvalidVariable", "must be the placeholder as written in the template, braces included, e.g. {Name}");
+    ok = false;
+  }
+  const label = typeof placeholder === "string" ? placeholder : field;
+  const mimeType = v.mimeType;
+  if (typeof mimeType !== "string" || !(MIME_TYPES as readonly string[]).includes(mimeType)) {
+    add(`${field}.mimeType`, "InvalidMimeType", `${label}: mimeType must be one of ${MIME_TYPES.join(", ")}`);
+    ok = false;
+  }
+  if (v.text !== undefined && typeof v.text !== "string") {
+    add(`${field}.text`, "InvalidVariable", `${label}: text must be a string`);
+    ok = false;
+  } else if (typeof v.text === "string") {
+    ok = checkLength(v.text, mimeType === "image", `${field}.text`, label, add) && ok;
+  }
+  if (v.isDisabled !== undefined && typeof v.isDisabled !== "boolean") {
+    add(`${field}.isDisabled`, "InvalidVariable", `${label}: isDisabled must be true or false`);
+    ok = false;
+  }
+  if (v.aiPrompt !== undefined && typeof v.aiPrompt !== "string") {
+    add(`${field}.aiPrompt`, "InvalidVariable", `${label}: aiPrompt must be a string`);
+    ok = false;
+  } else if (typeof v.aiPrompt === "string" && v.aiPrompt.length > LIMITS.aiPromptChars) {
+    add(`${field}.aiPrompt`, "AiPromptTooLong", `${label}: aiPrompt is ${v.aiPrompt.length} characters; at most ${LIMITS.aiPromptChars} are allowed`);
+    ok = false;
+  }
+  const stack = v.variableStack === undefined ? undefined : checkStack(v.variableStack, `${field}.variableStack`, label, add);
+  if (stack === null) ok = false;
+
+  const subvariables: CheckedVariable[] = [];
+  if (v.subvariables !== undefined) {
+    if (!allowSubvariables) {
+      add(`${field}.subvariables`, "SubvariableNesting", `${label}: subvariables cannot have subvariables of their own (one level only)`);
+      ok = false;
+    } else if (!Array.isArray(v.subvariables)) {
+      add(`${field}.subvariables`, "InvalidVariable", `${label}: subvariables must be an array`);
+      ok = false;
+    } else if (v.subvariables.length > LIMITS.subvariables) {
+      add(`${field}.subvariables`, "TooManyVariables", `${label}: at most ${LIMITS.subvariables} subvariables are allowed`);
+      ok = false;
+    } else {
+      v.subvariables.forEach((sub, j) => {
+        const checked = checkShape(sub, `${field}.subvariables.${j}`, add, false);
+        if (checked) subvariables.push(checked);
+        else ok = false;
+      });
+    }
+  }
+  if (!ok) return null;
+  return {
+    placeholder: placeholder as string,
+    text: v.text as string | undefined,
+    mimeType: mimeType as MimeType,
+    isDisabled: v.isDisabled === true,
+    aiPrompt: v.aiPrompt as string | undefined,
+    stack: stack ?? undefined,
+    subvariables,
+  };
+}
+
+function checkLength(text: string, image: boolean, field: string, label: string, add: Add): boolean {
+  const max = image ? LIMITS.imageTextChars : LIMITS.textChars;
+  if (text.length <= max) return true;
+  add(field, "TextTooLong", `${label}: text is ${text.length} characters; at most ${max} are allowed${image ? " for an image" : ""}`);
+  return false;
+}
+
+/** A stack as an array in index order; an object's keys must be "0", "1", … */
+function checkStack(raw: unknown, field: string, label: string, add: Add): VariableStackEntry[] | null {
+  let entries: [string, unknown][];
+  if (Array.isArray(raw)) {
+    entries = raw.map((entry, i) => [String(i), entry]);
+  } else if (typeof raw === "object" && raw !== null) {
+    entries = Object.entries(raw);
+    const bad = entries.find(([key]) => !/^\d+$/.test(key));
+    if (bad) {
+      add(field, "InvalidStack", `${label}: variableStack keys must be index strings like "0", "1"; got "${bad[0].slice(0, 20)}"`);
+      return null;
+    }
+    entries.sort(([a], [b]) => Number(a) - Number(b));
+  } else {
+    add(field, "InvalidStack", `${label}: variableStack must be an array or an object keyed "0", "1", …`);
+    return null;
+  }
+  if (entries.length > LIMITS.stackEntries) {
+    add(field, "StackTooLarge", `${label}: variableStack has ${entries.length} entries; at most ${LIMITS.stackEntries} are allowed`);
+    return null;
+  }
+  const out: VariableStackEntry[] = [];
+  let ok = true;
+  for (const [key, entry] of entries) {
+    const e = entry as Partial<VariableStackEntry> | null;
+    if (typeof e !== "object" || e === null || typeof e.text !== "string" || !MIME_TYPES.includes(e.mimeType as MimeType)) {
+      add(`${field}.${key}`, "InvalidStack", `${label}: stack entry ${key} needs a string text and a mimeType (${MIME_TYPES.join(", ")})`);
+      ok = false;
+      continue;
+    }
+    ok = checkLength(e.text, e.mimeType === "image", `${field}.${key}.text`, label, add) && ok;
+    out.push({ text: e.text, mimeType: e.mimeType as MimeType });
+  }
+  return ok ? out : null;
+}
+
+/** Subvariables as token substitutions; each token must occur in the parent's html or markdown. */
+function substitutions(v: CheckedVariable, field: string, add: Add): Substitution[] {
+  if (v.subvariables.length === 0) return [];
+  const texts = [v.text, ...(v.stack ?? []).filter((e) => e.mimeType === "html" || e.mimeType === "markdown").map((e) => e.text)];
+  const parentIsRich = v.mimeType === "html" || v.mimeType === "markdown" || texts.length > 1;
+  if (!parentIsRich) {
+    add(`${field}.subvariables`, "SubvariablesNotSupported", `${v.placeholder}: subvariables need an html or markdown parent`);
+    return [];
+  }
+  const seen = new Set<string>();
+  const subs: Substitution[] = [];
+  v.subvariables.forEach((sub, j) => {
+    const f = `${field}.subvariables.${j}`;
+    if (!/^\{[^{}]+\}$/.test(sub.placeholder)) {
+      add(`${f}.placeholder`, "InvalidVariable", `${sub.placeholder}: a subvariable token is written in braces without nested braces, e.g. {Token}`);
+    } else if (seen.has(sub.placeholder)) {
+      add(`${f}.placeholder`, "DuplicatePlaceholder", `${v.placeholder}: subvariable ${sub.placeholder} is given twice`);
+    } else if (!texts.some((text) => text?.includes(sub.placeholder))) {
+      add(`${f}.placeholder`, "SubvariableNotFound", `${v.placeholder}: subvariable ${sub.placeholder} does not occur in the parent's text`);
+    } else if (sub.mimeType === "image") {
+      add(`${f}.mimeType`, "SubvariablesNotSupported", `${sub.placeholder}: image subvariables are not supported; use an image placeholder`);
+    } else if (sub.text === undefined && !sub.isDisabled) {
+      add(`${f}.text`, "VariableTextRequired", `${v.placeholder}: subvariable ${sub.placeholder} needs text or isDisabled`);
+    } else {
+      seen.add(sub.placeholder);
+      subs.push({ token: sub.placeholder, mimeType: sub.mimeType, text: sub.isDisabled ? "" : (sub.text ?? "") });
+    }
+  });
+  return subs;
+}
+
+function toError(issues: Issue[], unknown: string[]): Error {
+  const validation = issues.filter((issue) => issue.code !== "AiPromptTooLong");
+  const strip = ({ field, message }: Issue): ValidationIssue => ({ field, message });
+  if (validation.length === 0) {
+    // Length limits on aiPrompt are field constraints (422), not malformed input.
+    return new UnprocessableError(issues.map((issue) => issue.message).join("; "), "AiPromptTooLong");
+  }
+  const codes = new Set(issues.map((issue) => issue.code));
+  const code = codes.size === 1 ? issues[0].code : "ValidationError";
+  let message: string;
+  if (code === "UnknownPlaceholder") {
+    message = `${unknown.length === 1 ? "Placeholder" : "Placeholders"} not in the template: ${unknown.join(", ")}`;
+  } else if (issues.length === 1) {
+    message = issues[0].message;
+  } else {
+    const shown = issues.slice(0, 5).map((issue) => issue.message);
+    message = `${issues.length} problems with the variables: ${shown.join("; ")}${issues.length > 5 ? "; …" : ""}`;
+  }
+  return new ValidationError(message, issues.slice(0, 100).map(strip), code);
+}

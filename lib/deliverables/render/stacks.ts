@@ -1,0 +1,87 @@
+// variableStack, first pass: repeats the paragraph (or, in a table, the row) around each stacked
+// placeholder once per entry, renaming the tag in copy i to that entry's own generated tag
+// (`{__stack_<variable>_<i>}`, prefix kept). The second pass then renders each copy like any
+// single-valued placeholder, with the entry's own mimeType, so stacks need no special rendering.
+//
+// Several stacked placeholders in one row (or paragraph) share it: the row is repeated
+// max(entries) times, copy i carrying entry i of each; a placeholder whose stack is shorter is
+// empty in the extra copies. Unstacked placeholders in a repeated row are copied as they are and
+// render the same value in every copy. Zero entries remove the row/paragraph.
+//
+// This pass uses docxtemplater only as a tokenizer: its module claims every tag and writes it back
+// unchanged ("{" + tag + "}"), so tags split across runs come out whole and loops are untouched.
+import Docxtemplater from "docxtemplater";
+import PizZip from "pizzip";
+import { DOCXTEMPLATER_OPTIONS } from "@/lib/templates/inspect";
+import { enclosing, type Part, type Range } from "./parts";
+import type { TemplateKind } from "./types";
+import { escapeText } from "./xml";
+
+const MODULE = "quire/stack";
+
+type StackPart = Part & { group?: Part[] };
+
+export function expandStacks(zip: PizZip, kind: TemplateKind, stacks: Map<string, string[]>): PizZip {
+  const w = kind === "docx" ? "w" : "a";
+  let rowIds = 0;
+
+  const module = {
+    name: "QuireStackModule",
+    priority: 100,
+    matchers: () => [[() => true, MODULE, (values: string[]) => ({ value: values[0], priority: 1_000_000 })]],
+
+    postparse(parsed: StackPart[]) {
+      const ranges: Range[] = [];
+      parsed.forEach((part, i) => {
+        if (part.type !== "placeholder" || !stacks.has(part.value)) return;
+        const range = enclosing(parsed, i, `${w}:tr`) ?? enclosing(parsed, i, `${w}:p`);
+        if (range) ranges.push(range);
+      });
+      if (ranges.length === 0) return parsed;
+      // Overlapping ranges (two tags in one row, a nested table's row inside an outer row) merge.
+      ranges.sort((a, b) => a.start - b.start || b.end - a.end);
+      const merged: Range[] = [];
+      for (const range of ranges) {
+        const last = merged[merged.length - 1];
+        if (last && range.start <= last.end) last.end = Math.max(last.end, range.end);
+        else merged.push({ ...range });
+      }
+      const out: StackPart[] = [];
+      let next = 0;
+      for (const { start, end } of merged) {
+        out.push(...parsed.slice(next, start), { type: "placeholder", module: MODULE, value: "", group: parsed.slice(start, end + 1) });
+        next = end + 1;
+      }
+      out.push(...parsed.slice(next));
+      return out;
+    },
+
+    render(part: StackPart) {
+      if (part.module !== MODULE) return null;
+      if (!part.group) return { value: `{${escapeText(part.value)}}` };
+      const group = part.group;
+      const copies = Math.max(0, ...group.map((p) => (p.type === "placeholder" ? (stacks.get(p.value)?.length ?? 0) : 0)));
+      let value = "";
+      for (let copy = 0; copy < copies; copy++) {
+        for (const p of group) {
+          if (p.type === "placeholder") {
+            const stack = stacks.get(p.value);
+            const tag = stack ? stack[copy] : p.value;
+            if (tag !== undefined) value += `{${escapeText(tag)}}`;
+          } else if (copy > 0 && p.tag === "a16:rowId") {
+            // PowerPoint wants table row ids unique.
+            value += p.value.replace(/\bval="\d+"/, `val="${2_000_000_000 + ++rowIds}"`);
+          } else {
+            value += p.value;
+          }
+        }
+      }
+      return { value };
+    },
+  };
+
+  const doc = new Docxtemplater(zip, { ...DOCXTEMPLATER_OPTIONS, errorLogging: false, modules: [module as unknown as Docxtemplater.DXT.Module] });
+  doc.render({});
+  // A fresh zip for the second pass: docxtemplater marks a zip it rendered and warns on reuse.
+  return new PizZip(doc.getZip().generate({ type: "uint8array", compression: "STORE" }));
+}

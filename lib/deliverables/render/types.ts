@@ -1,0 +1,53 @@
+// Public types of the generation engine (see index.ts) and the shapes passed between its stages.
+import type { TemplateKind } from "@/lib/templates/inspect";
+
+export type MimeType = "text" | "html" | "image" | "markdown";
+export const MIME_TYPES: readonly MimeType[] = ["text", "html", "image", "markdown"];
+
+export type VariableStackEntry = { text: string; mimeType: MimeType };
+
+export type VariableInput = {
+  placeholder: string;
+  text?: string;
+  mimeType: MimeType;
+  isDisabled?: boolean;
+  subvariables?: VariableInput[];
+  variableStack?: VariableStackEntry[] | Record<string, VariableStackEntry>;
+  aiPrompt?: string;
+};
+
+export interface RenderResult {
+  file: Buffer;
+  /** Fonts the output uses, by number of text runs, most used first. */
+  fonts: { name: string; usage: number }[];
+  defaultFont: string;
+  /** Template placeholders no variable was given for: rendered empty. */
+  missingPlaceholders: string[];
+}
+
+export interface RenderOptions {
+  defaultFont?: string;
+  /** Downloads an https image; the caller applies its SSRF and size rules. */
+  fetchImage: (url: string) => Promise<Buffer>;
+}
+
+export type { TemplateKind };
+
+/**
+ * What one placeholder occurrence renders, after validation: markdown is already HTML, subvariables
+ * are already substituted, and images are keys into the prepared-image table.
+ */
+export type ResolvedValue =
+  | { kind: "empty" }
+  | { kind: "text"; text: string }
+  | { kind: "html"; html: string }
+  | { kind: "image"; imageKey: string };
+
+/** An image ready to embed: decoded, sniffed and measured. */
+export interface PreparedImage {
+  data: Buffer;
+  extension: "png" | "jpeg" | "gif";
+  /** Natural size in pixels at 96 dpi, EXIF rotation applied. */
+  width: number;
+  height: number;
+}

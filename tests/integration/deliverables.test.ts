@@ -1,0 +1,262 @@
+// /v1/deliverable, over HTTP, to the letter of interface.md 4.1 and 7.1.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { as, call, runSeedAgainst } from "../support/helpers";
+import { buildDocx } from "../support/ooxml";
+
+const quire = inject("quire");
+const { baseUrl, seed, other, dataDir } = quire;
+const user = as(baseUrl, seed, "user");
+const viewer = as(baseUrl, seed, "viewer");
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+let templateId: string; // a small DOCX uploaded for these tests
+let contractId: string; // the seeded sample contract
+
+function pdfText(pdf: Buffer): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-")), "d.pdf");
+  fs.writeFileSync(file, pdf);
+  return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+}
+
+async function download(pathname: string, role: "user" | "viewer" | "administrator" = "user", who = seed) {
+  const res = await fetch(`${baseUrl}${pathname}`, { headers: { authorization: `Bearer ${who.keys[role]}`, "x-service-org-id": who.orgId } });
+  return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+function deliverableFiles(orgId: string): string[] {
+  const dir = path.join(dataDir, "files", "deliverables", orgId);
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+
+const textVars = (name: string) => [
+  { placeholder: "{Name}", text: name, mimeType: "text" },
+  { placeholder: "{Company}", text: "Acme & Sons <Ltd>", mimeType: "text" },
+];
+
+async function create(body: Record<string, unknown>, caller = user) {
+  return caller("/v1/deliverable", { method: "POST", body });
+}
+
+beforeAll(async () => {
+  const f = new FormData();
+  f.set("file", new Blob([new Uint8Array(buildDocx(["Hello {Name} from {Company}"]))]), "letter.docx");
+  templateId = (await as(baseUrl, seed, "administrator")("/template", { method: "POST", body: f })).json.data.id;
+  contractId = (await as(baseUrl, seed, "administrator")("/template-item?type=template&query=services%20agreement")).json.data.results[0].id;
+});
+
+describe("POST /v1/deliverable", () => {
+  it("generates the document and its PDF, answering the 2.3 shape", async () => {
+    const res = await create({ name: "Letter for Ada", templateId, variables: textVars("Ada"), description: "first", tags: ["letters"] });
+    expect(res.status, res.text).toBe(200);
+    const d = res.json.data.results.deliverable;
+    expect(Object.keys(d).sort()).toEqual(["createdBy", "createdOn", "defaultFont", "description", "fonts", "id", "isActive", "name", "templateId", "updatedOn"]);
+    expect(d).toMatchObject({ name: "Letter for Ada", description: "first", templateId, isActive: true, defaultFont: "" });
+    const pdf = await download(`/v1/deliverable/file/pdf/${d.id}`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(pdf.headers.get("content-disposition")).toContain('filename="Letter for Ada.pdf"');
+    expect(pdfText(pdf.body)).toContain("Hello Ada from Acme & Sons <Ltd>");
+    const source = await download(`/v1/deliverable/file/${d.id}`);
+    expect(source.headers.get("content-type")).toBe(DOCX);
+    expect(source.headers.get("content-disposition")).toContain('filename="Letter for Ada.docx"');
+    expect(source.body.toString("latin1")).toContain("PK");
+  });
+
+  it("fills the sample contract with text, html, a stack and an image", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const res = await create({
+      name: "Contract for Globex",
+      templateId: contractId,
+      variables: [
+        { placeholder: "{ClientName}", text: "Globex Corporation", mimeType: "text" },
+        { placeholder: "{@Scope}", text: "<p>Build <b>the portal</b></p><ul><li>Design</li><li>Delivery</li></ul>", mimeType: "html" },
+        { placeholder: "{%Logo}", text: `data:image/png;base64,${png}`, mimeType: "image" },
+        { placeholder: "{ItemName}", mimeType: "text", variableStack: [{ text: "Discovery", mimeType: "text" }, { text: "Build", mimeType: "text" }] },
+        { placeholder: "{Fee}", text: "12,000 EUR", mimeType: "text" },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const text = pdfText((await download(`/v1/deliverable/file/pdf/${res.json.data.results.deliverable.id}`)).body);
+    for (const expected of ["Globex Corporation", "the portal", "Design", "Delivery", "Discovery", "Build", "12,000 EUR"]) expect(text).toContain(expected);
+  });
+
+  it("answers 400 for missing or mistyped fields and 422 for length constraints", async () => {
+    const missing = await create({ templateId, variables: [] });
+    expect(missing.status).toBe(400);
+    expect(missing.json).toEqual({ error: "ValidationError", message: expect.stringContaining("name") });
+    expect((await create({ name: "Okay name", templateId, variables: [{ placeholder: "{Name}", text: "x", mimeType: "pdf" }] })).status).toBe(400);
+    expect((await create({ name: "Okay name", templateId, variables: [{ placeholder: "{Name}", mimeType: "text" }] })).status).toBe(400);
+    expect((await create({ name: "ab", templateId, variables: textVars("x") })).status).toBe(422);
+    expect((await create({ name: "x".repeat(256), templateId, variables: textVars("x") })).status).toBe(422);
+    expect((await create({ name: "Okay name", description: "d".repeat(65_536), templateId, variables: textVars("x") })).status).toBe(422);
+    const prompt = await create({ name: "Okay name", templateId, variables: [{ placeholder: "{Name}", text: "x", mimeType: "text", aiPrompt: "p".repeat(16_001) }] });
+    expect(prompt.status).toBe(422);
+    const onlyPrompt = await create({ name: "Okay name", templateId, variables: [{ placeholder: "{Name}", mimeType: "text", aiPrompt: "Write a name" }] });
+    expect(onlyPrompt.status).toBe(400);
+    expect(onlyPrompt.json.message).toMatch(/AI provider/);
+    const unknown = await create({ name: "Okay name", templateId, variables: [{ placeholder: "{Nope}", text: "x", mimeType: "text" }] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.message).toContain("{Nope}");
+  });
+
+  it("answers 404 for a template of another organization or a bad id, and 403 to viewers", async () => {
+    const theirs = await as(baseUrl, other, "user")("/v1/deliverable", { method: "POST", body: { name: "Nope nope", templateId, variables: textVars("x") } });
+    expect(theirs.status).toBe(404);
+    expect((await create({ name: "Okay name", templateId: "x", variables: [] })).status).toBe(404);
+    expect((await create({ name: "Okay name", templateId, variables: textVars("x") }, viewer)).status).toBe(403);
+  });
+
+  it("refuses an image URL that points inside the network, leaving nothing behind", async () => {
+    const before = deliverableFiles(seed.orgId).length;
+    const res = await create({ name: "Sneaky image", templateId: contractId, variables: [{ placeholder: "{%Logo}", text: "https://169.254.169.254/latest/meta-data/logo.png", mimeType: "image" }] });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toMatch(/private|local/);
+    expect(deliverableFiles(seed.orgId).length).toBe(before);
+  });
+
+  it("enforces the deliverable quota", async () => {
+    const small = runSeedAgainst(quire, ["--org", "quota", "--plan", JSON.stringify({ maxDeliverables: 1 })]);
+    const f = new FormData();
+    f.set("file", new Blob([new Uint8Array(buildDocx(["Hello {Name}"]))]), "q.docx");
+    const tid = (await as(baseUrl, small, "administrator")("/template", { method: "POST", body: f })).json.data.id;
+    const make = () => as(baseUrl, small, "user")("/v1/deliverable", { method: "POST", body: { name: "Quota test", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] } });
+    expect((await make()).status).toBe(200);
+    const refused = await make();
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toBe("DeliverableQuotaExceeded");
+    expect(deliverableFiles(small.orgId).length).toBe(2);
+  });
+
+  it("cleans up when the client disconnects during generation", async () => {
+    const before = { files: deliverableFiles(seed.orgId).length, rows: (await user("/v1/deliverable?limit=1")).json.data.totalRecords };
+    const controller = new AbortController();
+    const pending = fetch(`${baseUrl}/v1/deliverable`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${seed.keys.user}`, "x-service-org-id": seed.orgId, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Abandoned", templateId: contractId, variables: [{ placeholder: "{ClientName}", text: "Gone", mimeType: "text" }] }),
+      signal: controller.signal,
+    }).catch((e) => e);
+    setTimeout(() => controller.abort(), 30);
+    await pending;
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(deliverableFiles(seed.orgId).length).toBe(before.files);
+    expect((await user("/v1/deliverable?limit=1")).json.data.totalRecords).toBe(before.rows);
+  });
+});
+
+describe("GET, PATCH, DELETE /v1/deliverable", () => {
+  let ids: string[] = [];
+  beforeAll(async () => {
+    ids = [];
+    for (const [i, tags] of [["red"], ["red", "blue"], ["blue"], [], ["red", "blue", "green"], ["green"], ["red"]].entries()) {
+      const res = await create({ name: `Listed ${i} Item`, templateId, variables: textVars(`n${i}`), tags });
+      ids.push(res.json.data.results.deliverable.id);
+    }
+  });
+
+  it("lists newest first with limit 6 by default, paging by totalRecords", async () => {
+    const first = await viewer("/v1/deliverable");
+    expect(first.status).toBe(200);
+    expect(first.json.data.results.length).toBe(6);
+    const total = first.json.data.totalRecords;
+    const seen: string[] = [];
+    for (let offset = 0; offset < total; offset += 4) seen.push(...(await viewer(`/v1/deliverable?limit=4&offset=${offset}`)).json.data.results.map((r: { id: string }) => r.id));
+    expect(new Set(seen).size).toBe(total);
+    const item = first.json.data.results[0];
+    expect(item).not.toHaveProperty("tags");
+    expect(Object.keys(item).sort()).toEqual(["createdBy", "createdOn", "defaultFont", "description", "email", "fileSize", "fileType", "fonts", "id", "isActive", "name", "templateId", "updatedOn"]);
+    expect(item.fileType).toBe(DOCX);
+    expect(item.email).toBe(seed.login.email);
+  });
+
+  it("searches by name and filters by tags (AND), with tags as Tag objects when asked", async () => {
+    const found = await viewer("/v1/deliverable?query=LISTED%203&showTags=true");
+    expect(found.json.data.results.map((r: { id: string }) => r.id)).toEqual([ids[3]]);
+    expect(found.json.data.results[0].tags).toEqual([]);
+    const tags = (await viewer("/tag")).json.data.results as { id: string; label: string }[];
+    const id = (label: string) => tags.find((t) => t.label === label)!.id;
+    const red = await viewer(`/v1/deliverable?query=Listed&selectedTags=${id("red")}&limit=100`);
+    expect(red.json.data.totalRecords).toBe(4);
+    const both = await viewer(`/v1/deliverable?query=Listed&selectedTags=${id("red")}&selectedTags=${id("blue")}&showTags=true`);
+    expect(both.json.data.results.map((r: { id: string }) => r.id).sort()).toEqual([ids[1], ids[4]].sort());
+    expect(both.json.data.results[0].tags[0]).toMatchObject({ id: expect.any(String), label: expect.any(String), isActive: true, orgId: seed.orgId });
+    const comma = await viewer(`/v1/deliverable?query=Listed&selectedTags=${id("red")},${id("blue")}`);
+    expect(comma.json.data.totalRecords).toBe(2);
+  });
+
+  it("validates list parameters", async () => {
+    for (const q of ["limit=0", "limit=101", "limit=x", "offset=-1", "selectedTags=nope", "showTags=maybe"]) {
+      const res = await viewer(`/v1/deliverable?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.json.error).toBe("ValidationError");
+    }
+  });
+
+  it("reads one with its variables, template name and tags", async () => {
+    const res = await viewer(`/v1/deliverable/${ids[4]}?showTags=true`);
+    expect(res.status).toBe(200);
+    const d = res.json.data.results;
+    expect(d).toMatchObject({ id: ids[4], templateId, templateName: "letter", templateNotDeleted: true, fileType: DOCX, isActive: true });
+    expect(d.variables).toEqual(textVars("n4"));
+    expect(d.tags.map((t: { label: string }) => t.label)).toEqual(["blue", "green", "red"]);
+    expect((await viewer(`/v1/deliverable/${ids[4]}`)).json.data.results).not.toHaveProperty("tags");
+    expect((await as(baseUrl, other, "viewer")(`/v1/deliverable/${ids[4]}`)).status).toBe(404);
+  });
+
+  it("updates only the fields sent; tags replace, [] clears", async () => {
+    const res = await user(`/v1/deliverable/${ids[0]}`, { method: "PATCH", body: { name: "Renamed item", tags: ["x", "y"] } });
+    expect(res.json).toEqual({ data: { message: expect.any(String), deliverableId: ids[0] } });
+    let d = (await viewer(`/v1/deliverable/${ids[0]}?showTags=true`)).json.data.results;
+    expect(d.name).toBe("Renamed item");
+    expect(d.tags.map((t: { label: string }) => t.label)).toEqual(["x", "y"]);
+    await user(`/v1/deliverable/${ids[0]}`, { method: "PATCH", body: { tags: [] } });
+    d = (await viewer(`/v1/deliverable/${ids[0]}?showTags=true`)).json.data.results;
+    expect(d.tags).toEqual([]);
+    expect(d.name).toBe("Renamed item");
+    expect((await user(`/v1/deliverable/${ids[0]}`, { method: "PATCH", body: { name: "no" } })).status).toBe(422);
+    expect((await viewer(`/v1/deliverable/${ids[0]}`, { method: "PATCH", body: { name: "Viewer try" } })).status).toBe(403);
+  });
+
+  it("soft-deletes: not listed, not readable, not downloadable", async () => {
+    const res = await user(`/v1/deliverable/${ids[6]}`, { method: "DELETE" });
+    expect(res.json).toEqual({ data: { message: expect.any(String), deliverableId: ids[6] } });
+    expect((await viewer(`/v1/deliverable/${ids[6]}`)).status).toBe(404);
+    expect((await download(`/v1/deliverable/file/pdf/${ids[6]}`)).status).toBe(404);
+    expect((await viewer("/v1/deliverable?query=Listed%206")).json.data.totalRecords).toBe(0);
+  });
+
+  it("lets viewers read but never download; the source needs hasFileDownload", async () => {
+    expect((await download(`/v1/deliverable/file/pdf/${ids[1]}`, "viewer")).status).toBe(403);
+    expect((await download(`/v1/deliverable/file/${ids[1]}`, "viewer")).status).toBe(403);
+    const locked = runSeedAgainst(quire, ["--org", "nodownload", "--plan", JSON.stringify({ hasFileDownload: false })]);
+    const f = new FormData();
+    f.set("file", new Blob([new Uint8Array(buildDocx(["Hi {Name}"]))]), "n.docx");
+    const tid = (await as(baseUrl, locked, "administrator")("/template", { method: "POST", body: f })).json.data.id;
+    const made = await as(baseUrl, locked, "user")("/v1/deliverable", { method: "POST", body: { name: "Locked one", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] } });
+    const did = made.json.data.results.deliverable.id;
+    const source = await download(`/v1/deliverable/file/${did}`, "user", locked);
+    expect(source.status).toBe(403);
+    expect(JSON.parse(source.body.toString())).toEqual({ error: "LicenseFeatureMissing", message: expect.stringContaining("hasFileDownload") });
+    expect((await download(`/v1/deliverable/file/pdf/${did}`, "user", locked)).status).toBe(200);
+  });
+
+  it("reports templateNotDeleted=false once the template is deleted, and still serves the files", async () => {
+    const f = new FormData();
+    f.set("file", new Blob([new Uint8Array(buildDocx(["Bye {Name}"]))]), "bye.docx");
+    const tid = (await as(baseUrl, seed, "administrator")("/template", { method: "POST", body: f })).json.data.id;
+    const did = (await create({ name: "Orphan soon", templateId: tid, variables: [{ placeholder: "{Name}", text: "z", mimeType: "text" }] })).json.data.results.deliverable.id;
+    await as(baseUrl, seed, "administrator")(`/template/${tid}`, { method: "DELETE" });
+    expect((await viewer(`/v1/deliverable/${did}`)).json.data.results.templateNotDeleted).toBe(false);
+    expect((await download(`/v1/deliverable/file/pdf/${did}`)).status).toBe(200);
+  });
+
+  it("answers 401 without a key, in the deliverable error shape", async () => {
+    const res = await call(baseUrl, "/v1/deliverable");
+    expect(res.status).toBe(401);
+    expect(res.json).toEqual({ error: "Unauthorized", message: expect.any(String) });
+  });
+});

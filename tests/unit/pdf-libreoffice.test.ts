@@ -1,0 +1,217 @@
+// Runs the real LibreOffice pool (soffice + python3-uno). Not skipped when they are missing: these
+// tests are the only proof that conversion works, so a machine without them should fail loudly
+// (scripts/install-system-deps.sh installs them).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { UnavailableError, UnprocessableError } from "@/lib/errors";
+import { LibreOfficePool } from "@/lib/pdf/libreoffice";
+import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
+
+const pdfText = (pdf: Buffer) => execFileSync("pdftotext", ["-layout", "-", "-"], { input: pdf }).toString("utf8");
+const isPdf = (buf: Buffer) => buf.subarray(0, 5).toString("latin1") === "%PDF-";
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not reached in time");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let docx: Buffer;
+let pptx: Buffer;
+beforeAll(async () => {
+  [docx, pptx] = await Promise.all([buildSampleContractDocx(), buildSampleProposalPptx()]);
+});
+
+describe("LibreOfficePool (2 slots)", () => {
+  // A private temp dir, so the test can tell that every profile and job file was removed.
+  const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-test-"));
+  const pool = new LibreOfficePool({ size: 2, timeoutMs: 30_000, tmpDir });
+  afterAll(async () => {
+    await pool.close();
+    expect(fs.readdirSync(tmpDir)).toEqual([]);
+    fs.rmdirSync(tmpDir);
+  });
+
+  it("starts nothing until first used", async () => {
+    expect(await pool.status()).toBe("ok");
+    expect(pool.stats()).toMatchObject({ running: 0, busy: 0, queued: 0 });
+  });
+
+  it("converts the sample DOCX with its text", { timeout: 30_000 }, async () => {
+    const pdf = await pool.convert(docx, "docx");
+    expect(isPdf(pdf)).toBe(true);
+    const text = pdfText(pdf);
+    expect(text).toContain("Services Agreement");
+    expect(text).toContain("{ClientName}");
+  });
+
+  it("converts the sample PPTX with its text", { timeout: 30_000 }, async () => {
+    const pdf = await pool.convert(pptx, "pptx");
+    expect(isPdf(pdf)).toBe(true);
+    const text = pdfText(pdf);
+    expect(text).toContain("{ProposalTitle}");
+    expect(text).toContain("Prepared for {ClientName}");
+    expect(text).toContain("Total price: {Price}");
+  });
+
+  it("queues 6 concurrent conversions on 2 slots and completes them all", { timeout: 30_000 }, async () => {
+    await pool.warmUp();
+    const jobs = Array.from({ length: 6 }, (_, i) => pool.convert(i % 2 ? pptx : docx, i % 2 ? "pptx" : "docx"));
+    expect(pool.stats()).toMatchObject({ running: 2, busy: 2, queued: 4 });
+    const pdfs = await Promise.all(jobs);
+    expect(pdfs.every(isPdf)).toBe(true);
+    expect(pdfText(pdfs[0])).toContain("Services Agreement");
+    expect(pdfText(pdfs[1])).toContain("{ProposalTitle}");
+    expect(pool.stats()).toMatchObject({ queued: 0 });
+  });
+
+  it("rejects a corrupt DOCX as unconvertible without disturbing the pool", { timeout: 30_000 }, async () => {
+    await pool.warmUp();
+    const pids = pool.stats().sofficePids;
+    const truncated = docx.subarray(0, Math.floor(docx.length / 2)); // still starts with "PK"
+    const err = await pool.convert(truncated, "docx").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnprocessableError);
+    expect((err as UnprocessableError).code).toBe("DocumentNotConvertible");
+    await expect(pool.convert(Buffer.from("not a document"), "docx")).rejects.toBeInstanceOf(UnprocessableError);
+    expect(isPdf(await pool.convert(docx, "docx"))).toBe(true);
+    expect(pool.stats().sofficePids).toEqual(pids);
+  });
+
+  it("removes every job's temporary files, failed ones included", async () => {
+    // Cleanup runs just after a job settles; give it a moment. Only the two soffice profiles remain.
+    await until(() => fs.readdirSync(tmpDir).every((f) => f.startsWith("quire-soffice-")), 2_000);
+    expect(fs.readdirSync(tmpDir)).toHaveLength(2);
+  });
+});
+
+describe("LibreOfficePool (1 slot): timeouts, aborts, shutdown", () => {
+  const pool = new LibreOfficePool({ size: 1, timeoutMs: 30_000 });
+  afterAll(() => pool.close());
+
+  it("kills and restarts a slot whose conversion times out", { timeout: 40_000 }, async () => {
+    await pool.warmUp();
+    const [before] = pool.stats().sofficePids;
+    const err = await pool.convert(docx, "docx", { timeoutMs: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect((err as UnavailableError).code).toBe("PdfConversionTimeout");
+    await until(() => !alive(before), 5_000);
+    // The next job runs on a fresh soffice.
+    const pdf = await pool.convert(docx, "docx");
+    expect(pdfText(pdf)).toContain("Services Agreement");
+    const [after] = pool.stats().sofficePids;
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+  });
+
+  it("restarts a slot whose soffice died", { timeout: 40_000 }, async () => {
+    await pool.warmUp();
+    const [before] = pool.stats().sofficePids;
+    process.kill(-before, "SIGKILL");
+    await until(() => pool.stats().running === 0, 5_000);
+    expect(isPdf(await pool.convert(pptx, "pptx"))).toBe(true);
+    expect(pool.stats().sofficePids).not.toContain(before);
+  });
+
+  it("honours AbortSignal before and during a conversion", { timeout: 40_000 }, async () => {
+    await pool.warmUp();
+    const reason = new Error("client went away");
+
+    const pre = new AbortController();
+    pre.abort(reason);
+    await expect(pool.convert(docx, "docx", { signal: pre.signal })).rejects.toBe(reason);
+
+    // One slot: the first job runs, the second waits in the queue.
+    const running = new AbortController();
+    const queued = new AbortController();
+    const first = pool.convert(pptx, "pptx", { signal: running.signal });
+    const second = pool.convert(docx, "docx", { signal: queued.signal });
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
+
+    queued.abort(reason);
+    await expect(second).rejects.toBe(reason);
+    expect(pool.stats().queued).toBe(0);
+
+    running.abort(reason);
+    const started = performance.now();
+    await expect(first).rejects.toBe(reason);
+    expect(performance.now() - started).toBeLessThan(50);
+
+    // The abandoned conversion finishes in the background; the slot then serves the next job.
+    expect(isPdf(await pool.convert(docx, "docx"))).toBe(true);
+  });
+
+  it("close() stops soffice and rejects later conversions", { timeout: 20_000 }, async () => {
+    await pool.warmUp();
+    const pids = pool.stats().sofficePids;
+    await pool.close();
+    expect(pids.some(alive)).toBe(false);
+    expect(await pool.status()).toBe("unavailable");
+    await expect(pool.convert(docx, "docx")).rejects.toBeInstanceOf(UnavailableError);
+  });
+});
+
+describe("LibreOfficePool recycling", () => {
+  it("replaces a slot's soffice after maxConversionsPerProcess conversions", { timeout: 30_000 }, async () => {
+    const pool = new LibreOfficePool({ size: 1, timeoutMs: 30_000, maxConversionsPerProcess: 2 });
+    try {
+      await pool.convert(docx, "docx");
+      const [first] = pool.stats().sofficePids;
+      await pool.convert(docx, "docx");
+      await until(() => pool.stats().running === 1 && pool.stats().sofficePids[0] !== first, 15_000);
+      expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
+      await until(() => !alive(first), 5_000);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("LibreOfficePool without LibreOffice", () => {
+  it("reports unavailable and explains what to install", async () => {
+    const pool = new LibreOfficePool({ size: 1, timeoutMs: 5_000, sofficePath: "/nonexistent/soffice" });
+    expect(await pool.status()).toBe("unavailable");
+    const err = await pool.convert(docx, "docx").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect((err as Error).message).toMatch(/not installed.*scripts\/install-system-deps\.sh/);
+    await pool.close();
+  });
+
+  it("reports unavailable when the python cannot import uno", async () => {
+    const pool = new LibreOfficePool({ size: 1, timeoutMs: 5_000, pythonPath: process.execPath /* node, no uno */ });
+    expect(await pool.status()).toBe("unavailable");
+    await expect(pool.convert(docx, "docx")).rejects.toThrow(/python3-uno/);
+    await pool.close();
+  });
+});
+
+describe("pdfConverter()", () => {
+  it("is one process-wide LibreOffice pool by default and reports its status without starting it", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-config-"));
+    vi.stubEnv("DATA_DIR", dataDir);
+    vi.stubEnv("GOTENBERG_URL", undefined);
+    vi.stubEnv("BASE_URL", "http://localhost:3000"); // vitest sets BASE_URL="/" (Vite's), not a URL
+    const { pdfConverter, pdfConverterInfo, closePdfConverter } = await import("@/lib/pdf/converter");
+    try {
+      expect(pdfConverter()).toBe(pdfConverter());
+      expect(pdfConverter().kind).toBe("libreoffice");
+      expect(await pdfConverterInfo()).toEqual({ kind: "libreoffice", status: "ok" });
+      expect((pdfConverter() as LibreOfficePool).stats().running).toBe(0);
+    } finally {
+      await closePdfConverter();
+      vi.unstubAllEnvs();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
