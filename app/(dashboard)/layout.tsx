@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 const NAV: NavItem[] = [
   { href: "/", label: "Overview" },
   { href: "/templates", label: "Templates", soon: true },
-  { href: "/deliverables", label: "Deliverables", soon: true },
+  { href: "/deliverables", label: "Deliverables" },
   { href: "/documents", label: "Documents", soon: true },
   { href: "/webhooks", label: "Webhooks", soon: true },
   { href: "/settings", label: "Settings" },

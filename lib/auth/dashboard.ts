@@ -55,22 +55,29 @@ export interface DashboardContext {
   role: Role;
 }
 
-/** The signed-in user and their workspace, or a redirect to the login page. */
-export async function requireDashboard(): Promise<DashboardContext> {
+/** The signed-in user and their workspace, or null (for route handlers, which answer 401 instead). */
+export async function dashboardContext(): Promise<DashboardContext | null> {
   const session = await getServerSession(authOptions());
   const userId = (session?.user as { id?: string } | undefined)?.id;
-  if (!userId) redirect("/login");
+  if (!userId) return null;
   const membership = await (await db()).membership.findFirst({
     where: { userId },
     include: { user: true, org: true },
     orderBy: { createdOn: "asc" },
   });
-  if (!membership) redirect("/login?error=NoWorkspace");
+  if (!membership) return null;
   return {
     user: { id: membership.user.id, email: membership.user.email, name: membership.user.name },
     org: { id: membership.org.id, name: membership.org.name },
     role: membership.role,
   };
+}
+
+/** The signed-in user and their workspace, or a redirect to the login page. */
+export async function requireDashboard(): Promise<DashboardContext> {
+  const ctx = await dashboardContext();
+  if (!ctx) redirect("/login");
+  return ctx;
 }
 
 export async function requireDashboardAdmin(): Promise<DashboardContext> {

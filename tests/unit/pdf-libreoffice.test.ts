@@ -3,8 +3,11 @@
 // (scripts/install-system-deps.sh installs them).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import PizZip from "pizzip";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import { LibreOfficePool } from "@/lib/pdf/libreoffice";
@@ -87,6 +90,39 @@ describe("LibreOfficePool (2 slots)", () => {
     await expect(pool.convert(Buffer.from("not a document"), "docx")).rejects.toBeInstanceOf(UnprocessableError);
     expect(isPdf(await pool.convert(docx, "docx"))).toBe(true);
     expect(pool.stats().sofficePids).toEqual(pids);
+  });
+
+  it("does not let a document make soffice fetch URLs it links to", { timeout: 30_000 }, async () => {
+    const hits: string[] = [];
+    const server = http.createServer((req, res) => {
+      hits.push(req.url ?? "");
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // An inline picture whose image is an external relationship (TargetMode="External").
+      const zip = new PizZip(docx);
+      const rels = zip.file("word/_rels/document.xml.rels")!.asText();
+      zip.file(
+        "word/_rels/document.xml.rels",
+        rels.replace(
+          "</Relationships>",
+          `<Relationship Id="rIdProbe" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="http://127.0.0.1:${port}/probe.png" TargetMode="External"/></Relationships>`,
+        ),
+      );
+      const picture =
+        '<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="952500" cy="952500"/><wp:docPr id="99" name="Probe"/>' +
+        '<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture">' +
+        '<pic:nvPicPr><pic:cNvPr id="99" name="Probe"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:link="rIdProbe"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>' +
+        '<pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="952500" cy="952500"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>';
+      zip.file("word/document.xml", zip.file("word/document.xml")!.asText().replace("<w:body>", `<w:body>${picture}`));
+      const pdf = await pool.convert(zip.generate({ type: "nodebuffer" }), "docx");
+      expect(pdfText(pdf)).toContain("Services Agreement");
+      expect(hits).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 
   it("removes every job's temporary files, failed ones included", async () => {
