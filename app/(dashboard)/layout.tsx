@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 const NAV: NavItem[] = [
   { href: "/", label: "Overview" },
-  { href: "/templates", label: "Templates", soon: true },
+  { href: "/templates", label: "Templates" },
   { href: "/deliverables", label: "Deliverables" },
   { href: "/documents", label: "Documents", soon: true },
   { href: "/webhooks", label: "Webhooks", soon: true },

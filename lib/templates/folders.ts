@@ -115,3 +115,15 @@ export async function deleteFolder(db: Db, orgId: string, id: string): Promise<{
   ]);
   return { id };
 }
+
+/** Every folder of the organization with its full path ("Sales / Contracts"), for pickers. */
+export async function listFolderPaths(db: Db, orgId: string): Promise<{ id: string; path: string }[]> {
+  const folders = await db.templateFolder.findMany({ where: { orgId, isActive: true }, select: { id: true, name: true, parentId: true } });
+  const byId = new Map(folders.map((f) => [f.id, f]));
+  const pathOf = (id: string): string => {
+    const names: string[] = [];
+    for (let f = byId.get(id); f && names.length <= MAX_DEPTH; f = f.parentId ? byId.get(f.parentId) : undefined) names.unshift(f.name);
+    return names.join(" / ");
+  };
+  return folders.map((f) => ({ id: f.id, path: pathOf(f.id) })).sort((a, b) => a.path.localeCompare(b.path));
+}

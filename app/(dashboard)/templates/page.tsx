@@ -1,0 +1,196 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { FolderMenu, NewFolderButton } from "@/components/templates/folder-controls";
+import { UploadDropzone } from "@/components/templates/upload-dropzone";
+import { Card, PageHeader, formatDate } from "@/components/ui";
+import { requireDashboard } from "@/lib/auth/dashboard";
+import { SENDERS } from "@/lib/auth/roles";
+import { db } from "@/lib/db/client";
+import { NotFoundError } from "@/lib/errors";
+import { listTags } from "@/lib/tags/tags";
+import { getFolder } from "@/lib/templates/folders";
+import { listTemplateItems, SORT_COLUMNS, type SortColumn, type TemplateItemJson } from "@/lib/templates/listing";
+
+export const metadata: Metadata = { title: "Templates" };
+
+const PAGE_SIZE = 24;
+const UUID = /^[0-9a-f-]{36}$/i;
+const SORT_LABELS: Record<SortColumn, string> = { name: "Name", createdOn: "Created", updatedOn: "Updated", email: "Creator", templateCount: "Template count" };
+
+type Search = { folder?: string; q?: string; tag?: string | string[]; sort?: string; order?: string; view?: string; page?: string };
+
+function kindLabel(item: TemplateItemJson): string {
+  return item.fileType?.includes("presentation") ? "PPTX" : "DOCX";
+}
+
+export default async function TemplatesPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const { org, role } = await requireDashboard();
+  const params = await searchParams;
+  const client = await db();
+  const folderId = params.folder && UUID.test(params.folder) ? params.folder : undefined;
+  const folder = folderId ? await getFolder(client, org.id, folderId).catch((e) => (e instanceof NotFoundError ? notFound() : Promise.reject(e))) : null;
+  const selectedTags = (Array.isArray(params.tag) ? params.tag : params.tag ? [params.tag] : []).filter((t) => UUID.test(t));
+  const sort = (SORT_COLUMNS as readonly string[]).includes(params.sort ?? "") ? (params.sort as SortColumn) : "name";
+  const order = params.order === "desc" ? "desc" : "asc";
+  const view = params.view === "list" ? "list" : "grid";
+  const page = Math.max(1, Number(params.page) || 1);
+  // A search looks through every folder; browsing shows one folder's children.
+  const searching = Boolean(params.q) || selectedTags.length > 0;
+  const [{ results, totalRecords }, tags] = await Promise.all([
+    listTemplateItems(client, org.id, {
+      limit: PAGE_SIZE,
+      offset: (page - 1) * PAGE_SIZE,
+      query: params.q || undefined,
+      selectedTags,
+      column0: sort,
+      order0: order,
+      showTags: true,
+      ...(searching ? { type: "template" as const } : { folderId }),
+    }),
+    listTags(client, org.id),
+  ]);
+  const canEdit = SENDERS.includes(role);
+  const link = (patch: Partial<Search>) => {
+    const next = { ...params, ...patch };
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(next)) for (const value of Array.isArray(v) ? v : v ? [v] : []) q.append(k, value);
+    return `/templates?${q}`;
+  };
+  const first = totalRecords === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
+  const last = Math.min(page * PAGE_SIZE, totalRecords);
+
+  return (
+    <>
+      <PageHeader title="Templates" description="Word and PowerPoint templates with {Placeholders}.">
+        {canEdit ? <NewFolderButton parentId={folderId ?? null} /> : null}
+      </PageHeader>
+      <nav aria-label="Breadcrumbs" className="mb-4 flex flex-wrap items-center gap-1 text-sm">
+        <Link href="/templates" className="text-brand-700 hover:underline">
+          All templates
+        </Link>
+        {folder?.path.map((p) => (
+          <span key={p.id} className="flex items-center gap-1">
+            <span className="text-slate-400">/</span>
+            <Link href={`/templates?folder=${p.id}`} className="text-brand-700 hover:underline">
+              {p.name}
+            </Link>
+          </span>
+        ))}
+        {folder && canEdit ? <span className="ml-auto"><FolderMenu id={folder.id} name={folder.name} parentId={folder.templateFolderId} /></span> : null}
+      </nav>
+      {canEdit ? (
+        <div className="mb-4">
+          <UploadDropzone folderId={folderId ?? null} />
+        </div>
+      ) : null}
+      <form className="mb-4 flex flex-wrap items-end gap-3" role="search">
+        {folderId ? <input type="hidden" name="folder" value={folderId} /> : null}
+        <input type="hidden" name="view" value={view} />
+        <label className="min-w-0 flex-1 basis-48">
+          <span className="text-sm font-medium">Search templates</span>
+          <input name="q" defaultValue={params.q} placeholder="Name contains…" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        </label>
+        {tags.length ? (
+          <label>
+            <span className="text-sm font-medium">Tags (all of)</span>
+            <select name="tag" multiple defaultValue={selectedTags} className="mt-1 block h-10 w-44 rounded-md border border-slate-300 bg-white px-2 text-sm">
+              {tags.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <label>
+          <span className="text-sm font-medium">Sort</span>
+          <select name="sort" defaultValue={sort} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+            {SORT_COLUMNS.map((c) => (
+              <option key={c} value={c}>
+                {SORT_LABELS[c]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className="text-sm font-medium">Order</span>
+          <select name="order" defaultValue={order} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+            <option value="asc">Ascending</option>
+            <option value="desc">Descending</option>
+          </select>
+        </label>
+        <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">Apply</button>
+        <span className="flex gap-1 text-sm">
+          <Link aria-current={view === "grid" ? "true" : undefined} href={link({ view: "grid" })} className={`rounded px-2 py-1 ${view === "grid" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}>
+            Grid
+          </Link>
+          <Link aria-current={view === "list" ? "true" : undefined} href={link({ view: "list" })} className={`rounded px-2 py-1 ${view === "list" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}>
+            List
+          </Link>
+        </span>
+      </form>
+      {results.length === 0 ? (
+        <Card>
+          <p className="text-center text-sm text-slate-500">{searching ? "No template matches." : "This folder is empty."}</p>
+        </Card>
+      ) : view === "grid" ? (
+        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {results.map((item) => (
+            <li key={item.id}>
+              <Link
+                href={item.type === "folder" ? `/templates?folder=${item.id}` : `/templates/${item.id}`}
+                className="block h-full rounded-lg border border-slate-200 bg-white p-4 hover:border-brand-600"
+              >
+                <span className="flex items-center gap-2 font-medium">
+                  <span aria-hidden>{item.type === "folder" ? "📁" : "📄"}</span>
+                  <span className="min-w-0 truncate">{item.name}</span>
+                </span>
+                <span className="mt-1 block text-xs text-slate-500">
+                  {item.type === "folder" ? `${item.templateCount} templates` : `${kindLabel(item)} · ${Math.max(1, Math.round((item.fileSize ?? 0) / 1024))} KB · ${formatDate(new Date(item.updatedOn!))}`}
+                </span>
+                {item.tags?.length ? <span className="mt-2 block truncate text-xs text-brand-700">{item.tags.join(", ")}</span> : null}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <Card className="overflow-x-auto p-0 sm:p-0">
+          <table className="w-full min-w-[32rem] text-left text-sm">
+            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th className="px-4 py-2 font-medium">Name</th>
+                <th className="px-4 py-2 font-medium">Kind</th>
+                <th className="px-4 py-2 font-medium">Tags</th>
+                <th className="px-4 py-2 font-medium">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {results.map((item) => (
+                <tr key={item.id} className="border-b border-slate-100 last:border-0">
+                  <td className="px-4 py-2">
+                    <Link href={item.type === "folder" ? `/templates?folder=${item.id}` : `/templates/${item.id}`} className="font-medium text-brand-700 hover:underline">
+                      {item.name}
+                    </Link>
+                  </td>
+                  <td className="px-4 py-2 text-slate-600">{item.type === "folder" ? `Folder (${item.templateCount})` : kindLabel(item)}</td>
+                  <td className="px-4 py-2 text-slate-600">{item.tags?.join(", ")}</td>
+                  <td className="px-4 py-2 text-slate-600">{item.updatedOn ? formatDate(new Date(item.updatedOn)) : ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      )}
+      <nav className="mt-4 flex items-center justify-between text-sm" aria-label="Pages">
+        <span className="text-slate-600">
+          Showing {first}–{last} of {totalRecords}
+        </span>
+        <span className="flex gap-2">
+          {page > 1 ? <Link className="rounded-md border border-slate-300 bg-white px-3 py-1.5" href={link({ page: String(page - 1) })}>Previous</Link> : null}
+          {last < totalRecords ? <Link className="rounded-md border border-slate-300 bg-white px-3 py-1.5" href={link({ page: String(page + 1) })}>Next</Link> : null}
+        </span>
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { deleteTemplateAction, updateTemplateAction } from "@/app/(dashboard)/templates/actions";
+
+export function TemplateEditor({
+  template,
+  folders,
+}: {
+  template: { id: string; name: string; description: string; folderId: string | null; tags: string[] };
+  folders: { id: string; path: string }[];
+}) {
+  const router = useRouter();
+  const [form, setForm] = useState({ name: template.name, description: template.description, folderId: template.folderId ?? "", tags: template.tags.join(", ") });
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const [pending, start] = useTransition();
+  return (
+    <form
+      className="space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        start(async () => {
+          const result = await updateTemplateAction(template.id, form);
+          setMessage(result.ok ? { tone: "ok", text: "Saved." } : { tone: "error", text: result.message });
+          if (result.ok) router.refresh();
+        });
+      }}
+    >
+      <label className="block">
+        <span className="text-sm font-medium">Name</span>
+        <input required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+      </label>
+      <label className="block">
+        <span className="text-sm font-medium">Description</span>
+        <textarea rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+      </label>
+      <label className="block">
+        <span className="text-sm font-medium">Folder</span>
+        <select value={form.folderId} onChange={(e) => setForm({ ...form, folderId: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2">
+          <option value="">(root)</option>
+          {folders.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.path}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="block">
+        <span className="text-sm font-medium">Tags (comma-separated)</span>
+        <input value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+      </label>
+      {message ? (
+        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
+          {message.text}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <button disabled={pending} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-60">
+          {pending ? "Saving…" : "Save"}
+        </button>
+        <button
+          type="button"
+          disabled={pending}
+          onClick={() => {
+            if (!window.confirm(`Delete the template “${template.name}”? Documents made from it keep working.`)) return;
+            start(async () => {
+              const result = await deleteTemplateAction(template.id);
+              if (result.ok) router.push(template.folderId ? `/templates?folder=${template.folderId}` : "/templates");
+              else setMessage({ tone: "error", text: result.message });
+            });
+          }}
+          className="rounded-md border border-red-200 px-4 py-2 text-sm text-red-700 hover:bg-red-50"
+        >
+          Delete template
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,46 @@
+import { buildDocx } from "../tests/support/ooxml";
+import { expect, logIn, test } from "./fixtures";
+
+test("upload a template into a new folder, find it by search, see its placeholders, tag it", async ({ page, quire }) => {
+  await logIn(page, quire);
+  await page.getByRole("link", { name: "Templates" }).click();
+  await expect(page.getByRole("link", { name: /Sales/ })).toBeVisible(); // seeded sample folder
+
+  await page.getByRole("button", { name: "New folder" }).click();
+  await page.getByLabel("Folder name").fill("E2E Folder");
+  await page.getByRole("button", { name: "Create folder" }).click();
+  await page.getByRole("link", { name: /E2E Folder/ }).click();
+  await expect(page.getByRole("navigation", { name: "Breadcrumbs" })).toContainText("E2E Folder");
+
+  const docx = buildDocx(["Dear {ClientName},", "your fee is {Fee}."]);
+  await page.getByLabel("Template file").setInputFiles({ name: "E2E-Offer Letter.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", buffer: docx });
+  await expect(page.getByRole("status").filter({ hasText: "Uploaded" })).toContainText("E2E-Offer Letter");
+  await expect(page.getByRole("link", { name: /E2E-Offer Letter/ })).toBeVisible();
+
+  await page.getByRole("link", { name: "All templates" }).click();
+  await page.getByLabel("Search templates").fill("e2e-OFFER");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("Showing 1–1 of 1")).toBeVisible();
+  await page.getByRole("link", { name: /E2E-Offer Letter/ }).click();
+
+  const placeholders = page.getByRole("list", { name: "Placeholders" });
+  await expect(placeholders).toContainText("{ClientName}");
+  await expect(placeholders).toContainText("{Fee}");
+  await page.getByLabel("Tags (comma-separated)").fill("e2e, legal");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Tags (comma-separated)")).toHaveValue("e2e, legal");
+});
+
+test("a hostile upload shows the server's reason and nothing is added; the browser fits a phone", async ({ page, quire }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logIn(page, quire);
+  await page.goto("/templates");
+  const before = await page.getByText(/Showing \d+–\d+ of \d+/).textContent();
+  await page.getByLabel("Template file").setInputFiles({ name: "invoice.docx", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.7\n%%EOF") });
+  await expect(page.getByRole("alert").filter({ hasText: "PDF" })).toContainText("The file is a PDF, not a DOCX or PPTX");
+  await page.reload();
+  await expect(page.getByText(/Showing \d+–\d+ of \d+/)).toHaveText(before!);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+});
