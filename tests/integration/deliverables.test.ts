@@ -118,6 +118,48 @@ describe("POST /v1/deliverable", () => {
     expect(deliverableFiles(seed.orgId).length).toBe(before);
   });
 
+  const hostile: [string, () => Record<string, unknown>, number, RegExp][] = [
+    ["an oversized text", () => ({ variables: [{ placeholder: "{Name}", text: "x".repeat(1_000_001), mimeType: "text" }] }), 400, /1,?000,?000|too long|at most/i],
+    ["a huge base64 image", () => ({ templateId: contractId, variables: [{ placeholder: "{%Logo}", text: `data:image/png;base64,${"A".repeat(16 * 1024 * 1024)}`, mimeType: "image" }] }), 400, /image|MB/i],
+    ["text that is not an image", () => ({ templateId: contractId, variables: [{ placeholder: "{%Logo}", text: Buffer.from("hello").toString("base64"), mimeType: "image" }] }), 400, /PNG|JPEG|GIF|image/i],
+    ["1,001 variables", () => ({ variables: Array.from({ length: 1001 }, (_, i) => ({ placeholder: `{V${i}}`, text: "x", mimeType: "text" })) }), 400, /1,?000/],
+    ["a wrong mimeType", () => ({ variables: [{ placeholder: "{Name}", text: "x", mimeType: "pdf" }] }), 400, /mimeType/],
+    ["a variable that is not an object", () => ({ variables: ["{Name}"] }), 400, /variables/],
+  ];
+
+  it.each(hostile)("refuses %s with the contract's error and leaves nothing behind", async (_label, body, status, message) => {
+    const before = { files: deliverableFiles(seed.orgId).length, rows: (await user("/v1/deliverable?limit=1")).json.data.totalRecords };
+    const res = await create({ name: "Hostile input", templateId, ...body() });
+    expect(res.status, res.text.slice(0, 300)).toBe(status);
+    expect(res.json.error).toEqual(expect.any(String));
+    expect(res.json.message).toMatch(message);
+    expect(deliverableFiles(seed.orgId).length).toBe(before.files);
+    expect((await user("/v1/deliverable?limit=1")).json.data.totalRecords).toBe(before.rows);
+  });
+
+  it("renders broken html leniently instead of failing", async () => {
+    const res = await create({ name: "Broken html", templateId: contractId, variables: [{ placeholder: "{@Scope}", text: "<p>Open <b><i>nested</b> tags<table><tr><td>cell", mimeType: "html" }, { placeholder: "{ClientName}", text: "<script>alert(1)</script>", mimeType: "text" }] });
+    expect(res.status, res.text).toBe(200);
+    const text = pdfText((await download(`/v1/deliverable/file/pdf/${res.json.data.results.deliverable.id}`)).body);
+    expect(text).toContain("nested");
+    expect(text).toContain("cell");
+    expect(text).toContain("<script>alert(1)</script>");
+  });
+
+  it("renders markdown and html subvariables", async () => {
+    const res = await create({
+      name: "Markdown one",
+      templateId: contractId,
+      variables: [
+        { placeholder: "{@Scope}", text: "## Phase one\n\n- **Audit** the {System}\n- Report", mimeType: "markdown", subvariables: [{ placeholder: "{System}", text: "billing system", mimeType: "text" }] },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const text = pdfText((await download(`/v1/deliverable/file/pdf/${res.json.data.results.deliverable.id}`)).body);
+    expect(text).toContain("Phase one");
+    expect(text).toContain("Audit the billing system");
+  });
+
   it("enforces the deliverable quota", async () => {
     const small = runSeedAgainst(quire, ["--org", "quota", "--plan", JSON.stringify({ maxDeliverables: 1 })]);
     const f = new FormData();
