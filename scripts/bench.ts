@@ -1,16 +1,19 @@
 // npm run bench: performance figures, printed, never asserted.
 //   Template listing: 5,000 templates, limit 100, sorted: raw SQL vs Quire's listing function vs
 //   GET /template-item over HTTP, p50/p99, on the embedded PGlite and on PostgreSQL when reachable.
-// Options: --db pglite|postgres|both (default both), --requests N (default 200).
+//   Generation (on the sample templates): raw docxtemplater fill vs Quire's fill; raw warm
+//   LibreOffice conversion vs Quire's create-with-PDF over HTTP; throughput of 8 concurrent creates.
+// Options: --db pglite|postgres|both (default both), --requests N (default 200), --only listing|generation.
 import crypto from "node:crypto";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 
-const { values } = parseArgs({ options: { db: { type: "string", default: "both" }, requests: { type: "string", default: "200" } } });
+const { values } = parseArgs({ options: { db: { type: "string", default: "both" }, requests: { type: "string", default: "200" }, only: { type: "string" } } });
 const REQUESTS = Number(values.requests);
 const TEMPLATES = 5_000;
 const LIMIT = 100;
@@ -21,15 +24,15 @@ function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function time(label: string, fn: (offset: number) => Promise<unknown>): Promise<{ label: string; p50: number; p99: number }> {
+async function time(label: string, fn: (offset: number) => Promise<unknown>, requests = REQUESTS): Promise<{ label: string; p50: number; p99: number }> {
   for (let i = 0; i < 10; i++) await fn(0); // warm up
   const samples: number[] = [];
-  for (let i = 0; i < REQUESTS; i++) {
+  for (let i = 0; i < requests; i++) {
     const offset = Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT;
     const started = performance.now();
     await fn(offset);
     samples.push(performance.now() - started);
-    if (i % 50 === 49) process.stderr.write(`  ${label}: ${i + 1}/${REQUESTS}\r`);
+    if (i % 10 === 9) process.stderr.write(`  ${label}: ${i + 1}/${requests}\r`);
   }
   process.stderr.write("\n");
   return { label, p50: percentile(samples, 50), p99: percentile(samples, 99) };
@@ -109,17 +112,84 @@ async function benchListing(kind: TestDatabase) {
   } finally {
     await stop();
   }
+  printTable(rows);
+}
+
+function printTable(rows: { label: string; p50: number; p99: number }[]) {
   console.log(`| what | p50 ms | p99 ms |\n|---|---:|---:|`);
   for (const r of rows) console.log(`| ${r.label} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
 }
 
+const CONTRACT_VARIABLES = [
+  { placeholder: "{ClientName}", text: "Globex Corporation", mimeType: "text" as const },
+  { placeholder: "{ClientAddress}", text: "1 Main Street\nSpringfield", mimeType: "text" as const },
+  { placeholder: "{EffectiveDate}", text: "1 March 2027", mimeType: "text" as const },
+  { placeholder: "{ProviderName}", text: "Quire Consulting", mimeType: "text" as const },
+  { placeholder: "{Fee}", text: "12,000 EUR", mimeType: "text" as const },
+  { placeholder: "{@Scope}", text: "<p>Build <b>the portal</b></p><ul><li>Design</li><li>Delivery</li></ul>", mimeType: "html" as const },
+  { placeholder: "{ItemName}", mimeType: "text" as const, variableStack: [{ text: "Discovery", mimeType: "text" as const }, { text: "Build", mimeType: "text" as const }] },
+];
+
+async function benchGeneration() {
+  const N = Math.min(REQUESTS, 50);
+  console.log(`\n## Generation on the sample contract (DOCX), ${N} runs each`);
+  const { buildSampleContractDocx } = await import("../lib/templates/samples");
+  const { DOCXTEMPLATER_OPTIONS } = await import("../lib/templates/inspect");
+  const { renderTemplate } = await import("../lib/deliverables/render");
+  const { LibreOfficePool } = await import("../lib/pdf/libreoffice");
+  const Docxtemplater = (await import("docxtemplater")).default;
+  const PizZip = (await import("pizzip")).default;
+  const contract = await buildSampleContractDocx();
+  const plainData = Object.fromEntries(CONTRACT_VARIABLES.map((v) => [v.placeholder.replace(/[{}@%]/g, ""), v.text ?? "Discovery"]));
+  const rows = [
+    await time("raw docxtemplater fill (text only)", async () => {
+      const doc = new Docxtemplater(new PizZip(contract), { ...DOCXTEMPLATER_OPTIONS, nullGetter: () => "" });
+      doc.render(plainData);
+      doc.getZip().generate({ type: "nodebuffer" });
+    }, N),
+    await time("Quire fill (text, html, stack)", () => renderTemplate(contract, "docx", CONTRACT_VARIABLES, { fetchImage: () => Promise.reject(new Error("no images")) }), N),
+  ];
+  const filled = (await renderTemplate(contract, "docx", CONTRACT_VARIABLES, { fetchImage: () => Promise.reject(new Error("no images")) })).file;
+  const pool = new LibreOfficePool({ size: 1, timeoutMs: 60_000 });
+  await pool.warmUp();
+  rows.push(await time("raw warm LibreOffice conversion (1 slot)", () => pool.convert(filled, "docx"), N));
+  await pool.close();
+
+  const { server, stop } = await startQuireServer("pglite", { extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true" } });
+  try {
+    const headers = { authorization: `Bearer ${server.seed.keys.user}`, "x-service-org-id": server.seed.orgId, "content-type": "application/json" };
+    const found = await fetch(`${server.baseUrl}/template-item?type=template&query=services%20agreement`, { headers }).then((r) => r.json());
+    const templateId = found.data.results[0].id as string;
+    const create = async () => {
+      const res = await fetch(`${server.baseUrl}/v1/deliverable`, { method: "POST", headers, body: JSON.stringify({ name: "Bench deliverable", templateId, variables: CONTRACT_VARIABLES }) });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    };
+    rows.push(await time("Quire create with PDF over HTTP (POST /v1/deliverable)", create, N));
+    printTable(rows);
+    const total = 40;
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (next < total) {
+        next++;
+        await create();
+      }
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`\nThroughput, 8 concurrent clients, ${total} creates with PDF: ${(total / seconds).toFixed(1)} deliverables/s (${seconds.toFixed(1)} s; converter pool = ${os.cpus().length} slots)`);
+  } finally {
+    await stop();
+  }
+}
+
 async function main() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (values.only === "generation") return benchGeneration();
   if (values.db === "both") {
     // One process per database: configuration and the database handle are per process.
-    for (const kind of ["pglite", "postgres"]) {
-      execFileSync(process.execPath, [...process.execArgv, __filename, "--db", kind, "--requests", String(REQUESTS)], { cwd: root, stdio: "inherit" });
-    }
+    const self = (...args: string[]) => execFileSync(process.execPath, [...process.execArgv, __filename, "--requests", String(REQUESTS), ...args], { cwd: root, stdio: "inherit" });
+    if (values.only !== "generation") for (const kind of ["pglite", "postgres"]) self("--db", kind, "--only", "listing");
+    if (values.only !== "listing") self("--only", "generation");
     return;
   }
   for (const kind of [values.db as TestDatabase]) {
