@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors";
 import type { Plan, Role } from "@/lib/auth/roles";
+import { planOf } from "@/lib/orgs/plan";
 
 const KEY_PATTERN = /^(qk_[0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
 
@@ -92,7 +93,6 @@ export async function resolveApiKey(db: Db, key: string): Promise<ApiPrincipal> 
     // Coarse on purpose: one write a minute per key, not one per request.
     await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
-  const { org } = row;
   return {
     keyId: row.id,
     keyPrefix: row.prefix,
@@ -100,14 +100,6 @@ export async function resolveApiKey(db: Db, key: string): Promise<ApiPrincipal> 
     role: row.role,
     userId: row.userId,
     userEmail: row.user.email,
-    plan: {
-      hasFileDownload: org.hasFileDownload,
-      emailOtp: org.emailOtp,
-      smsOtp: org.smsOtp,
-      maxDeliverables: org.maxDeliverables,
-      maxStorageBytes: org.maxStorageBytes,
-      smsAllowance: org.smsAllowance,
-      rateLimitPerMinute: org.rateLimitPerMinute,
-    },
+    plan: planOf(row.org),
   };
 }

@@ -191,23 +191,25 @@ function tagsOf(row: DeliverableRow): TagJson[] {
   return row.tags.map((t) => tagJson(t.tag)).sort((a, b) => a.label.localeCompare(b.label));
 }
 
-function listItemJson(row: DeliverableRow, showTags: boolean) {
+/** Fields both the list item (2.1) and the single read (2.2) carry. */
+function commonJson(row: DeliverableRow) {
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     templateId: row.templateId,
-    createdBy: row.createdBy,
     email: row.creator.email,
-    fileSize: row.fileSize,
     fileType: row.fileType,
     defaultFont: row.defaultFont,
     fonts: row.fonts ?? null,
     isActive: row.isActive,
     createdOn: row.createdOn.toISOString(),
     updatedOn: row.updatedOn.toISOString(),
-    ...(showTags ? { tags: tagsOf(row) } : {}),
   };
+}
+
+function listItemJson(row: DeliverableRow, showTags: boolean) {
+  return { ...commonJson(row), createdBy: row.createdBy, fileSize: row.fileSize, ...(showTags ? { tags: tagsOf(row) } : {}) };
 }
 
 export async function listDeliverables(
@@ -237,19 +239,9 @@ async function loadDeliverable(db: Db, orgId: string, id: string): Promise<Deliv
 export async function getDeliverable(db: Db, orgId: string, id: string, showTags: boolean) {
   const row = await loadDeliverable(db, orgId, id);
   return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    templateId: row.templateId,
+    ...commonJson(row),
     templateName: row.template.name,
     templateNotDeleted: row.template.isActive,
-    defaultFont: row.defaultFont,
-    fonts: row.fonts ?? null,
-    email: row.creator.email,
-    fileType: row.fileType,
-    isActive: row.isActive,
-    createdOn: row.createdOn.toISOString(),
-    updatedOn: row.updatedOn.toISOString(),
     variables: row.variables,
     ...(showTags ? { tags: tagsOf(row) } : {}),
   };

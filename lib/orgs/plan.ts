@@ -1,8 +1,10 @@
 import type { Plan } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";
 
-export async function loadPlan(db: Db, orgId: string): Promise<Plan> {
-  const org = await db.organization.findUniqueOrThrow({ where: { id: orgId } });
+type PlanColumns = Plan;
+
+/** The plan carried on an organization row. */
+export function planOf(org: PlanColumns): Plan {
   return {
     hasFileDownload: org.hasFileDownload,
     emailOtp: org.emailOtp,
@@ -12,4 +14,8 @@ export async function loadPlan(db: Db, orgId: string): Promise<Plan> {
     smsAllowance: org.smsAllowance,
     rateLimitPerMinute: org.rateLimitPerMinute,
   };
+}
+
+export async function loadPlan(db: Db, orgId: string): Promise<Plan> {
+  return planOf(await db.organization.findUniqueOrThrow({ where: { id: orgId } }));
 }

@@ -37,7 +37,7 @@ async function listAll(query: string, caller = admin) {
 describe("POST /template", () => {
   it("stores a DOCX with its placeholders and tags, including tags Word split across runs", async () => {
     const file = buildDocx([["Dear {Cli", "ent", "Name}"], "Total: {Fee} due {DueDate}", "Again {Fee}"]);
-    const res = await upload("Offer letter.docx", { description: "Standard offer", tags: JSON.stringify(["Sales", "Letters", "sales"]) }, file);
+    const res = await upload("Offer letter.docx", { description: "Standard offer", tags: JSON.stringify(["Sales", "Offer-Letters", "sales"]) }, file);
     expect(res.status).toBe(201);
     const t = res.json.data;
     expect(t).toMatchObject({ name: "Offer letter", description: "Standard offer", type: "template", isActive: true, templateFolderId: null, fileType: DOCX, fileSize: file.length, deliverableCount: 0 });
@@ -46,7 +46,7 @@ describe("POST /template", () => {
       { placeholder: "{Fee}", name: "Fee" },
       { placeholder: "{DueDate}", name: "DueDate" },
     ]);
-    expect(t.tags.map((x: { label: string }) => x.label)).toEqual(["Letters", "Sales"]);
+    expect(t.tags.map((x: { label: string }) => x.label)).toEqual(["Offer-Letters", "Sales"]);
     expect(t.email).toBe(seed.login.email);
 
     const got = await viewer(`/template/${t.id}`);

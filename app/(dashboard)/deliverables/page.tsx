@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Pager } from "@/components/pager";
 import { Card, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
@@ -23,8 +24,6 @@ export default async function DeliverablesPage({ searchParams }: { searchParams:
     listDeliverables(client, org.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, query: params.q || undefined, showTags: true, selectedTags }),
     listTags(client, org.id),
   ]);
-  const first = totalRecords === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
-  const last = Math.min(page * PAGE_SIZE, totalRecords);
   const pageLink = (p: number) => {
     const q = new URLSearchParams();
     if (params.q) q.set("q", params.q);
@@ -91,15 +90,7 @@ export default async function DeliverablesPage({ searchParams }: { searchParams:
           </tbody>
         </table>
       </Card>
-      <nav className="mt-4 flex items-center justify-between text-sm" aria-label="Pages">
-        <span className="text-slate-600">
-          Showing {first}–{last} of {totalRecords}
-        </span>
-        <span className="flex gap-2">
-          {page > 1 ? <Link className="rounded-md border border-slate-300 bg-white px-3 py-1.5" href={pageLink(page - 1)}>Previous</Link> : null}
-          {last < totalRecords ? <Link className="rounded-md border border-slate-300 bg-white px-3 py-1.5" href={pageLink(page + 1)}>Next</Link> : null}
-        </span>
-      </nav>
+      <Pager page={page} pageSize={PAGE_SIZE} total={totalRecords} href={pageLink} />
     </>
   );
 }

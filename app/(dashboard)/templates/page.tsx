@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { FolderMenu, NewFolderButton } from "@/components/templates/folder-controls";
 import { UploadDropzone } from "@/components/templates/upload-dropzone";
+import { Pager } from "@/components/pager";
 import { Card, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
@@ -57,8 +58,6 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
     for (const [k, v] of Object.entries(next)) for (const value of Array.isArray(v) ? v : v ? [v] : []) q.append(k, value);
     return `/templates?${q}`;
   };
-  const first = totalRecords === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
-  const last = Math.min(page * PAGE_SIZE, totalRecords);
 
   return (
     <>
@@ -182,15 +181,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
           </table>
         </Card>
       )}
-      <nav className="mt-4 flex items-center justify-between text-sm" aria-label="Pages">
-        <span className="text-slate-600">
-          Showing {first}–{last} of {totalRecords}
-        </span>
-        <span className="flex gap-2">
-          {page > 1 ? <Link className="rounded-md border border-slate-300 bg-white px-3 py-1.5" href={link({ page: String(page - 1) })}>Previous</Link> : null}
-          {last < totalRecords ? <Link className="rounded-md border border-slate-300 bg-white px-3 py-1.5" href={link({ page: String(page + 1) })}>Next</Link> : null}
-        </span>
-      </nav>
+      <Pager page={page} pageSize={PAGE_SIZE} total={totalRecords} href={(p) => link({ page: String(p) })} />
     </>
   );
 }
