@@ -26,6 +26,11 @@ test("upload a template into a new folder, find it by search, see its placeholde
   const placeholders = page.getByRole("list", { name: "Placeholders" });
   await expect(placeholders).toContainText("{ClientName}");
   await expect(placeholders).toContainText("{Fee}");
+  // Page one of the template, converted to PDF, is previewed.
+  const preview = await page.request.get(await page.getByTitle("Template preview").getAttribute("src").then((src) => src!.split("#")[0]));
+  expect(preview.status()).toBe(200);
+  expect(preview.headers()["content-type"]).toBe("application/pdf");
+  expect((await preview.body()).subarray(0, 5).toString()).toBe("%PDF-");
   await page.getByLabel("Tags (comma-separated)").fill("e2e, legal");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();

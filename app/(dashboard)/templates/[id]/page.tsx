@@ -59,6 +59,9 @@ export default async function TemplatePage({ params }: { params: Promise<{ id: s
           ) : (
             <p className="text-sm text-slate-500">No placeholders: documents made from it are copies.</p>
           )}
+          <h2 className="mt-6 mb-2 font-medium">Preview</h2>
+          {/* #page=1&view=FitH: the browser's PDF viewer opens on page one, fitted to the width. */}
+          <iframe title="Template preview" src={`/api/dashboard/templates/${template.id}/preview#page=1&view=FitH`} className="h-96 w-full rounded border border-slate-200" loading="lazy" />
           <dl className="mt-6 grid grid-cols-2 gap-2 text-sm">
             <dt className="text-slate-500">Kind</dt>
             <dd>{kind}</dd>
