@@ -1,0 +1,99 @@
+// The audit trail of a signing document: append-only and hash-chained, so any edit or deletion
+// of an entry breaks every hash after it (decisions.md: currentHash = SHA-256 of the previous
+// hash and the entry's canonical JSON).
+import crypto from "node:crypto";
+import type { Db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+export const GENESIS_HASH = "0".repeat(64);
+
+export type AuditAction = "created" | "sent" | "viewed" | "signed" | "completed" | "voided" | "resent" | "reminded" | "signing_url_issued";
+
+export interface AuditInput {
+  actionType: AuditAction;
+  recipientId?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export interface AuditEntryJson {
+  id: string;
+  documentId: string;
+  actionType: string;
+  timestamp: string;
+  previousHash: string;
+  currentHash: string;
+  details: Record<string, unknown>;
+  recipientId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** JSON with object keys sorted at every level, so the same entry always hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+/** The part of an entry its hash covers: everything but the hashes themselves. */
+function hashedPart(e: Omit<AuditEntryJson, "currentHash" | "previousHash">) {
+  return { id: e.id, documentId: e.documentId, actionType: e.actionType, timestamp: e.timestamp, recipientId: e.recipientId, ip: e.ip, userAgent: e.userAgent, details: e.details };
+}
+
+export function chainHash(previousHash: string, entry: Omit<AuditEntryJson, "currentHash" | "previousHash">): string {
+  return crypto.createHash("sha256").update(previousHash).update(canonicalJson(hashedPart(entry))).digest("hex");
+}
+
+/** Index of the first entry whose hash does not follow from its predecessor, or -1 when intact. */
+export function verifyAuditChain(entries: AuditEntryJson[]): number {
+  let previous = GENESIS_HASH;
+  for (const [i, e] of entries.entries()) {
+    if (e.previousHash !== previous || chainHash(previous, e) !== e.currentHash) return i;
+    previous = e.currentHash;
+  }
+  return -1;
+}
+
+/** Appends one entry. Call inside the transaction that makes the change it records. */
+export async function appendAudit(tx: Prisma.TransactionClient, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
+  // Serialises appends per document: two writers would otherwise chain from the same predecessor.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`audit:${documentId}`}))`;
+  const last = await tx.auditEntry.findFirst({ where: { documentId }, orderBy: { seq: "desc" }, select: { seq: true, currentHash: true } });
+  const entry = {
+    id: crypto.randomUUID(),
+    documentId,
+    actionType: input.actionType,
+    timestamp: at.toISOString(),
+    recipientId: input.recipientId ?? null,
+    ip: input.ip ?? null,
+    userAgent: input.userAgent ?? null,
+    details: input.details ?? {},
+  };
+  const previousHash = last?.currentHash ?? GENESIS_HASH;
+  const currentHash = chainHash(previousHash, entry);
+  await tx.auditEntry.create({
+    data: { ...entry, seq: (last?.seq ?? 0) + 1, timestamp: at, details: entry.details as Prisma.InputJsonValue, previousHash, currentHash },
+  });
+  return { ...entry, previousHash, currentHash };
+}
+
+export async function auditTrail(db: Db, documentId: string): Promise<AuditEntryJson[]> {
+  const rows = await db.auditEntry.findMany({ where: { documentId }, orderBy: { seq: "asc" } });
+  return rows.map((r) => ({
+    id: r.id,
+    documentId: r.documentId,
+    actionType: r.actionType,
+    timestamp: r.timestamp.toISOString(),
+    previousHash: r.previousHash,
+    currentHash: r.currentHash,
+    details: r.details as Record<string, unknown>,
+    recipientId: r.recipientId,
+    ip: r.ip,
+    userAgent: r.userAgent,
+  }));
+}

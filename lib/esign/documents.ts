@@ -1,0 +1,428 @@
+// Signing documents: prepare (for signing or for review), send, read, void, resend, download.
+// Sources become one PDF first; fields on text anchors are resolved against that PDF's text.
+import crypto from "node:crypto";
+import type { Db } from "@/lib/db/client";
+import { appendAudit } from "@/lib/esign/audit";
+import { DocumentNotFoundError, invalid } from "@/lib/esign/errors";
+import type { FieldInput, PrepareInput, RecipientInput } from "@/lib/esign/schemas";
+import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
+import type { PdfConverter } from "@/lib/pdf/converter";
+import type { FileStorage } from "@/lib/storage";
+
+export interface AnchorHit {
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface AnchorRequest {
+  anchor: string;
+  placement?: "replace" | "before" | "after" | "above" | "below";
+  size?: { width: number; height: number };
+  offset?: { x: number; y: number };
+  caseSensitive?: boolean;
+  useRegex?: boolean;
+}
+
+export interface MailMessage {
+  orgId: string;
+  kind: string;
+  to: string;
+  cc?: string[];
+  fromName?: string;
+  replyTo?: string;
+  subject: string;
+  html: string;
+  text: string;
+  documentId: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
+}
+
+export interface EsignDeps {
+  db: Db;
+  storage: FileStorage;
+  converter: PdfConverter;
+  /** SSRF-safe download of a fileLink. */
+  download: (url: string) => Promise<Buffer>;
+  pageCount: (pdf: Buffer) => Promise<number>;
+  findAnchors: (pdf: Buffer, requests: AnchorRequest[]) => Promise<AnchorHit[][]>;
+  sendMail: (mail: MailMessage) => Promise<unknown>;
+  emails: {
+    signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null }) => { subject: string; html: string; text: string };
+    documentVoided: (a: { recipientName: string; documentName: string; reason: string }) => { subject: string; html: string; text: string };
+  };
+  baseUrl: string;
+  linkSecret: string;
+}
+
+export interface Actor {
+  orgId: string;
+  userId: string;
+}
+
+export interface RequestMeta {
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+const DEFAULT_FIELD_SIZE: Record<string, { width: number; height: number }> = {
+  signature: { width: 160, height: 40 },
+  initial: { width: 60, height: 30 },
+  checkbox: { width: 14, height: 14 },
+};
+
+function sha256(data: Buffer): string {
+  return crypto.createHash("sha256").update(data).digest("hex");
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isPdf(data: Buffer): boolean {
+  return data.subarray(0, 5).toString("latin1") === "%PDF-";
+}
+
+function officeKind(name: string): "docx" | "pptx" | null {
+  const m = /\.(docx|pptx)$/i.exec(name);
+  return m ? (m[1].toLowerCase() as "docx" | "pptx") : null;
+}
+
+/** Exactly one of file, fileLink, templateId, deliverableId becomes the PDF to sign. */
+async function resolveSource(deps: EsignDeps, actor: Actor, input: PrepareInput, file?: { name: string; data: Buffer }): Promise<{ pdf: Buffer; kind: string; ref: string | null; name: string }> {
+  const given = [file ? "file" : null, input.fileLink ? "fileLink" : null, input.templateId ? "templateId" : null, input.deliverableId ? "deliverableId" : null].filter(Boolean);
+  if (given.length !== 1) throw invalid(`Give exactly one document source (file, fileLink, templateId or deliverableId); got ${given.length ? given.join(", ") : "none"}`, "DocumentSourceInvalid", "file");
+
+  if (file) {
+    if (isPdf(file.data)) return { pdf: file.data, kind: "file", ref: file.name, name: file.name.replace(/\.pdf$/i, "") };
+    const office = officeKind(file.name);
+    if (!office) throw invalid("The file must be a PDF, DOCX or PPTX", "UnsupportedDocument", "file");
+    return { pdf: await deps.converter.convert(file.data, office), kind: "file", ref: file.name, name: file.name.replace(/\.(docx|pptx)$/i, "") };
+  }
+  if (input.fileLink) {
+    const data = await deps.download(input.fileLink);
+    const path = new URL(input.fileLink).pathname;
+    const base = decodeURIComponent(path.split("/").pop() || "document");
+    if (isPdf(data)) return { pdf: data, kind: "fileLink", ref: input.fileLink, name: base.replace(/\.pdf$/i, "") };
+    const office = officeKind(base);
+    if (!office) throw invalid("fileLink must point to a PDF, DOCX or PPTX", "UnsupportedDocument", "fileLink");
+    return { pdf: await deps.converter.convert(data, office), kind: "fileLink", ref: input.fileLink, name: base.replace(/\.(docx|pptx)$/i, "") };
+  }
+  if (input.templateId) {
+    const t = UUID.test(input.templateId) ? await deps.db.template.findFirst({ where: { id: input.templateId, orgId: actor.orgId, isActive: true } }) : null;
+    if (!t) throw new NotFoundError("Template not found", "TemplateNotFound");
+    return { pdf: await deps.converter.convert(await deps.storage.get(t.storageKey), t.kind as "docx" | "pptx"), kind: "templateId", ref: t.id, name: t.name };
+  }
+  const d = UUID.test(input.deliverableId!) ? await deps.db.deliverable.findFirst({ where: { id: input.deliverableId!, orgId: actor.orgId, isActive: true } }) : null;
+  if (!d?.pdfKey) throw new NotFoundError("Deliverable not found", "DeliverableNotFound");
+  return { pdf: await deps.storage.get(d.pdfKey), kind: "deliverableId", ref: d.id, name: d.name };
+}
+
+function checkRecipients(recipients: RecipientInput[]): void {
+  const externalIds = new Set<string>();
+  const emails = new Set<string>();
+  for (const r of recipients) {
+    if (r.externalId) {
+      if (externalIds.has(r.externalId)) throw invalid(`Two recipients share the externalId "${r.externalId}"`, "DuplicateExternalId", "recipients");
+      externalIds.add(r.externalId);
+    }
+    const email = r.email.toLowerCase();
+    if (emails.has(email)) throw invalid(`${r.email} is listed twice; each recipient signs once`, "DuplicateRecipient", "recipients");
+    emails.add(email);
+  }
+}
+
+function checkReturnUrl(url: string | undefined): void {
+  if (url === undefined) return;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // reported below
+  }
+  if (parsed?.protocol !== "https:") throw invalid("returnUrl must be an https:// URL", "InvalidReturnUrl", "returnUrl");
+}
+
+interface PlannedField {
+  recipientIndex: number;
+  type: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  defaultValue: string | null;
+  isReadonly: boolean;
+  isMultiline: boolean;
+  anchor: string | null;
+}
+
+async function planFields(deps: EsignDeps, pdf: Buffer, pageCount: number, recipients: RecipientInput[], fields: FieldInput[]): Promise<PlannedField[]> {
+  const recipientOf = (f: FieldInput, i: number): number => {
+    const index = f.recipientExternalId
+      ? recipients.findIndex((r) => r.externalId === f.recipientExternalId)
+      : recipients.findIndex((r) => r.email.toLowerCase() === f.recipientEmail!.toLowerCase());
+    if (index < 0) throw invalid(`fields.${i} names a recipient that is not in recipients (${f.recipientExternalId ?? f.recipientEmail})`, "FieldRecipientUnknown", `fields.${i}`);
+    return index;
+  };
+  const anchored = fields.map((f, i) => ({ f, i })).filter(({ f }) => f.template?.anchor ?? f.template?.searchText);
+  const hits = anchored.length
+    ? await deps.findAnchors(
+        pdf,
+        anchored.map(({ f }) => ({
+          anchor: (f.template!.anchor ?? f.template!.searchText)!,
+          placement: f.template!.placement,
+          size: f.template!.size ?? DEFAULT_FIELD_SIZE[f.type],
+          offset: f.template!.offset,
+          caseSensitive: f.template!.caseSensitive,
+          useRegex: f.template!.useRegex,
+        })),
+      )
+    : [];
+  const planned: PlannedField[] = [];
+  for (const [i, f] of fields.entries()) {
+    const recipientIndex = recipientOf(f, i);
+    const common = { recipientIndex, type: f.type, required: f.required ?? f.type !== "checkbox", defaultValue: f.defaultValue ?? null, isReadonly: f.isReadonly ?? false, isMultiline: f.isMultiline ?? false };
+    const k = anchored.findIndex((a) => a.i === i);
+    if (k >= 0) {
+      const anchor = (f.template!.anchor ?? f.template!.searchText)!;
+      for (const hit of hits[k]) planned.push({ ...common, ...hit, anchor: f.template!.placement === "replace" || !f.template!.placement ? anchor : null });
+      continue;
+    }
+    if (f.page! > pageCount) throw invalid(`fields.${i}.page is ${f.page} but the document has ${pageCount} page(s)`, "FieldOutOfDocument", `fields.${i}.page`);
+    planned.push({ ...common, page: f.page!, x: f.x!, y: f.y!, width: f.width!, height: f.height!, anchor: null });
+  }
+  return planned;
+}
+
+export type RecipientStatus = "ready" | "pending" | "completed";
+
+type RecipientRow = { id: string; name: string; email: string; externalId: string | null; signingOrder: number; signedAt: Date | null };
+
+export function recipientStatuses<R extends RecipientRow>(status: DocumentStatus, recipients: R[]): (R & { status: RecipientStatus })[] {
+  const firstOpen = Math.min(...recipients.filter((r) => !r.signedAt).map((r) => r.signingOrder));
+  return recipients.map((r) => ({
+    ...r,
+    status: r.signedAt ? "completed" : status === "sent" && r.signingOrder === firstOpen ? "ready" : "pending",
+  }));
+}
+
+export interface PrepareReply {
+  success: true;
+  documentId: string;
+  status: DocumentStatus;
+  message: string;
+  recipients: { id: string; name: string; email: string; externalId: string | null; signingOrder: number; status: RecipientStatus }[];
+  previewUrl?: string;
+}
+
+export async function prepareDocument(
+  deps: EsignDeps,
+  actor: Actor,
+  input: PrepareInput,
+  file: { name: string; data: Buffer } | undefined,
+  mode: "sign" | "review",
+  meta: RequestMeta,
+): Promise<PrepareReply> {
+  checkRecipients(input.recipients);
+  checkReturnUrl(input.returnUrl);
+  const source = await resolveSource(deps, actor, input, file);
+  const pageCount = await deps.pageCount(source.pdf);
+  const fields = await planFields(deps, source.pdf, pageCount, input.recipients, input.fields ?? []);
+  const sendEmail = input.sendEmail ?? true;
+
+  const id = crypto.randomUUID();
+  const pdfKey = `signing/${actor.orgId}/${id}/original.pdf`;
+  await deps.storage.put(pdfKey, source.pdf);
+  try {
+    const recipientIds = input.recipients.map(() => crypto.randomUUID());
+    await deps.db.$transaction(async (tx) => {
+      await tx.signingDocument.create({
+        data: {
+          id,
+          orgId: actor.orgId,
+          name: input.documentName ?? source.name,
+          description: input.documentDescription ?? "",
+          sourceKind: source.kind,
+          sourceRef: source.ref,
+          originalPdfKey: pdfKey,
+          originalHash: sha256(source.pdf),
+          pageCount,
+          senderName: input.senderName ?? null,
+          senderEmail: input.senderEmail ?? null,
+          ccEmails: input.ccEmails ?? [],
+          sendEmail,
+          expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+          createdBy: actor.userId,
+          recipients: {
+            create: input.recipients.map((r, i) => ({
+              id: recipientIds[i],
+              name: r.name,
+              email: r.email,
+              phone: r.phone ?? null,
+              externalId: r.externalId ?? null,
+              signingOrder: r.signingOrder ?? i + 1,
+              identityVerification: (r.identityVerification ?? undefined) as Prisma.InputJsonValue | undefined,
+              returnUrl: input.returnUrl ?? null,
+              accessTokenHash: hashToken(signingLinkToken(deps.linkSecret, recipientIds[i])),
+            })),
+          },
+        },
+      });
+      if (fields.length) {
+        await tx.signingField.createMany({
+          data: fields.map(({ recipientIndex, ...f }) => ({ ...f, documentId: id, recipientId: recipientIds[recipientIndex] })),
+        });
+      }
+      await appendAudit(tx, id, { actionType: "created", ip: meta.ip, userAgent: meta.userAgent, details: { source: source.kind, pageCount, recipients: input.recipients.length, fields: fields.length } });
+    });
+  } catch (err) {
+    await deps.storage.delete(pdfKey).catch(() => {});
+    throw err;
+  }
+  if (mode === "sign") return sendDocument(deps, actor, id, meta);
+  const reply = await replyFor(deps.db, id, "Document created for review; send it with POST /esign/documents/{id}/send.");
+  return { ...reply, previewUrl: `${deps.baseUrl}/esign/documents/${id}/download` };
+}
+
+async function replyFor(db: Db, id: string, message: string): Promise<PrepareReply> {
+  const doc = await db.signingDocument.findUniqueOrThrow({ where: { id }, include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } } });
+  return {
+    success: true,
+    documentId: doc.id,
+    status: doc.status,
+    message,
+    recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({ id: r.id, name: r.name, email: r.email, externalId: r.externalId, signingOrder: r.signingOrder, status: r.status })),
+  };
+}
+
+async function loadDocument(db: Db, orgId: string, id: string) {
+  const doc = UUID.test(id) ? await db.signingDocument.findFirst({ where: { id, orgId }, include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } } }) : null;
+  if (!doc) throw new DocumentNotFoundError();
+  return doc;
+}
+
+/** Emails the signing link to every recipient whose turn it is (unless sendEmail is false). */
+export async function emailReadySigners(deps: EsignDeps, documentId: string, opts: { force?: boolean; only?: string[] } = {}): Promise<number> {
+  const doc = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId }, include: { recipients: true } });
+  if (!doc.sendEmail && !opts.force) return 0;
+  const targets = opts.only
+    ? doc.recipients.filter((r) => opts.only!.includes(r.id) && !r.signedAt)
+    : recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready");
+  for (const r of targets) {
+    const mail = deps.emails.signingRequest({
+      recipientName: r.name,
+      senderName: doc.senderName ?? undefined,
+      documentName: doc.name,
+      signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
+      expiresAt: doc.expiresAt,
+    });
+    await deps.sendMail({ orgId: doc.orgId, kind: "signing_request", to: r.email, cc: doc.ccEmails as string[], fromName: doc.senderName ?? undefined, replyTo: doc.senderEmail ?? undefined, ...mail, documentId: doc.id });
+  }
+  return targets.length;
+}
+
+export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, meta: RequestMeta): Promise<PrepareReply> {
+  const doc = await loadDocument(deps.db, actor.orgId, id);
+  if (doc.status !== "draft") throw invalid(`The document is already ${doc.status}`, "DocumentAlreadySent", "documentId");
+  await deps.db.$transaction(async (tx) => {
+    await tx.signingDocument.update({ where: { id }, data: { status: "sent", sentAt: new Date() } });
+    await appendAudit(tx, id, { actionType: "sent", ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
+  });
+  await emailReadySigners(deps, id);
+  return replyFor(
+    deps.db,
+    id,
+    doc.sendEmail
+      ? "Document sent for signing; signing links were emailed to the signers whose turn it is."
+      : "Document ready for signing. Signing-link emails were not sent (sendEmail is false): request a signing URL for each recipient.",
+  );
+}
+
+export function documentJson(doc: Awaited<ReturnType<typeof loadDocument>>) {
+  return {
+    id: doc.id,
+    name: doc.name,
+    description: doc.description,
+    status: doc.status,
+    pageCount: doc.pageCount,
+    documentHash: doc.originalHash,
+    senderName: doc.senderName,
+    senderEmail: doc.senderEmail,
+    ccEmails: doc.ccEmails,
+    sendEmail: doc.sendEmail,
+    expiresAt: doc.expiresAt?.toISOString() ?? null,
+    createdOn: doc.createdOn.toISOString(),
+    updatedOn: doc.updatedOn.toISOString(),
+    sentAt: doc.sentAt?.toISOString() ?? null,
+    completedAt: doc.completedAt?.toISOString() ?? null,
+    voidedAt: doc.voidedAt?.toISOString() ?? null,
+    voidReason: doc.voidReason,
+    recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      externalId: r.externalId,
+      signingOrder: r.signingOrder,
+      status: r.status,
+      viewedAt: r.viewedAt?.toISOString() ?? null,
+      signedAt: r.signedAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+export async function getDocument(db: Db, orgId: string, id: string) {
+  return documentJson(await loadDocument(db, orgId, id));
+}
+
+export async function listDocuments(db: Db, orgId: string, q: { limit: number; offset: number; status?: DocumentStatus; query?: string }) {
+  const where: Prisma.SigningDocumentWhereInput = { orgId, ...(q.status ? { status: q.status } : {}), ...(q.query ? { name: { contains: q.query, mode: "insensitive" } } : {}) };
+  const [rows, totalRecords] = await Promise.all([
+    db.signingDocument.findMany({ where, include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } }, orderBy: [{ createdOn: "desc" }, { id: "desc" }], take: q.limit, skip: q.offset }),
+    db.signingDocument.count({ where }),
+  ]);
+  return { results: rows.map(documentJson), totalRecords };
+}
+
+export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, reason: string, meta: RequestMeta) {
+  const doc = await loadDocument(deps.db, actor.orgId, id);
+  if (doc.status === "completed" || doc.status === "voided") throw invalid(`A ${doc.status} document cannot be voided`, "DocumentNotVoidable", "documentId");
+  const voidedAt = new Date();
+  await deps.db.$transaction(async (tx) => {
+    await tx.signingDocument.update({ where: { id }, data: { status: "voided", voidedAt, voidReason: reason } });
+    await appendAudit(tx, id, { actionType: "voided", ip: meta.ip, userAgent: meta.userAgent, details: { reason } });
+    await tx.domainEvent.create({ data: { orgId: actor.orgId, type: "signature.document.voided", payload: { documentId: id, name: doc.name, reason, voidedAt: voidedAt.toISOString() } } });
+  });
+  if (doc.status === "sent") {
+    for (const r of doc.recipients.filter((x) => !x.signedAt)) {
+      const mail = deps.emails.documentVoided({ recipientName: r.name, documentName: doc.name, reason });
+      await deps.sendMail({ orgId: doc.orgId, kind: "document_voided", to: r.email, replyTo: doc.senderEmail ?? undefined, fromName: doc.senderName ?? undefined, ...mail, documentId: id });
+    }
+  }
+  return { id, name: doc.name, status: "voided" as const, voidReason: reason, voidedAt: voidedAt.toISOString() };
+}
+
+/** Explicit resend: emails the chosen (or all unsigned) signers even when sendEmail was false. */
+export async function resendDocument(deps: EsignDeps, actor: Actor, id: string, recipientIds: string[] | undefined, meta: RequestMeta) {
+  const doc = await loadDocument(deps.db, actor.orgId, id);
+  if (doc.status !== "sent") throw invalid(`The document is ${doc.status}; only documents out for signing can be resent`, "DocumentNotSignable", "documentId");
+  const unknown = (recipientIds ?? []).filter((rid) => !doc.recipients.some((r) => r.id === rid));
+  if (unknown.length) throw new ValidationError(`Unknown recipient(s): ${unknown.join(", ")}`, unknown.map((u) => ({ field: "recipientIds", message: `${u} is not a recipient` })), "RecipientNotFound");
+  const only = recipientIds ?? doc.recipients.filter((r) => !r.signedAt).map((r) => r.id);
+  const recipientCount = await emailReadySigners(deps, id, { force: true, only });
+  await deps.db.$transaction((tx) => appendAudit(tx, id, { actionType: "resent", ip: meta.ip, userAgent: meta.userAgent, details: { recipientIds: only } }));
+  return { success: true, recipientCount };
+}
+
+export async function documentPdf(deps: EsignDeps, orgId: string, id: string): Promise<{ data: Buffer; fileName: string }> {
+  const doc = await loadDocument(deps.db, orgId, id);
+  const key = doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey;
+  return { data: await deps.storage.get(key), fileName: `${doc.name}${doc.status === "completed" ? " (signed)" : ""}.pdf` };
+}
+
+export async function requireDocument(db: Db, orgId: string, id: string) {
+  return loadDocument(db, orgId, id);
+}

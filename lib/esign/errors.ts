@@ -1,0 +1,37 @@
+// Signing failures with the codes of interface.md 7.4 (and the signer page's own).
+import { ConflictError, NotFoundError, QuireError, ValidationError } from "@/lib/errors";
+
+export class DocumentNotFoundError extends NotFoundError {
+  constructor() {
+    super("Document not found", "DocumentNotFound");
+  }
+}
+
+export class DocumentNotSignableError extends ConflictError {
+  constructor(status: string) {
+    super(`The document is ${status} and cannot be signed`, "DocumentNotSignable", { status });
+  }
+}
+
+export class RecipientAlreadySignedError extends ConflictError {
+  constructor() {
+    super("This recipient has already signed", "RecipientAlreadySigned");
+  }
+}
+
+export class NotSignersTurnError extends ConflictError {
+  constructor() {
+    super("It is not this signer's turn: an earlier signer has not signed yet", "RecipientNotInTurn");
+  }
+}
+
+export class SigningLinkGoneError extends QuireError {
+  readonly kind = "gone";
+  constructor(message: string, code = "SigningLinkGone") {
+    super(message, code);
+  }
+}
+
+export function invalid(message: string, code: string, field = "(body)"): ValidationError {
+  return new ValidationError(message, [{ field, message }], code);
+}

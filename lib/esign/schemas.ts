@@ -1,0 +1,102 @@
+// Request schemas of the signing API (decisions.md "Signing documents"). Multipart and JSON bodies
+// both arrive here: list fields may come as arrays or as JSON strings of arrays.
+import { z } from "zod";
+
+export const FIELD_TYPES = ["signature", "initial", "date", "text", "full_name", "title", "company", "first_name", "last_name", "email", "checkbox"] as const;
+export const PLACEMENTS = ["replace", "before", "after", "above", "below"] as const;
+
+/** Accepts an array, or a JSON string holding one (multipart form fields are strings). */
+function jsonArray<T extends z.ZodType>(item: T, what: string) {
+  return z.preprocess((v) => {
+    if (typeof v !== "string") return v;
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }, z.array(item, { message: `must be an array of ${what} (or a JSON string of one)` }));
+}
+
+const identityVerification = z.discriminatedUnion(
+  "mode",
+  [
+    z.strictObject({ mode: z.literal("otp"), channel: z.enum(["email", "sms"], { message: "must be email or sms" }).optional() }),
+    z.strictObject({ mode: z.literal("external_idv"), provider: z.string().min(1).optional(), maxAgeMinutes: z.number().int().positive().optional() }),
+    z.strictObject({ mode: z.literal("override"), overrideIdentityVerification: z.boolean().optional(), reason: z.string().max(1000).optional() }),
+  ],
+  { message: "mode must be otp, external_idv or override" },
+);
+
+export const recipientSchema = z.object({
+  name: z.string({ message: "is required" }).trim().min(1, "must not be empty").max(255),
+  email: z.email({ message: "must be an email address" }).max(320),
+  signingOrder: z.number({ message: "must be a whole number" }).int().min(1).max(1000).optional(),
+  phone: z.string().max(32).optional(),
+  externalId: z.string().trim().min(1).max(255).optional(),
+  identityVerification: identityVerification.optional(),
+});
+export type RecipientInput = z.infer<typeof recipientSchema>;
+
+export const fieldSchema = z
+  .object({
+    type: z.enum(FIELD_TYPES, { message: `must be one of ${FIELD_TYPES.join(", ")}` }),
+    recipientEmail: z.email().optional(),
+    recipientExternalId: z.string().optional(),
+    page: z.number().int().min(1).optional(),
+    x: z.number().min(0).optional(),
+    y: z.number().min(0).optional(),
+    width: z.number().positive().optional(),
+    height: z.number().positive().optional(),
+    template: z
+      .object({
+        anchor: z.string().min(1).optional(),
+        searchText: z.string().min(1).optional(),
+        placement: z.enum(PLACEMENTS).optional(),
+        size: z.object({ width: z.number().positive(), height: z.number().positive() }).optional(),
+        offset: z.object({ x: z.number(), y: z.number() }).optional(),
+        caseSensitive: z.boolean().optional(),
+        useRegex: z.boolean().optional(),
+      })
+      .optional(),
+    required: z.boolean().optional(),
+    defaultValue: z.string().max(10_000).optional(),
+    isReadonly: z.boolean().optional(),
+    isMultiline: z.boolean().optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (!f.recipientEmail && !f.recipientExternalId) ctx.addIssue({ code: "custom", path: ["recipientEmail"], message: "recipientEmail or recipientExternalId is required" });
+    const coords = [f.page, f.x, f.y, f.width, f.height];
+    const hasCoords = coords.every((v) => v !== undefined);
+    const hasAnchor = Boolean(f.template?.anchor ?? f.template?.searchText);
+    if (!hasCoords && !hasAnchor) ctx.addIssue({ code: "custom", path: ["template"], message: "give page, x, y, width and height, or a template anchor/searchText" });
+  });
+export type FieldInput = z.infer<typeof fieldSchema>;
+
+const booleanish = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ message: "must be true or false" }));
+
+export const prepareSchema = z.object({
+  recipients: jsonArray(recipientSchema, "recipients").refine((r) => r.length > 0, "at least one recipient is required"),
+  fields: jsonArray(fieldSchema, "fields").optional(),
+  documentName: z.string().trim().min(1).max(255).optional(),
+  documentDescription: z.string().max(65_535).optional(),
+  senderName: z.string().max(255).optional(),
+  senderEmail: z.email().optional(),
+  ccEmails: jsonArray(z.email(), "email addresses").optional(),
+  fileLink: z.string().optional(),
+  templateId: z.string().optional(),
+  deliverableId: z.string().optional(),
+  sendEmail: booleanish.optional(),
+  returnUrl: z.string().optional(),
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+});
+export type PrepareInput = z.infer<typeof prepareSchema>;
+
+export const voidSchema = z.object({ reason: z.string().trim().min(1, "is required").max(1000) });
+export const resendSchema = z.object({ recipientIds: z.array(z.uuid()).optional() });
+
+export const listDocumentsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+  status: z.enum(["draft", "sent", "completed", "voided"]).optional(),
+  query: z.string().max(255).optional(),
+});
