@@ -1,0 +1,175 @@
+// The signer's side: open a signing link, see the document and one's fields, sign. When the last
+// signer finishes, the document is sealed (values stamped, certificate page, digital signature),
+// every party gets the completed copy, and signature.document.completed is recorded for webhooks.
+import crypto from "node:crypto";
+import { appendAudit } from "@/lib/esign/audit";
+import { type EsignDeps, emailReadySigners, recipientStatuses } from "@/lib/esign/documents";
+import { hashToken } from "@/lib/esign/tokens";
+import { QuireError, ValidationError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+export interface SealInput {
+  original: Buffer;
+  fields: { page: number; x: number; y: number; width: number; height: number; type: string; value: string; coverAnchor?: boolean }[];
+  certificate: { documentName: string; documentId: string; completedAt: Date; signers: { name: string; email: string; signedAt: Date; ip: string; userAgent: string; verification: string }[] };
+}
+
+export interface SigningDeps extends EsignDeps {
+  seal: (input: SealInput) => Promise<Buffer>;
+  emailsCompleted: (a: { recipientName: string; documentName: string }) => { subject: string; html: string; text: string };
+}
+
+/** Signer-page failures: `{ error, code }` with lowercase codes (interface.md 7.4). */
+export class SignerError extends QuireError {
+  readonly kind;
+  constructor(kind: "not_found" | "conflict" | "gone" | "validation", message: string, code: string) {
+    super(message, code);
+    this.kind = kind;
+  }
+}
+
+async function loadByToken(deps: EsignDeps, token: string) {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new SignerError("not_found", "This signing link is not valid", "LinkNotFound");
+  const recipient = await deps.db.signingRecipient.findUnique({
+    where: { accessTokenHash: hashToken(token) },
+    include: { document: { include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] }, fields: true } } },
+  });
+  if (!recipient) throw new SignerError("not_found", "This signing link is not valid", "LinkNotFound");
+  return recipient;
+}
+
+export type SignerState = "ready" | "not_your_turn" | "already_signed" | "completed" | "voided" | "expired" | "draft";
+
+export async function openSigningSession(deps: EsignDeps, token: string, meta: { ip?: string | null; userAgent?: string | null }) {
+  const recipient = await loadByToken(deps, token);
+  const doc = recipient.document;
+  const statuses = recipientStatuses(doc.status, doc.recipients);
+  const mine = statuses.find((r) => r.id === recipient.id)!;
+  const expired = doc.expiresAt !== null && doc.expiresAt.getTime() < Date.now();
+  const state: SignerState = recipient.signedAt
+    ? "already_signed"
+    : doc.status === "voided"
+      ? "voided"
+      : doc.status === "completed"
+        ? "completed"
+        : doc.status === "draft"
+          ? "draft"
+          : expired
+            ? "expired"
+            : mine.status === "ready"
+              ? "ready"
+              : "not_your_turn";
+  if (state === "ready" && !recipient.viewedAt) {
+    await deps.db.$transaction(async (tx) => {
+      await tx.signingRecipient.update({ where: { id: recipient.id }, data: { viewedAt: new Date() } });
+      await appendAudit(tx, doc.id, { actionType: "viewed", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent });
+    });
+  }
+  return {
+    state,
+    document: { id: doc.id, name: doc.name, status: doc.status, pageCount: doc.pageCount, voidReason: doc.voidReason, senderName: doc.senderName },
+    recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: recipient.returnUrl },
+    fields: doc.fields
+      .filter((f) => f.recipientId === recipient.id)
+      .map((f) => ({ id: f.id, type: f.type, page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, required: f.required, defaultValue: f.defaultValue, isReadonly: f.isReadonly, isMultiline: f.isMultiline })),
+  };
+}
+
+export async function signerPdf(deps: EsignDeps, token: string): Promise<Buffer> {
+  const recipient = await loadByToken(deps, token);
+  const doc = recipient.document;
+  return deps.storage.get(doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey);
+}
+
+const DATA_URL_PNG = /^data:image\/png;base64,[A-Za-z0-9+/=]+$/;
+
+function checkValue(type: string, value: string): string | null {
+  if (type === "signature" || type === "initial") {
+    if (DATA_URL_PNG.test(value)) return value.length > 2_000_000 ? "the drawn image is too large" : null;
+    return value.trim().length >= 1 && value.length <= 200 ? null : "type your name or draw it";
+  }
+  if (type === "checkbox") return value === "true" || value === "false" ? null : "must be true or false";
+  if (type === "email") return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? null : "must be an email address";
+  return value.length <= 10_000 ? null : "is too long";
+}
+
+export async function submitSignature(deps: SigningDeps, token: string, values: Record<string, string>, meta: { ip?: string | null; userAgent?: string | null }) {
+  const session = await openSigningSession(deps, token, meta);
+  if (session.state === "already_signed") throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
+  if (session.state === "voided") throw new SignerError("gone", "This document was voided by its sender", "DocumentVoided");
+  if (session.state === "expired") throw new SignerError("gone", "This signing request has expired", "DocumentExpired");
+  if (session.state === "not_your_turn") throw new SignerError("conflict", "It is not your turn yet: an earlier signer has not signed", "NotYourTurn");
+  if (session.state !== "ready") throw new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
+
+  const issues = [];
+  const accepted: { id: string; value: string }[] = [];
+  for (const f of session.fields) {
+    const given = values[f.id] ?? (f.isReadonly ? f.defaultValue : undefined) ?? undefined;
+    const value = f.type === "date" && !given ? new Date().toISOString().slice(0, 10) : given;
+    if (value === undefined || value === "" || (f.type === "checkbox" && value === "false" && f.required)) {
+      if (f.required) issues.push({ field: f.id, message: `${f.type.replace("_", " ")} is required` });
+      continue;
+    }
+    const problem = checkValue(f.type, value);
+    if (problem) issues.push({ field: f.id, message: `${f.type}: ${problem}` });
+    else accepted.push({ id: f.id, value });
+  }
+  const unknown = Object.keys(values).filter((k) => !session.fields.some((f) => f.id === k));
+  for (const k of unknown) issues.push({ field: k, message: "not one of your fields" });
+  if (issues.length) throw new ValidationError(`Please complete the form: ${issues.map((i) => i.message).join("; ")}`, issues, "FieldsInvalid");
+
+  const documentId = session.document.id;
+  const signedAt = new Date();
+  const last = await deps.db.$transaction(async (tx) => {
+    // Row lock: two signers finishing at once must not both think the other is still pending.
+    await tx.$queryRaw`SELECT id FROM signing_document WHERE id = ${documentId}::uuid FOR UPDATE`;
+    const fresh = await tx.signingRecipient.findUniqueOrThrow({ where: { id: session.recipient.id } });
+    if (fresh.signedAt) throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
+    for (const a of accepted) await tx.signingField.update({ where: { id: a.id }, data: { value: a.value } });
+    await tx.signingRecipient.update({ where: { id: fresh.id }, data: { signedAt, signedIp: meta.ip ?? null, signedUserAgent: meta.userAgent ?? null, verificationUsed: fresh.verificationUsed ?? "none" } });
+    await appendAudit(tx, documentId, { actionType: "signed", recipientId: fresh.id, ip: meta.ip, userAgent: meta.userAgent, details: { fields: accepted.length } }, signedAt);
+    return (await tx.signingRecipient.count({ where: { documentId, signedAt: null } })) === 0;
+  });
+
+  if (last) await completeDocument(deps, documentId, meta);
+  else await emailReadySigners(deps, documentId);
+  return { documentId, status: last ? "completed" : "sent", returnUrl: session.recipient.returnUrl };
+}
+
+async function completeDocument(deps: SigningDeps, documentId: string, meta: { ip?: string | null; userAgent?: string | null }) {
+  const doc = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId }, include: { recipients: { orderBy: { signingOrder: "asc" } }, fields: true } });
+  const completedAt = new Date();
+  const sealed = await deps.seal({
+    original: await deps.storage.get(doc.originalPdfKey),
+    fields: doc.fields.filter((f) => f.value !== null && f.value !== "").map((f) => ({ page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, type: f.type, value: f.value!, coverAnchor: Boolean(f.anchor) })),
+    certificate: {
+      documentName: doc.name,
+      documentId: doc.id,
+      completedAt,
+      signers: doc.recipients.map((r) => ({ name: r.name, email: r.email, signedAt: r.signedAt!, ip: r.signedIp ?? "unknown", userAgent: r.signedUserAgent ?? "unknown", verification: r.verificationUsed ?? "none" })),
+    },
+  });
+  const signedKey = `signing/${doc.orgId}/${doc.id}/signed-${crypto.randomBytes(4).toString("hex")}.pdf`;
+  await deps.storage.put(signedKey, sealed);
+  await deps.db.$transaction(async (tx) => {
+    await tx.signingDocument.update({ where: { id: doc.id }, data: { status: "completed", completedAt, signedPdfKey: signedKey } });
+    await appendAudit(tx, doc.id, { actionType: "completed", ip: meta.ip, userAgent: meta.userAgent, details: { signedPdfSha256: crypto.createHash("sha256").update(sealed).digest("hex") } }, completedAt);
+    await tx.domainEvent.create({
+      data: {
+        orgId: doc.orgId,
+        type: "signature.document.completed",
+        payload: { documentId: doc.id, name: doc.name, completedAt: completedAt.toISOString(), recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signedAt: r.signedAt?.toISOString() })) } as Prisma.InputJsonValue,
+      },
+    });
+  });
+  // Every party gets the completed copy (independent of sendEmail, per interface.md 4.3).
+  const parties = [...doc.recipients.map((r) => ({ name: r.name, email: r.email })), ...((doc.ccEmails as string[]) ?? []).map((email) => ({ name: email, email })), ...(doc.senderEmail ? [{ name: doc.senderName ?? doc.senderEmail, email: doc.senderEmail }] : [])];
+  const seen = new Set<string>();
+  for (const p of parties) {
+    if (seen.has(p.email.toLowerCase())) continue;
+    seen.add(p.email.toLowerCase());
+    const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name });
+    await deps.sendMail({ orgId: doc.orgId, kind: "signing_completed", to: p.email, fromName: doc.senderName ?? undefined, replyTo: doc.senderEmail ?? undefined, ...mail, documentId: doc.id, attachments: [{ filename: `${doc.name} (signed).pdf`, content: sealed, contentType: "application/pdf" }] });
+  }
+}
+
