@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Quire needs. Idempotent: installs only what is missing.
-#   --runtime  LibreOffice (DOCX/PPTX -> PDF) and python3-uno for the warm converter
-#   --test     also Chromium (browser tests) and poppler-utils (pdftotext/pdfsig in tests)
+#   --runtime  LibreOffice (DOCX/PPTX -> PDF), python3-uno for the warm converter, poppler-utils (signing page images)
+#   --test     also Chromium (browser tests)
 # Without apt (another OS) it prints what to install and exits 0, so `npm start` still works
 # with whatever is already present.
 set -euo pipefail
@@ -15,9 +15,9 @@ for arg in "$@"; do
   esac
 done
 
-packages=(libreoffice-writer-nogui libreoffice-impress-nogui python3-uno fonts-dejavu-core)
+packages=(libreoffice-writer-nogui libreoffice-impress-nogui python3-uno fonts-dejavu-core poppler-utils)
 if [ "$want_test" = 1 ]; then
-  packages+=(chromium poppler-utils)
+  packages+=(chromium)
 fi
 
 missing=()

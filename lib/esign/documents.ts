@@ -48,7 +48,7 @@ export interface EsignDeps {
   converter: PdfConverter;
   /** SSRF-safe download of a fileLink. */
   download: (url: string) => Promise<Buffer>;
-  pageCount: (pdf: Buffer) => Promise<number>;
+  pageSizes: (pdf: Buffer) => Promise<{ width: number; height: number }[]>;
   findAnchors: (pdf: Buffer, requests: AnchorRequest[]) => Promise<AnchorHit[][]>;
   sendMail: (mail: MailMessage) => Promise<unknown>;
   emails: {
@@ -230,7 +230,7 @@ export async function prepareDocument(
   checkRecipients(input.recipients);
   checkReturnUrl(input.returnUrl);
   const source = await resolveSource(deps, actor, input, file);
-  const pageCount = await deps.pageCount(source.pdf);
+  const pageCount = (await deps.pageSizes(source.pdf)).length;
   const fields = await planFields(deps, source.pdf, pageCount, input.recipients, input.fields ?? []);
   const sendEmail = input.sendEmail ?? true;
 

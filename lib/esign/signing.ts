@@ -65,9 +65,11 @@ export async function openSigningSession(deps: EsignDeps, token: string, meta: {
       await appendAudit(tx, doc.id, { actionType: "viewed", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent });
     });
   }
+  const pdf = await deps.storage.get(doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey);
   return {
     state,
     document: { id: doc.id, name: doc.name, status: doc.status, pageCount: doc.pageCount, voidReason: doc.voidReason, senderName: doc.senderName },
+    pages: await deps.pageSizes(pdf),
     recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: recipient.returnUrl },
     fields: doc.fields
       .filter((f) => f.recipientId === recipient.id)

@@ -1,0 +1,155 @@
+"use client";
+
+import { useState } from "react";
+import { SignaturePad } from "./signature-pad";
+
+export interface SignerField {
+  id: string;
+  type: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  defaultValue: string | null;
+  isReadonly: boolean;
+  isMultiline: boolean;
+}
+
+const LABELS: Record<string, string> = {
+  signature: "Signature",
+  initial: "Initials",
+  date: "Date",
+  text: "Text",
+  full_name: "Full name",
+  title: "Title",
+  company: "Company",
+  first_name: "First name",
+  last_name: "Last name",
+  email: "Email",
+  checkbox: "Check",
+};
+
+export function SigningClient({
+  token,
+  pages,
+  fields,
+  signer,
+}: {
+  token: string;
+  pages: { width: number; height: number }[];
+  fields: SignerField[];
+  signer: { name: string; email: string };
+}) {
+  const initial = (f: SignerField): string => {
+    if (f.defaultValue) return f.defaultValue;
+    if (f.type === "date") return new Date().toISOString().slice(0, 10);
+    if (f.type === "full_name") return signer.name;
+    if (f.type === "email") return signer.email;
+    if (f.type === "checkbox") return "false";
+    return "";
+  };
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.id, initial(f)])));
+  const [padFor, setPadFor] = useState<SignerField | null>(null);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const missing = fields.filter((f) => f.required && (!values[f.id] || (f.type === "checkbox" && values[f.id] !== "true")));
+
+  async function finish() {
+    if (missing.length) {
+      setError(`Please complete ${missing.length} required field(s): ${missing.map((f) => LABELS[f.type] ?? f.type).join(", ")}.`);
+      document.getElementById(`field-${missing[0].id}`)?.focus();
+      return;
+    }
+    setPending(true);
+    setError(null);
+    const res = await fetch(`/api/signer/${token}/sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ values }) });
+    const body = await res.json().catch(() => null);
+    if (!res.ok) {
+      setError(body?.error ?? `Signing failed (HTTP ${res.status})`);
+      setPending(false);
+      return;
+    }
+    const returnUrl: string | null = body?.data?.returnUrl ?? null;
+    if (returnUrl) window.location.assign(returnUrl);
+    else window.location.reload();
+  }
+
+  return (
+    <div className="space-y-4">
+      {pages.map((size, i) => (
+        <div key={i} className="relative mx-auto w-full max-w-3xl overflow-hidden rounded border border-slate-200 bg-white shadow-sm" style={{ aspectRatio: `${size.width} / ${size.height}` }}>
+          {/* eslint-disable-next-line @next/next/no-img-element */}
+          <img src={`/api/signer/${token}/page/${i + 1}`} alt={`Page ${i + 1} of ${pages.length}`} className="absolute inset-0 h-full w-full" loading={i < 2 ? "eager" : "lazy"} />
+          {fields
+            .filter((f) => f.page === i + 1)
+            .map((f) => {
+              const style = { left: `${(f.x / size.width) * 100}%`, top: `${(f.y / size.height) * 100}%`, width: `${(f.width / size.width) * 100}%`, height: `${(f.height / size.height) * 100}%` };
+              const value = values[f.id] ?? "";
+              const label = `${LABELS[f.type] ?? f.type}${f.required ? " (required)" : ""}`;
+              const ring = value && !(f.type === "checkbox" && value !== "true") ? "border-emerald-500 bg-emerald-50/60" : "border-amber-500 bg-amber-100/70";
+              if (f.type === "signature" || f.type === "initial") {
+                return (
+                  <button key={f.id} id={`field-${f.id}`} type="button" aria-label={label} onClick={() => setPadFor(f)} style={style} className={`absolute flex items-center justify-center overflow-hidden rounded border-2 text-xs font-medium ${ring}`}>
+                    {value.startsWith("data:image/") ? <img src={value} alt="" className="max-h-full max-w-full" /> : value ? <span className="truncate font-serif italic">{value}</span> : LABELS[f.type]}
+                  </button>
+                );
+              }
+              if (f.type === "checkbox") {
+                return (
+                  <input
+                    key={f.id}
+                    id={`field-${f.id}`}
+                    type="checkbox"
+                    aria-label={label}
+                    checked={value === "true"}
+                    disabled={f.isReadonly}
+                    onChange={(e) => setValues({ ...values, [f.id]: String(e.target.checked) })}
+                    style={style}
+                    className={`absolute rounded border-2 ${ring}`}
+                  />
+                );
+              }
+              return (
+                <input
+                  key={f.id}
+                  id={`field-${f.id}`}
+                  aria-label={label}
+                  type={f.type === "date" ? "date" : f.type === "email" ? "email" : "text"}
+                  value={value}
+                  readOnly={f.isReadonly}
+                  placeholder={LABELS[f.type]}
+                  onChange={(e) => setValues({ ...values, [f.id]: e.target.value })}
+                  style={style}
+                  className={`absolute rounded border-2 px-1 text-[clamp(8px,1.6vw,14px)] ${ring}`}
+                />
+              );
+            })}
+        </div>
+      ))}
+      <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3">
+        <span className="text-sm text-slate-600">{missing.length ? `${missing.length} required field(s) left` : "All required fields are complete."}</span>
+        <button type="button" disabled={pending} onClick={finish} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-70">
+          {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
+          {pending ? "Signing…" : "Finish signing"}
+        </button>
+        {error ? (
+          <p role="alert" className="w-full text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      {padFor ? (
+        <SignaturePad
+          label={padFor.type === "initial" ? "Your initials" : "Your signature"}
+          onCancel={() => setPadFor(null)}
+          onDone={(v) => {
+            setValues({ ...values, [padFor.id]: v });
+            setPadFor(null);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
