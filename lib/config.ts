@@ -37,6 +37,9 @@ const envSchema = z.object({
   AI_MODEL: z.string().optional(),
   /** Development and tests only: lets image URLs and file links reach private addresses. */
   QUIRE_ALLOW_PRIVATE_FETCH: booleanFromEnv,
+  /** The instance certificate that digitally signs completed PDFs (a self-signed one is made when unset). */
+  SIGNING_P12_PATH: z.string().min(1).optional(),
+  SIGNING_P12_PASSWORD: z.string().optional(),
 });
 
 export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -60,6 +63,7 @@ export interface QuireConfig {
   /** OpenAI-compatible chat-completions provider for variables that carry only an aiPrompt. */
   ai: { baseUrl: string; apiKey: string; model: string } | null;
   allowPrivateFetch: boolean;
+  signingCertificate: { p12Path?: string; password?: string };
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +119,7 @@ export function parseConfig(env: Env): QuireConfig {
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,
     allowPrivateFetch: e.QUIRE_ALLOW_PRIVATE_FETCH,
+    signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },
   };
 }
 
