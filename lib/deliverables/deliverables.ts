@@ -100,8 +100,8 @@ export async function createDeliverable(deps: DeliverableDeps, actor: Deliverabl
 async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: CreateDeliverableBody, signal?: AbortSignal): Promise<CreatedDeliverableJson> {
   checkConstraints(input);
   const labels = normalizeLabels(input.tags ?? []);
-  const template = await deps.db.template.findFirst({ where: { id: isUuid(input.templateId) ? input.templateId : undefined, orgId: actor.orgId, isActive: true } });
-  if (!template || !isUuid(input.templateId)) throw new NotFoundError("Template not found (or deleted)", "TemplateNotFound");
+  const template = isUuid(input.templateId) ? await deps.db.template.findFirst({ where: { id: input.templateId, orgId: actor.orgId, isActive: true } }) : null;
+  if (!template) throw new NotFoundError("Template not found (or deleted)", "TemplateNotFound");
   // Fail fast before the expensive part; checked again, under a lock, when the row is written.
   await checkQuotas(deps.db, actor, 0);
 
