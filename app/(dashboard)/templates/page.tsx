@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { DocumentIcon, FolderIcon } from "@/components/icons";
 import { FolderMenu, NewFolderButton } from "@/components/templates/folder-controls";
 import { UploadDropzone } from "@/components/templates/upload-dropzone";
 import { Pager } from "@/components/pager";
@@ -142,7 +143,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
                 className="block h-full rounded-lg border border-slate-200 bg-white p-4 hover:border-brand-600"
               >
                 <span className="flex items-center gap-2 font-medium">
-                  <span aria-hidden>{item.type === "folder" ? "📁" : "📄"}</span>
+                  {item.type === "folder" ? <FolderIcon className="h-5 w-5 shrink-0 text-amber-500" /> : <DocumentIcon className="h-5 w-5 shrink-0 text-brand-600" />}
                   <span className="min-w-0 truncate">{item.name}</span>
                 </span>
                 <span className="mt-1 block text-xs text-slate-500">
