@@ -29,3 +29,43 @@ export function formatDate(value: Date | null | undefined): string {
   if (!value) return "never";
   return value.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }
+
+/** A card holding a table that scrolls sideways on narrow screens. `columns` are the header labels. */
+export function DataTable({ columns, minWidth = "34rem", children }: { columns: string[]; minWidth?: string; children: React.ReactNode }) {
+  return (
+    <Card className="overflow-x-auto p-0 sm:p-0">
+      <table className="w-full text-left text-sm" style={{ minWidth }}>
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            {columns.map((c, i) => (
+              <th key={`${c}-${i}`} className="px-4 py-2 font-medium">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </Card>
+  );
+}
+
+/** A labelled single-line input, as used across dashboard forms. */
+export function LabeledInput({ label, ...input }: { label: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className="block">
+      <span className="text-sm font-medium">{label}</span>
+      <input {...input} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+    </label>
+  );
+}
+
+/** The outcome line under a form: an alert for errors, a status for success. */
+export function FormMessage({ message }: { message: { tone: "ok" | "error"; text: string } | null }) {
+  if (!message) return null;
+  return (
+    <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
+      {message.text}
+    </p>
+  );
+}

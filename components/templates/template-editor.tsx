@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { FormMessage, LabeledInput } from "@/components/ui";
 import { deleteTemplateAction, updateTemplateAction } from "@/app/(dashboard)/templates/actions";
 
 export function TemplateEditor({
@@ -27,10 +28,7 @@ export function TemplateEditor({
         });
       }}
     >
-      <label className="block">
-        <span className="text-sm font-medium">Name</span>
-        <input required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
-      </label>
+      <LabeledInput label="Name" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
       <label className="block">
         <span className="text-sm font-medium">Description</span>
         <textarea rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
@@ -46,15 +44,8 @@ export function TemplateEditor({
           ))}
         </select>
       </label>
-      <label className="block">
-        <span className="text-sm font-medium">Tags (comma-separated)</span>
-        <input value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
-      </label>
-      {message ? (
-        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-          {message.text}
-        </p>
-      ) : null}
+      <LabeledInput label="Tags (comma-separated)" value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} />
+      <FormMessage message={message} />
       <div className="flex flex-wrap gap-2">
         <button disabled={pending} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-60">
           {pending ? "Saving…" : "Save"}

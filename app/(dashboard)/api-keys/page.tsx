@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { Badge, Card, PageHeader, formatDate } from "@/components/ui";
+import { Badge, Card, DataTable, PageHeader, formatDate } from "@/components/ui";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
@@ -26,19 +26,7 @@ export default async function ApiKeysPage() {
             <p className="text-sm text-slate-600">Only administrators can create or revoke keys.</p>
           </Card>
         )}
-        <Card className="overflow-x-auto p-0 sm:p-0">
-          <table className="w-full min-w-[36rem] text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="px-4 py-2 font-medium">Name</th>
-                <th className="px-4 py-2 font-medium">Prefix</th>
-                <th className="px-4 py-2 font-medium">Role</th>
-                <th className="px-4 py-2 font-medium">Last used</th>
-                <th className="px-4 py-2 font-medium">Status</th>
-                <th className="px-4 py-2" />
-              </tr>
-            </thead>
-            <tbody>
+        <DataTable minWidth="36rem" columns={["Name", "Prefix", "Role", "Last used", "Status", ""]}>
               {keys.length === 0 ? (
                 <tr>
                   <td colSpan={6} className="px-4 py-6 text-center text-slate-500">
@@ -56,9 +44,7 @@ export default async function ApiKeysPage() {
                   <td className="px-4 py-2 text-right">{isAdmin && !key.revokedAt ? <RevokeButton id={key.id} label={key.name} /> : null}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </Card>
+            </DataTable>
       </div>
     </>
   );

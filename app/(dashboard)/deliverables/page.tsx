@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Pager } from "@/components/pager";
-import { Card, PageHeader, formatDate } from "@/components/ui";
+import { Card, DataTable, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
 import { listDeliverables } from "@/lib/deliverables/deliverables";
@@ -57,17 +57,7 @@ export default async function DeliverablesPage({ searchParams }: { searchParams:
         ) : null}
         <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">Apply</button>
       </form>
-      <Card className="overflow-x-auto p-0 sm:p-0">
-        <table className="w-full min-w-[34rem] text-left text-sm">
-          <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              <th className="px-4 py-2 font-medium">Name</th>
-              <th className="px-4 py-2 font-medium">Tags</th>
-              <th className="px-4 py-2 font-medium">Size</th>
-              <th className="px-4 py-2 font-medium">Created</th>
-            </tr>
-          </thead>
-          <tbody>
+      <DataTable minWidth="34rem" columns={["Name", "Tags", "Size", "Created"]}>
             {results.length === 0 ? (
               <tr>
                 <td colSpan={4} className="px-4 py-8 text-center text-slate-500">
@@ -87,9 +77,7 @@ export default async function DeliverablesPage({ searchParams }: { searchParams:
                 <td className="px-4 py-2 text-slate-600">{formatDate(new Date(d.createdOn))}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </Card>
+          </DataTable>
       <Pager page={page} pageSize={PAGE_SIZE} total={totalRecords} href={pageLink} />
     </>
   );

@@ -5,7 +5,7 @@ import { DocumentIcon, FolderIcon } from "@/components/icons";
 import { FolderMenu, NewFolderButton } from "@/components/templates/folder-controls";
 import { UploadDropzone } from "@/components/templates/upload-dropzone";
 import { Pager } from "@/components/pager";
-import { Card, PageHeader, formatDate } from "@/components/ui";
+import { Card, DataTable, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
@@ -155,17 +155,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
           ))}
         </ul>
       ) : (
-        <Card className="overflow-x-auto p-0 sm:p-0">
-          <table className="w-full min-w-[32rem] text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="px-4 py-2 font-medium">Name</th>
-                <th className="px-4 py-2 font-medium">Kind</th>
-                <th className="px-4 py-2 font-medium">Tags</th>
-                <th className="px-4 py-2 font-medium">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
+        <DataTable minWidth="32rem" columns={["Name", "Kind", "Tags", "Updated"]}>
               {results.map((item) => (
                 <tr key={item.id} className="border-b border-slate-100 last:border-0">
                   <td className="px-4 py-2">
@@ -178,9 +168,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
                   <td className="px-4 py-2 text-slate-600">{item.updatedOn ? formatDate(new Date(item.updatedOn)) : ""}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </Card>
+            </DataTable>
       )}
       <Pager page={page} pageSize={PAGE_SIZE} total={totalRecords} href={(p) => link({ page: String(p) })} />
     </>

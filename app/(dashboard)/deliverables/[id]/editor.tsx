@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { FormMessage, LabeledInput } from "@/components/ui";
 import { deleteDeliverableAction, saveDeliverableAction } from "../actions";
 
 export function DeliverableEditor({ id, name, description, tags }: { id: string; name: string; description: string; tags: string[] }) {
@@ -20,23 +21,10 @@ export function DeliverableEditor({ id, name, description, tags }: { id: string;
         });
       }}
     >
-      <label className="block">
-        <span className="text-sm font-medium">Name</span>
-        <input value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
-      </label>
-      <label className="block">
-        <span className="text-sm font-medium">Description</span>
-        <input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
-      </label>
-      <label className="block">
-        <span className="text-sm font-medium">Tags (comma-separated)</span>
-        <input value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
-      </label>
-      {message ? (
-        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-          {message.text}
-        </p>
-      ) : null}
+      <LabeledInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+      <LabeledInput label="Description" value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
+      <LabeledInput label="Tags (comma-separated)" value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} />
+      <FormMessage message={message} />
       <div className="flex flex-wrap gap-2">
         <button disabled={pending} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-60">
           {pending ? "Saving…" : "Save"}
