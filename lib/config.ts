@@ -40,6 +40,9 @@ const envSchema = z.object({
   /** The instance certificate that digitally signs completed PDFs (a self-signed one is made when unset). */
   SIGNING_P12_PATH: z.string().min(1).optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
+  /** smtp://user:pass@host:587 or smtps://…; unset: mail is only recorded in the outbox. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  MAIL_FROM: z.string().min(3).default("Quire <no-reply@quire.local>"),
 });
 
 export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
@@ -64,6 +67,7 @@ export interface QuireConfig {
   ai: { baseUrl: string; apiKey: string; model: string } | null;
   allowPrivateFetch: boolean;
   signingCertificate: { p12Path?: string; password?: string };
+  mail: { smtpUrl: string | null; from: string };
 }
 
 export class ConfigError extends Error {}
@@ -120,6 +124,7 @@ export function parseConfig(env: Env): QuireConfig {
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,
     allowPrivateFetch: e.QUIRE_ALLOW_PRIVATE_FETCH,
     signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
   };
 }
 
