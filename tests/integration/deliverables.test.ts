@@ -179,10 +179,18 @@ describe("POST /v1/deliverable", () => {
     const pending = fetch(`${baseUrl}/v1/deliverable`, {
       method: "POST",
       headers: { authorization: `Bearer ${seed.keys.user}`, "x-service-org-id": seed.orgId, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Abandoned", templateId: contractId, variables: [{ placeholder: "{ClientName}", text: "Gone", mimeType: "text" }] }),
+      // A long price table keeps the server busy (render + conversion) well past the abort below.
+      body: JSON.stringify({
+        name: "Abandoned",
+        templateId: contractId,
+        variables: [
+          { placeholder: "{ClientName}", text: "Gone", mimeType: "text" },
+          { placeholder: "{ItemName}", mimeType: "text", variableStack: Array.from({ length: 600 }, (_, i) => ({ text: `Line item ${i}`, mimeType: "text" })) },
+        ],
+      }),
       signal: controller.signal,
     }).catch((e) => e);
-    setTimeout(() => controller.abort(), 30);
+    setTimeout(() => controller.abort(), 150);
     await pending;
     await new Promise((r) => setTimeout(r, 3000));
     expect(deliverableFiles(seed.orgId).length).toBe(before.files);
