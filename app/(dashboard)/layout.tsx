@@ -9,7 +9,7 @@ const NAV: NavItem[] = [
   { href: "/", label: "Overview" },
   { href: "/templates", label: "Templates" },
   { href: "/deliverables", label: "Deliverables" },
-  { href: "/documents", label: "Documents", soon: true },
+  { href: "/documents", label: "Documents" },
   { href: "/webhooks", label: "Webhooks", soon: true },
   { href: "/settings", label: "Settings" },
   { href: "/api-keys", label: "API keys" },

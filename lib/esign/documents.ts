@@ -405,13 +405,14 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
   return { id, name: doc.name, status: "voided" as const, voidReason: reason, voidedAt: voidedAt.toISOString() };
 }
 
-/** Explicit resend: emails the chosen (or all unsigned) signers even when sendEmail was false. */
+/** Explicit resend: emails the chosen (or the ready) signers even when sendEmail was false. */
 export async function resendDocument(deps: EsignDeps, actor: Actor, id: string, recipientIds: string[] | undefined, meta: RequestMeta) {
   const doc = await loadDocument(deps.db, actor.orgId, id);
   if (doc.status !== "sent") throw invalid(`The document is ${doc.status}; only documents out for signing can be resent`, "DocumentNotSignable", "documentId");
   const unknown = (recipientIds ?? []).filter((rid) => !doc.recipients.some((r) => r.id === rid));
   if (unknown.length) throw new ValidationError(`Unknown recipient(s): ${unknown.join(", ")}`, unknown.map((u) => ({ field: "recipientIds", message: `${u} is not a recipient` })), "RecipientNotFound");
-  const only = recipientIds ?? doc.recipients.filter((r) => !r.signedAt).map((r) => r.id);
+  // Without a choice: the signers whose turn it is (the others would only find "not your turn yet").
+  const only = recipientIds ?? recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready").map((r) => r.id);
   const recipientCount = await emailReadySigners(deps, id, { force: true, only });
   await deps.db.$transaction((tx) => appendAudit(tx, id, { actionType: "resent", ip: meta.ip, userAgent: meta.userAgent, details: { recipientIds: only } }));
   return { success: true, recipientCount };

@@ -45,7 +45,8 @@ function body(err: QuireError, family: ErrorFamily, status: number): Record<stri
       if (err.kind === "conflict") return { message: err.message, error: err.code, data: err.data ?? {} };
       return { message: err.message, type: err.code };
     case "signing":
-      if (err.code === "Forbidden") return { message: "Forbidden" };
+      // A key whose role may not do this gets a plain 403 (interface.md 7.4), unlike the coded ones.
+      if (err.code === "Forbidden" || err.code === "MissingRole") return { message: "Forbidden" };
       if (err.code === "DocumentNotFound") return { message: err.message, type: err.code };
       return { message: err.message, type: err.code, error: err.message, code: err.code };
     case "signer":

@@ -1,0 +1,80 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { Badge, Card, PageHeader, formatDate } from "@/components/ui";
+import { requireDashboard } from "@/lib/auth/dashboard";
+import { SENDERS, WRITERS } from "@/lib/auth/roles";
+import { db } from "@/lib/db/client";
+import { auditTrail, verifyAuditChain } from "@/lib/esign/audit";
+import { getDocument } from "@/lib/esign/documents";
+import { NotFoundError } from "@/lib/errors";
+import { ResendButton, VoidButton } from "./controls";
+
+export const metadata: Metadata = { title: "Document" };
+
+const TONE = { ready: "blue", pending: "slate", completed: "green" } as const;
+
+export default async function DocumentPage({ params }: { params: Promise<{ id: string }> }) {
+  const { org, role } = await requireDashboard();
+  const { id } = await params;
+  const client = await db();
+  const doc = await getDocument(client, org.id, id).catch((err) => {
+    if (err instanceof NotFoundError) notFound();
+    throw err;
+  });
+  const trail = await auditTrail(client, doc.id);
+  const intact = verifyAuditChain(trail) === -1;
+  const canSend = SENDERS.includes(role);
+  return (
+    <>
+      <PageHeader title={doc.name} description={`${doc.pageCount} page(s) · created ${formatDate(new Date(doc.createdOn))}`}>
+        <div className="flex flex-wrap items-start gap-2">
+          <Badge tone={doc.status === "completed" ? "green" : doc.status === "voided" ? "red" : "blue"}>{doc.status}</Badge>
+          {WRITERS.includes(role) ? (
+            <a href={`/api/dashboard/documents/${doc.id}/pdf`} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+              Download {doc.status === "completed" ? "signed PDF" : "PDF"}
+            </a>
+          ) : null}
+          {canSend && (doc.status === "sent" || doc.status === "draft") ? <VoidButton id={doc.id} /> : null}
+        </div>
+      </PageHeader>
+      {doc.status === "voided" ? <p className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">Voided: {doc.voidReason}</p> : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card>
+          <h2 className="mb-3 font-medium">Signers</h2>
+          <ol className="space-y-3 text-sm">
+            {doc.recipients.map((r) => (
+              <li key={r.id} className="flex flex-wrap items-center justify-between gap-2">
+                <span>
+                  <span className="font-medium">
+                    {r.signingOrder}. {r.name}
+                  </span>{" "}
+                  <span className="text-slate-500">{r.email}</span>
+                  <span className="block text-xs text-slate-500">{r.signedAt ? `signed ${formatDate(new Date(r.signedAt))}` : r.viewedAt ? `viewed ${formatDate(new Date(r.viewedAt))}` : "not opened"}</span>
+                </span>
+                <span className="flex items-center gap-2">
+                  <Badge tone={TONE[r.status]}>{r.status}</Badge>
+                  {canSend && doc.status === "sent" && r.status !== "completed" ? <ResendButton id={doc.id} recipientId={r.id} name={r.name} /> : null}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </Card>
+        <Card>
+          <h2 className="mb-1 font-medium">Audit trail</h2>
+          <p className={`mb-3 text-xs ${intact ? "text-emerald-700" : "text-red-700"}`}>{intact ? "Hash chain intact" : "Hash chain broken: the trail was altered"}</p>
+          <ol className="space-y-2 text-sm">
+            {trail.map((e) => (
+              <li key={e.id}>
+                <span className="font-medium">{e.actionType}</span> <span className="text-slate-500">{formatDate(new Date(e.timestamp))}</span>
+                {e.ip ? <span className="text-xs text-slate-500"> · {e.ip}</span> : null}
+                <code className="block truncate font-mono text-[10px] text-slate-400" title={e.currentHash}>
+                  {e.currentHash}
+                </code>
+              </li>
+            ))}
+          </ol>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
+import { requireDashboard } from "@/lib/auth/dashboard";
+import { SENDERS } from "@/lib/auth/roles";
+import { resendDocument, voidDocument } from "@/lib/esign/documents";
+import { esignDeps } from "@/lib/esign/service";
+import { ForbiddenError, QuireError } from "@/lib/errors";
+
+export type ActionResult = { ok: true; message?: string } | { ok: false; message: string };
+
+async function asSender(fn: (actor: { orgId: string; userId: string }, meta: { ip: string | null; userAgent: string | null }) => Promise<string | void>): Promise<ActionResult> {
+  try {
+    const ctx = await requireDashboard();
+    if (!SENDERS.includes(ctx.role)) throw new ForbiddenError("Only administrators and contributors can do this");
+    const h = await headers();
+    const message = await fn({ orgId: ctx.org.id, userId: ctx.user.id }, { ip: h.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null, userAgent: h.get("user-agent") });
+    revalidatePath("/documents", "layout");
+    return { ok: true, message: message ?? undefined };
+  } catch (err) {
+    if (err instanceof QuireError) return { ok: false, message: err.message };
+    throw err;
+  }
+}
+
+export async function voidDocumentAction(id: string, reason: string): Promise<ActionResult> {
+  return asSender(async (actor, meta) => {
+    await voidDocument(await esignDeps(), actor, id, reason, meta);
+  });
+}
+
+export async function resendAction(id: string, recipientId: string): Promise<ActionResult> {
+  return asSender(async (actor, meta) => {
+    const { recipientCount } = await resendDocument(await esignDeps(), actor, id, [recipientId], meta);
+    return `Sent to ${recipientCount} signer(s).`;
+  });
+}

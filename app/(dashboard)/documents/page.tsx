@@ -1,0 +1,83 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Pager } from "@/components/pager";
+import { Badge, Card, PageHeader, formatDate } from "@/components/ui";
+import { requireDashboard } from "@/lib/auth/dashboard";
+import { db } from "@/lib/db/client";
+import { listDocuments } from "@/lib/esign/documents";
+
+export const metadata: Metadata = { title: "Documents" };
+
+const PAGE_SIZE = 20;
+const STATUSES = ["draft", "sent", "completed", "voided"] as const;
+const TONE = { draft: "slate", sent: "blue", completed: "green", voided: "red" } as const;
+
+export default async function DocumentsPage({ searchParams }: { searchParams: Promise<{ status?: string; q?: string; page?: string }> }) {
+  const { org } = await requireDashboard();
+  const params = await searchParams;
+  const status = STATUSES.find((s) => s === params.status);
+  const page = Math.max(1, Number(params.page) || 1);
+  const { results, totalRecords } = await listDocuments(await db(), org.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status, query: params.q || undefined });
+  const href = (p: number) => `/documents?${new URLSearchParams({ ...(status ? { status } : {}), ...(params.q ? { q: params.q } : {}), page: String(p) })}`;
+  return (
+    <>
+      <PageHeader title="Documents" description="Documents out for signature, signed, or voided." />
+      <form className="mb-4 flex flex-wrap items-end gap-3" role="search">
+        <label className="min-w-0 flex-1 basis-48">
+          <span className="text-sm font-medium">Search by name</span>
+          <input name="q" defaultValue={params.q} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        </label>
+        <label>
+          <span className="text-sm font-medium">Status</span>
+          <select name="status" defaultValue={status ?? ""} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+            <option value="">All</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium">Apply</button>
+      </form>
+      <Card className="overflow-x-auto p-0 sm:p-0">
+        <table className="w-full min-w-[34rem] text-left text-sm">
+          <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th className="px-4 py-2 font-medium">Name</th>
+              <th className="px-4 py-2 font-medium">Status</th>
+              <th className="px-4 py-2 font-medium">Signers</th>
+              <th className="px-4 py-2 font-medium">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.length === 0 ? (
+              <tr>
+                <td colSpan={4} className="px-4 py-8 text-center text-slate-500">
+                  No documents yet.
+                </td>
+              </tr>
+            ) : null}
+            {results.map((d) => (
+              <tr key={d.id} className="border-b border-slate-100 last:border-0">
+                <td className="px-4 py-2">
+                  <Link href={`/documents/${d.id}`} className="font-medium text-brand-700 hover:underline">
+                    {d.name}
+                  </Link>
+                </td>
+                <td className="px-4 py-2">
+                  <Badge tone={TONE[d.status]}>{d.status}</Badge>
+                </td>
+                <td className="px-4 py-2 text-slate-600">
+                  {d.recipients.filter((r) => r.status === "completed").length} / {d.recipients.length}
+                </td>
+                <td className="px-4 py-2 text-slate-600">{formatDate(new Date(d.createdOn))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      <Pager page={page} pageSize={PAGE_SIZE} total={totalRecords} href={href} />
+    </>
+  );
+}

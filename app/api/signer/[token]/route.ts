@@ -1,0 +1,13 @@
+import { openSigningSession } from "@/lib/esign/signing";
+import { esignDeps } from "@/lib/esign/service";
+import { errorResponse } from "@/lib/http/errors";
+import { requestMeta } from "@/lib/http/request-meta";
+
+// Signer-facing: the link's token is the credential.
+export async function GET(req: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
+  try {
+    return Response.json({ data: await openSigningSession(await esignDeps(), (await params).token, requestMeta(req)) });
+  } catch (err) {
+    return errorResponse(err, "signer");
+  }
+}

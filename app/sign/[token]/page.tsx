@@ -1,0 +1,51 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { SigningClient } from "@/components/signing/signing-client";
+import { openSigningSession, SignerError } from "@/lib/esign/signing";
+import { esignDeps } from "@/lib/esign/service";
+
+export const metadata: Metadata = { title: "Sign a document", robots: { index: false } };
+export const dynamic = "force-dynamic";
+
+function Notice({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4">
+      <div role="status" className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm">
+        <h1 className="mb-2 text-xl font-semibold">{title}</h1>
+        <div className="text-sm text-slate-600">{children}</div>
+      </div>
+    </main>
+  );
+}
+
+export default async function SignPage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const h = await headers();
+  const meta = { ip: h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip"), userAgent: h.get("user-agent") };
+  let session;
+  try {
+    session = await openSigningSession(await esignDeps(), token, meta);
+  } catch (err) {
+    if (err instanceof SignerError) return <Notice title="This link does not work">{err.message}. Ask the sender for a new link.</Notice>;
+    throw err;
+  }
+  const { state, document } = session;
+  if (state === "voided") return <Notice title="This document was voided">The sender cancelled it{document.voidReason ? `: “${document.voidReason}”` : ""}. Nothing is left to sign.</Notice>;
+  if (state === "already_signed" || state === "completed") return <Notice title="You have signed">“{document.name}” is signed. {document.status === "completed" ? "Everyone has signed; the completed copy was emailed to you." : "We will email you the completed copy when everyone has signed."}</Notice>;
+  if (state === "expired") return <Notice title="This signing request has expired">Ask the sender to send it again.</Notice>;
+  if (state === "draft") return <Notice title="Not sent yet">The sender has not sent this document for signing yet.</Notice>;
+  if (state === "not_your_turn") return <Notice title="Not your turn yet">An earlier signer has not signed “{document.name}” yet. We will email you when it is your turn.</Notice>;
+
+  return (
+    <main className="mx-auto max-w-4xl px-4 py-4">
+      <header className="mb-4">
+        <p className="text-xs uppercase tracking-wide text-slate-500">Quire · secure signing</p>
+        <h1 className="text-xl font-semibold">{document.name}</h1>
+        <p className="text-sm text-slate-600">
+          {document.senderName ? `${document.senderName} asks you, ${session.recipient.name}, to sign.` : `Signing as ${session.recipient.name} (${session.recipient.email}).`} Fill the highlighted fields, then finish.
+        </p>
+      </header>
+      <SigningClient token={token} pages={session.pages} fields={session.fields} signer={{ name: session.recipient.name, email: session.recipient.email }} />
+    </main>
+  );
+}
