@@ -7,7 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const GENESIS_HASH = "0".repeat(64);
 
-export type AuditAction = "created" | "sent" | "viewed" | "signed" | "completed" | "voided" | "resent" | "reminded" | "signing_url_issued";
+export type AuditAction = "created" | "fields_updated" | "sent" | "viewed" | "signed" | "completed" | "voided" | "resent" | "reminded" | "signing_url_issued";
 
 export interface AuditInput {
   actionType: AuditAction;

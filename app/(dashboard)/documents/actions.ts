@@ -4,9 +4,11 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
-import { resendDocument, voidDocument } from "@/lib/esign/documents";
+import { replaceDraftFields, type PlacedField, placedFieldsSchema } from "@/lib/esign/draft-fields";
+import { resendDocument, sendDocument, voidDocument } from "@/lib/esign/documents";
 import { esignDeps } from "@/lib/esign/service";
 import { ForbiddenError, QuireError } from "@/lib/errors";
+import { parseWith } from "@/lib/http/validation";
 
 export type ActionResult = { ok: true; message?: string } | { ok: false; message: string };
 
@@ -34,5 +36,17 @@ export async function resendAction(id: string, recipientId: string): Promise<Act
   return asSender(async (actor, meta) => {
     const { recipientCount } = await resendDocument(await esignDeps(), actor, id, [recipientId], meta);
     return `Sent to ${recipientCount} signer(s).`;
+  });
+}
+
+/** Saves the placer's fields; with `send`, also sends the draft (every signer needs a field). */
+export async function saveDraftFieldsAction(id: string, fields: PlacedField[], send: boolean): Promise<ActionResult> {
+  return asSender(async (actor, meta) => {
+    const deps = await esignDeps();
+    const input = parseWith(placedFieldsSchema, { fields });
+    await replaceDraftFields(deps, actor, id, input.fields, meta, { forSending: send });
+    if (!send) return "Draft saved.";
+    const reply = await sendDocument(deps, actor, id, meta);
+    return reply.message;
   });
 }

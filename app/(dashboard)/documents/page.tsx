@@ -3,6 +3,7 @@ import Link from "next/link";
 import { Pager } from "@/components/pager";
 import { Badge, Card, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
+import { SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { listDocuments } from "@/lib/esign/documents";
 
@@ -13,7 +14,7 @@ const STATUSES = ["draft", "sent", "completed", "voided"] as const;
 const TONE = { draft: "slate", sent: "blue", completed: "green", voided: "red" } as const;
 
 export default async function DocumentsPage({ searchParams }: { searchParams: Promise<{ status?: string; q?: string; page?: string }> }) {
-  const { org } = await requireDashboard();
+  const { org, role } = await requireDashboard();
   const params = await searchParams;
   const status = STATUSES.find((s) => s === params.status);
   const page = Math.max(1, Number(params.page) || 1);
@@ -21,7 +22,13 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
   const href = (p: number) => `/documents?${new URLSearchParams({ ...(status ? { status } : {}), ...(params.q ? { q: params.q } : {}), page: String(p) })}`;
   return (
     <>
-      <PageHeader title="Documents" description="Documents out for signature, signed, or voided." />
+      <PageHeader title="Documents" description="Documents out for signature, signed, or voided.">
+        {SENDERS.includes(role) ? (
+          <Link href="/documents/new" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+            Send for signing
+          </Link>
+        ) : null}
+      </PageHeader>
       <form className="mb-4 flex flex-wrap items-end gap-3" role="search">
         <label className="min-w-0 flex-1 basis-48">
           <span className="text-sm font-medium">Search by name</span>

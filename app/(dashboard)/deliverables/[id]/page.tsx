@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Card, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
-import { WRITERS } from "@/lib/auth/roles";
+import { SENDERS, WRITERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { getDeliverable } from "@/lib/deliverables/deliverables";
 import { NotFoundError } from "@/lib/errors";
@@ -39,6 +39,11 @@ export default async function DeliverablePage({ params }: { params: Promise<{ id
             <a href={`/api/dashboard/deliverables/${d.id}/pdf?download=1`} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
               Download PDF
             </a>
+            {SENDERS.includes(role) ? (
+              <a href={`/documents/new?deliverableId=${d.id}`} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+                Send for signing
+              </a>
+            ) : null}
             {plan.hasFileDownload ? (
               <a href={`/api/dashboard/deliverables/${d.id}/source`} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
                 Download {d.fileType.includes("presentation") ? "PPTX" : "DOCX"}

@@ -34,6 +34,11 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
               Download {doc.status === "completed" ? "signed PDF" : "PDF"}
             </a>
           ) : null}
+          {canSend && doc.status === "draft" ? (
+            <a href={`/documents/${doc.id}/prepare`} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+              Place fields and send
+            </a>
+          ) : null}
           {canSend && (doc.status === "sent" || doc.status === "draft") ? <VoidButton id={doc.id} /> : null}
         </div>
       </PageHeader>

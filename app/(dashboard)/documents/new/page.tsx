@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import { NewDocumentForm } from "@/components/documents/new-document-form";
+import { Card, PageHeader } from "@/components/ui";
+import { requireDashboard } from "@/lib/auth/dashboard";
+import { SENDERS } from "@/lib/auth/roles";
+import { db } from "@/lib/db/client";
+import { listDeliverables } from "@/lib/deliverables/deliverables";
+
+export const metadata: Metadata = { title: "Send for signing" };
+
+export default async function NewDocumentPage({ searchParams }: { searchParams: Promise<{ deliverableId?: string }> }) {
+  const { org, role } = await requireDashboard();
+  const { deliverableId } = await searchParams;
+  if (!SENDERS.includes(role)) {
+    return (
+      <>
+        <PageHeader title="Send for signing" />
+        <Card>
+          <p className="text-sm text-slate-600">Only administrators and contributors can send documents for signing.</p>
+        </Card>
+      </>
+    );
+  }
+  const { results } = await listDeliverables(await db(), org.id, { limit: 100, offset: 0, showTags: false, selectedTags: [] });
+  return (
+    <>
+      <PageHeader title="Send for signing" description="Step 1 of 2: the document and who signs it. Next you place the fields." />
+      <NewDocumentForm deliverables={results.map((d) => ({ id: d.id, name: d.name }))} initialDeliverableId={results.some((d) => d.id === deliverableId) ? deliverableId : undefined} />
+    </>
+  );
+}

@@ -1,0 +1,189 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { FormMessage } from "@/components/ui";
+
+interface Signer {
+  key: number;
+  name: string;
+  email: string;
+}
+
+let nextKey = 1;
+const blankSigner = (): Signer => ({ key: nextKey++, name: "", email: "" });
+
+// Step one of "Send for signing": a source (upload or deliverable), the signers in order, and
+// whether Quire emails the links. The server turns it into a draft; the field placer is next.
+export function NewDocumentForm({ deliverables, initialDeliverableId }: { deliverables: { id: string; name: string }[]; initialDeliverableId?: string }) {
+  const router = useRouter();
+  const [source, setSource] = useState<"file" | "deliverable">(initialDeliverableId ? "deliverable" : "file");
+  const [file, setFile] = useState<File | null>(null);
+  const [deliverableId, setDeliverableId] = useState(initialDeliverableId ?? deliverables[0]?.id ?? "");
+  const [name, setName] = useState("");
+  const [signers, setSigners] = useState<Signer[]>(() => [blankSigner()]);
+  const [inOrder, setInOrder] = useState(true);
+  const [sendEmail, setSendEmail] = useState(true);
+  const [progress, setProgress] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+
+  const update = (key: number, patch: Partial<Signer>) => setSigners((all) => all.map((s) => (s.key === key ? { ...s, ...patch } : s)));
+  const move = (index: number, by: number) =>
+    setSigners((all) => {
+      const next = [...all];
+      const [item] = next.splice(index, 1);
+      next.splice(index + by, 0, item);
+      return next;
+    });
+
+  function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setMessage(null);
+    if (source === "file" && !file) return setMessage({ tone: "error", text: "Choose a PDF, DOCX or PPTX file." });
+    if (source === "deliverable" && !deliverableId) return setMessage({ tone: "error", text: "Choose a deliverable." });
+    const form = new FormData();
+    if (source === "file" && file) form.set("file", file);
+    else form.set("deliverableId", deliverableId);
+    if (name.trim()) form.set("documentName", name.trim());
+    form.set("recipients", JSON.stringify(signers.map((s, i) => ({ name: s.name.trim(), email: s.email.trim(), signingOrder: inOrder ? i + 1 : 1 }))));
+    form.set("sendEmail", String(sendEmail));
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/dashboard/documents");
+    setProgress("Uploading… 0%");
+    xhr.upload.onprogress = (ev) => {
+      if (!ev.lengthComputable) return;
+      const pct = Math.round((ev.loaded / ev.total) * 100);
+      setProgress(pct < 100 ? `Uploading… ${pct}%` : "Preparing the PDF…");
+    };
+    xhr.onload = () => {
+      let body: { message?: string; errors?: { field: string; message: string }[]; data?: { documentId: string } } | null = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON
+      }
+      if (xhr.status === 201 && body?.data) {
+        setProgress("Opening the field placer…");
+        router.push(`/documents/${body.data.documentId}/prepare`);
+        return;
+      }
+      setProgress(null);
+      const detail = body?.errors?.length ? ` (${body.errors.map((x) => `${x.field}: ${x.message}`).join("; ")})` : "";
+      setMessage({ tone: "error", text: `${body?.message ?? `Failed (HTTP ${xhr.status})`}${detail}` });
+    };
+    xhr.onerror = () => {
+      setProgress(null);
+      setMessage({ tone: "error", text: "The server could not be reached." });
+    };
+    xhr.send(form);
+  }
+
+  const tab = (value: typeof source, label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={source === value}
+      onClick={() => setSource(value)}
+      className={`rounded-md px-3 py-1.5 text-sm font-medium ${source === value ? "bg-white shadow-sm" : "text-slate-600"}`}
+    >
+      {label}
+    </button>
+  );
+
+  return (
+    <form onSubmit={submit} className="space-y-6">
+      <section className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 className="mb-3 font-medium">Document</h2>
+        <div role="tablist" aria-label="Source" className="mb-4 inline-flex rounded-lg bg-slate-100 p-1">
+          {tab("file", "Upload a file")}
+          {tab("deliverable", "A deliverable")}
+        </div>
+        {source === "file" ? (
+          <label className="block">
+            <span className="text-sm font-medium">PDF, DOCX or PPTX</span>
+            <input
+              type="file"
+              name="file"
+              accept=".pdf,.docx,.pptx,application/pdf"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-2 file:text-brand-700"
+            />
+          </label>
+        ) : deliverables.length ? (
+          <label className="block">
+            <span className="text-sm font-medium">Deliverable</span>
+            <select value={deliverableId} onChange={(e) => setDeliverableId(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+              {deliverables.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <p className="text-sm text-slate-600">No deliverables yet: generate one from a template first, or upload a file.</p>
+        )}
+        <label className="mt-4 block">
+          <span className="text-sm font-medium">Document name (optional)</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Defaults to the file or deliverable name" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        </label>
+      </section>
+
+      <section className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 className="mb-3 font-medium">Signers</h2>
+        <ol className="space-y-3">
+          {signers.map((s, i) => (
+            <li key={s.key} className="flex flex-wrap items-end gap-2 rounded-md border border-slate-100 p-2 sm:flex-nowrap">
+              <span className="w-6 self-center text-sm font-medium text-slate-500">{inOrder ? `${i + 1}.` : "•"}</span>
+              <label className="min-w-0 flex-1 basis-40">
+                <span className="text-xs font-medium text-slate-600">Name</span>
+                <input required aria-label={`Signer ${i + 1} name`} value={s.name} onChange={(e) => update(s.key, { name: e.target.value })} className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2" />
+              </label>
+              <label className="min-w-0 flex-1 basis-48">
+                <span className="text-xs font-medium text-slate-600">Email</span>
+                <input required type="email" aria-label={`Signer ${i + 1} email`} value={s.email} onChange={(e) => update(s.key, { email: e.target.value })} className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2" />
+              </label>
+              <span className="flex gap-1">
+                <button type="button" aria-label={`Move signer ${i + 1} up`} disabled={i === 0} onClick={() => move(i, -1)} className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40">
+                  ↑
+                </button>
+                <button type="button" aria-label={`Move signer ${i + 1} down`} disabled={i === signers.length - 1} onClick={() => move(i, 1)} className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40">
+                  ↓
+                </button>
+                <button type="button" aria-label={`Remove signer ${i + 1}`} disabled={signers.length === 1} onClick={() => setSigners((all) => all.filter((x) => x.key !== s.key))} className="rounded border border-slate-300 px-2 py-2 text-xs text-red-700 disabled:opacity-40">
+                  ✕
+                </button>
+              </span>
+            </li>
+          ))}
+        </ol>
+        <button type="button" onClick={() => setSigners((all) => [...all, blankSigner()])} className="mt-3 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50">
+          Add signer
+        </button>
+        <div className="mt-4 space-y-2 text-sm">
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={inOrder} onChange={(e) => setInOrder(e.target.checked)} />
+            Signers sign one after another, in this order
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={sendEmail} onChange={(e) => setSendEmail(e.target.checked)} />
+            Email the signing links (otherwise you hand out the links yourself)
+          </label>
+        </div>
+      </section>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="submit" disabled={progress !== null} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+          {progress ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white" /> : null}
+          Continue to fields
+        </button>
+        {progress ? (
+          <span role="status" className="text-sm text-slate-600">
+            {progress}
+          </span>
+        ) : null}
+        <FormMessage message={message} />
+      </div>
+    </form>
+  );
+}
