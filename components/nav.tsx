@@ -8,6 +8,8 @@ export interface NavItem {
   label: string;
   /** Areas that are planned but not built yet are shown, not linked. */
   soon?: boolean;
+  /** Shown to administrators only. */
+  adminOnly?: boolean;
 }
 
 export function Nav({ items }: { items: NavItem[] }) {

@@ -9,10 +9,11 @@ export const test = base.extend<{ quire: QuireTestServer }>({
 });
 export { expect };
 
-export async function logIn(page: Page, quire: QuireTestServer): Promise<void> {
+/** Signs in to the dashboard, by default as the demo workspace's administrator. */
+export async function logIn(page: Page, quire: QuireTestServer, login = quire.seed.login): Promise<void> {
   await page.goto("/login");
-  await page.getByLabel("Email").fill(quire.seed.login.email);
-  await page.getByLabel("Password").fill(quire.seed.login.password);
+  await page.getByLabel("Email").fill(login.email);
+  await page.getByLabel("Password").fill(login.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
 }

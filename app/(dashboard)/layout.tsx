@@ -10,6 +10,8 @@ const NAV: NavItem[] = [
   { href: "/templates", label: "Templates" },
   { href: "/deliverables", label: "Deliverables" },
   { href: "/documents", label: "Documents" },
+  // Signing links are in there: only administrators get the item (the page says why to others).
+  { href: "/outbox", label: "Outbox", adminOnly: true },
   { href: "/webhooks", label: "Webhooks", soon: true },
   { href: "/settings", label: "Settings" },
   { href: "/api-keys", label: "API keys" },
@@ -29,7 +31,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </p>
         </div>
         <div className="px-2 pb-2 md:pb-4">
-          <Nav items={NAV} />
+          <Nav items={NAV.filter((item) => !item.adminOnly || role === "administrator")} />
         </div>
       </aside>
       <div className="min-w-0 flex-1">

@@ -1,16 +1,36 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+
+type Mode = "draw" | "type" | "upload";
+const MODES: { id: Mode; label: string }[] = [
+  { id: "draw", label: "Draw" },
+  { id: "type", label: "Type" },
+  { id: "upload", label: "Upload" },
+];
+
+const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 
 // Draw, type or upload a signature (or initials). Returns a PNG data URL (drawn/uploaded) or the
-// typed text, which the sealed PDF renders in its own style.
+// typed text, which the sealed PDF renders in its own style. A modal dialog: it takes focus, keeps
+// Tab inside, closes on Escape and hands focus back to the field that opened it. Typing is the
+// keyboard way to sign; the tabs follow the ARIA tabs pattern (arrow keys move between them).
 export function SignaturePad({ label, onDone, onCancel }: { label: string; onDone: (value: string) => void; onCancel: () => void }) {
-  const [mode, setMode] = useState<"draw" | "type" | "upload">("draw");
+  const [mode, setMode] = useState<Mode>("draw");
   const [typed, setTyped] = useState("");
   const [uploaded, setUploaded] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
   const drawing = useRef(false);
   const [hasInk, setHasInk] = useState(false);
+  const id = useId();
+
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    dialog.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
+    return () => opener?.focus();
+  }, []);
 
   useEffect(() => {
     const c = canvas.current;
@@ -21,96 +41,176 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
     ctx.strokeStyle = "#1b2a66";
   }, [mode]);
 
+  function choose(next: Mode, focus: boolean) {
+    // A fresh canvas is blank: forget ink from an earlier visit to "draw".
+    if (next === "draw") setHasInk(false);
+    setMode(next);
+    setProblem(null);
+    if (focus) document.getElementById(`${id}-tab-${next}`)?.focus();
+  }
+
+  function onTabKey(e: React.KeyboardEvent, current: Mode) {
+    const i = MODES.findIndex((m) => m.id === current);
+    const target = { ArrowRight: i + 1, ArrowLeft: i - 1 + MODES.length, Home: 0, End: MODES.length - 1 }[e.key];
+    if (target === undefined) return;
+    e.preventDefault();
+    choose(MODES[target % MODES.length].id, true);
+  }
+
+  function onDialogKey(e: React.KeyboardEvent) {
+    if (e.key === "Escape") {
+      e.stopPropagation();
+      onCancel();
+      return;
+    }
+    if (e.key !== "Tab" || !dialog.current) return;
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("button, input, [tabindex]")].filter((el) => el.tabIndex >= 0 && !el.hasAttribute("disabled"));
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last?.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first?.focus();
+    }
+  }
+
   function point(e: React.PointerEvent<HTMLCanvasElement>) {
     const rect = e.currentTarget.getBoundingClientRect();
     return { x: ((e.clientX - rect.left) / rect.width) * e.currentTarget.width, y: ((e.clientY - rect.top) / rect.height) * e.currentTarget.height };
   }
 
-  function done() {
+  function done(e: React.FormEvent) {
+    e.preventDefault();
     if (mode === "draw" && canvas.current && hasInk) onDone(canvas.current.toDataURL("image/png"));
     else if (mode === "type" && typed.trim()) onDone(typed.trim());
     else if (mode === "upload" && uploaded) onDone(uploaded);
+    else setProblem(mode === "draw" ? "Draw in the box first, or choose Type to use the keyboard." : mode === "type" ? "Type your name first." : "Choose a PNG image first.");
   }
 
   return (
-    <div role="dialog" aria-modal="true" aria-label={label} className="fixed inset-0 z-50 flex items-end justify-center bg-black/40 p-2 sm:items-center">
-      <div className="w-full max-w-lg rounded-lg bg-white p-4 shadow-xl">
-        <h2 className="mb-3 font-medium">{label}</h2>
-        <div className="mb-3 flex gap-1" role="tablist">
-          {(["draw", "type", "upload"] as const).map((m) => (
-            <button key={m} type="button" role="tab" aria-selected={mode === m} onClick={() => setMode(m)} className={`rounded px-3 py-1.5 text-sm capitalize ${mode === m ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}>
-              {m}
+    <div className="fixed inset-0 z-50 flex items-end justify-center bg-black/40 p-2 sm:items-center" onKeyDown={onDialogKey}>
+      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} className="w-full max-w-lg rounded-lg bg-white p-4 shadow-xl">
+        <h2 id={`${id}-title`} className="mb-3 font-medium">
+          {label}
+        </h2>
+        <div className="mb-3 flex gap-1" role="tablist" aria-label="How to sign">
+          {MODES.map((m) => (
+            <button
+              key={m.id}
+              id={`${id}-tab-${m.id}`}
+              type="button"
+              role="tab"
+              aria-selected={mode === m.id}
+              aria-controls={`${id}-panel`}
+              tabIndex={mode === m.id ? 0 : -1}
+              onClick={() => choose(m.id, false)}
+              onKeyDown={(e) => onTabKey(e, m.id)}
+              className={`rounded px-3 py-1.5 text-sm font-medium ${FOCUS_RING} ${mode === m.id ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`}
+            >
+              {m.label}
             </button>
           ))}
         </div>
-        {mode === "draw" ? (
-          <div>
-            <canvas
-              ref={canvas}
-              width={600}
-              height={200}
-              aria-label="Draw here"
-              className="h-40 w-full touch-none rounded border border-slate-300 bg-slate-50"
-              onPointerDown={(e) => {
-                drawing.current = true;
-                const ctx = e.currentTarget.getContext("2d")!;
-                const p = point(e);
-                ctx.beginPath();
-                ctx.moveTo(p.x, p.y);
-                e.currentTarget.setPointerCapture(e.pointerId);
-              }}
-              onPointerMove={(e) => {
-                if (!drawing.current) return;
-                const ctx = e.currentTarget.getContext("2d")!;
-                const p = point(e);
-                ctx.lineTo(p.x, p.y);
-                ctx.stroke();
-                setHasInk(true);
-              }}
-              onPointerUp={() => (drawing.current = false)}
-            />
-            <button
-              type="button"
-              onClick={() => {
-                canvas.current?.getContext("2d")?.clearRect(0, 0, 600, 200);
-                setHasInk(false);
-              }}
-              className="mt-1 text-sm text-slate-600 underline"
-            >
-              Clear
+        <form onSubmit={done} noValidate>
+          <div id={`${id}-panel`} role="tabpanel" aria-labelledby={`${id}-tab-${mode}`}>
+            {mode === "draw" ? (
+              <div>
+                <canvas
+                  ref={canvas}
+                  width={600}
+                  height={200}
+                  role="img"
+                  aria-label="Signature drawing area"
+                  aria-describedby={`${id}-draw-hint`}
+                  className="h-40 w-full touch-none rounded border border-slate-300 bg-slate-50"
+                  onPointerDown={(e) => {
+                    drawing.current = true;
+                    const ctx = e.currentTarget.getContext("2d")!;
+                    const p = point(e);
+                    ctx.beginPath();
+                    ctx.moveTo(p.x, p.y);
+                    e.currentTarget.setPointerCapture(e.pointerId);
+                  }}
+                  onPointerMove={(e) => {
+                    if (!drawing.current) return;
+                    const ctx = e.currentTarget.getContext("2d")!;
+                    const p = point(e);
+                    ctx.lineTo(p.x, p.y);
+                    ctx.stroke();
+                    setHasInk(true);
+                    setProblem(null);
+                  }}
+                  onPointerUp={() => (drawing.current = false)}
+                />
+                <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
+                  <p id={`${id}-draw-hint`} className="text-xs text-slate-500">
+                    Draw with a finger, pen or mouse. With a keyboard, choose Type.
+                  </p>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      canvas.current?.getContext("2d")?.clearRect(0, 0, 600, 200);
+                      setHasInk(false);
+                    }}
+                    className={`rounded text-sm text-slate-600 underline ${FOCUS_RING}`}
+                  >
+                    Clear
+                  </button>
+                </div>
+              </div>
+            ) : mode === "type" ? (
+              <label className="block">
+                <span className="text-sm">Type your name</span>
+                <input
+                  value={typed}
+                  onChange={(e) => {
+                    setTyped(e.target.value);
+                    setProblem(null);
+                  }}
+                  maxLength={100}
+                  autoComplete="name"
+                  className={`mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-serif text-2xl italic ${FOCUS_RING}`}
+                />
+              </label>
+            ) : (
+              <label className="block text-sm">
+                A PNG image of your signature
+                <input
+                  type="file"
+                  accept="image/png"
+                  className={`mt-2 block max-w-full rounded ${FOCUS_RING}`}
+                  onChange={(e) => {
+                    const f = e.target.files?.[0];
+                    if (!f) return;
+                    const reader = new FileReader();
+                    reader.onload = () => {
+                      setUploaded(String(reader.result));
+                      setProblem(null);
+                    };
+                    reader.readAsDataURL(f);
+                  }}
+                />
+                {/* eslint-disable-next-line @next/next/no-img-element */}
+                {uploaded ? <img src={uploaded} alt="Uploaded signature" className="mt-2 h-16" /> : null}
+              </label>
+            )}
+          </div>
+          {problem ? (
+            <p role="alert" className="mt-2 text-sm text-red-700">
+              {problem}
+            </p>
+          ) : null}
+          <div className="mt-4 flex justify-end gap-2">
+            <button type="button" onClick={onCancel} className={`rounded-md px-4 py-2 text-sm text-slate-600 ${FOCUS_RING}`}>
+              Cancel
+            </button>
+            <button type="submit" className={`rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 ${FOCUS_RING}`}>
+              Apply
             </button>
           </div>
-        ) : mode === "type" ? (
-          <label className="block">
-            <span className="text-sm">Type it</span>
-            <input autoFocus value={typed} onChange={(e) => setTyped(e.target.value)} maxLength={100} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-serif text-2xl italic" />
-          </label>
-        ) : (
-          <label className="block text-sm">
-            A PNG image of your signature
-            <input
-              type="file"
-              accept="image/png"
-              className="mt-2 block"
-              onChange={(e) => {
-                const f = e.target.files?.[0];
-                if (!f) return;
-                const reader = new FileReader();
-                reader.onload = () => setUploaded(String(reader.result));
-                reader.readAsDataURL(f);
-              }}
-            />
-            {uploaded ? <img src={uploaded} alt="Uploaded signature" className="mt-2 h-16" /> : null}
-          </label>
-        )}
-        <div className="mt-4 flex justify-end gap-2">
-          <button type="button" onClick={onCancel} className="rounded-md px-4 py-2 text-sm text-slate-600">
-            Cancel
-          </button>
-          <button type="button" onClick={done} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white">
-            Apply
-          </button>
-        </div>
+        </form>
       </div>
     </div>
   );

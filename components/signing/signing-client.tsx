@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { SignaturePad } from "./signature-pad";
 
 export interface SignerField {
@@ -28,8 +28,15 @@ const LABELS: Record<string, string> = {
   first_name: "First name",
   last_name: "Last name",
   email: "Email",
-  checkbox: "Check",
+  checkbox: "Checkbox",
 };
+
+// Keyboard focus must be visible on the amber/green field boxes, and a focused field must not hide
+// under the sticky "Finish signing" bar.
+// Inputs use :focus, not :focus-visible: a date input's focus sits on its inner parts, which
+// :focus-visible on the input does not see.
+const FOCUS = "scroll-mt-4 scroll-mb-28 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+const INPUT_FOCUS = "scroll-mt-4 scroll-mb-28 focus:outline-3 focus:outline-offset-2 focus:outline-brand-600";
 
 export function SigningClient({
   token,
@@ -50,11 +57,13 @@ export function SigningClient({
     if (f.type === "checkbox") return "false";
     return "";
   };
+  // Reading order (page, then top to bottom, then left to right) is the order Tab visits fields in.
+  const ordered = useMemo(() => [...fields].sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x), [fields]);
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.id, initial(f)])));
   const [padFor, setPadFor] = useState<SignerField | null>(null);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const missing = fields.filter((f) => f.required && (!values[f.id] || (f.type === "checkbox" && values[f.id] !== "true")));
+  const missing = ordered.filter((f) => f.required && (!values[f.id] || (f.type === "checkbox" && values[f.id] !== "true")));
 
   async function finish() {
     if (missing.length) {
@@ -82,7 +91,7 @@ export function SigningClient({
         <div key={i} className="relative mx-auto w-full max-w-3xl overflow-hidden rounded border border-slate-200 bg-white shadow-sm" style={{ aspectRatio: `${size.width} / ${size.height}` }}>
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src={`/api/signer/${token}/page/${i + 1}`} alt={`Page ${i + 1} of ${pages.length}`} className="absolute inset-0 h-full w-full" loading={i < 2 ? "eager" : "lazy"} />
-          {fields
+          {ordered
             .filter((f) => f.page === i + 1)
             .map((f) => {
               const style = { left: `${(f.x / size.width) * 100}%`, top: `${(f.y / size.height) * 100}%`, width: `${(f.width / size.width) * 100}%`, height: `${(f.height / size.height) * 100}%` };
@@ -90,25 +99,31 @@ export function SigningClient({
               const label = `${LABELS[f.type] ?? f.type}${f.required ? " (required)" : ""}`;
               const ring = value && !(f.type === "checkbox" && value !== "true") ? "border-emerald-500 bg-emerald-50/60" : "border-amber-500 bg-amber-100/70";
               if (f.type === "signature" || f.type === "initial") {
+                const given = value.startsWith("data:image/") ? ": drawn" : value ? `: ${value}` : "";
                 return (
-                  <button key={f.id} id={`field-${f.id}`} type="button" aria-label={label} onClick={() => setPadFor(f)} style={style} className={`absolute flex items-center justify-center overflow-hidden rounded border-2 text-xs font-medium ${ring}`}>
+                  <button key={f.id} id={`field-${f.id}`} type="button" aria-label={label + given} aria-haspopup="dialog" onClick={() => setPadFor(f)} style={style} className={`absolute flex items-center justify-center overflow-hidden rounded border-2 text-xs font-medium ${ring} ${FOCUS}`}>
                     {value.startsWith("data:image/") ? <img src={value} alt="" className="max-h-full max-w-full" /> : value ? <span className="truncate font-serif italic">{value}</span> : LABELS[f.type]}
                   </button>
                 );
               }
               if (f.type === "checkbox") {
+                // Drawn by us (appearance-none) so it can wear the same amber/green box as the other fields.
                 return (
-                  <input
-                    key={f.id}
-                    id={`field-${f.id}`}
-                    type="checkbox"
-                    aria-label={label}
-                    checked={value === "true"}
-                    disabled={f.isReadonly}
-                    onChange={(e) => setValues({ ...values, [f.id]: String(e.target.checked) })}
-                    style={style}
-                    className={`absolute rounded border-2 ${ring}`}
-                  />
+                  <span key={f.id} style={style} className="absolute min-h-5 min-w-5">
+                    <input
+                      id={`field-${f.id}`}
+                      type="checkbox"
+                      aria-label={label}
+                      aria-required={f.required}
+                      checked={value === "true"}
+                      disabled={f.isReadonly}
+                      onChange={(e) => setValues({ ...values, [f.id]: String(e.target.checked) })}
+                      className={`peer block h-full w-full cursor-pointer appearance-none rounded border-2 checked:border-emerald-600 checked:bg-emerald-600 ${ring} ${INPUT_FOCUS}`}
+                    />
+                    <svg aria-hidden viewBox="0 0 16 16" className="pointer-events-none absolute inset-0 hidden h-full w-full p-[12%] text-white peer-checked:block">
+                      <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" />
+                    </svg>
+                  </span>
                 );
               }
               return (
@@ -116,21 +131,22 @@ export function SigningClient({
                   key={f.id}
                   id={`field-${f.id}`}
                   aria-label={label}
+                  aria-required={f.required}
                   type={f.type === "date" ? "date" : f.type === "email" ? "email" : "text"}
                   value={value}
                   readOnly={f.isReadonly}
                   placeholder={LABELS[f.type]}
                   onChange={(e) => setValues({ ...values, [f.id]: e.target.value })}
                   style={style}
-                  className={`absolute rounded border-2 px-1 text-[clamp(8px,1.6vw,14px)] ${ring}`}
+                  className={`absolute rounded border-2 px-1 text-[clamp(8px,1.6vw,14px)] ${ring} ${INPUT_FOCUS}`}
                 />
               );
             })}
         </div>
       ))}
       <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3">
-        <span className="text-sm text-slate-600">{missing.length ? `${missing.length} required field(s) left` : "All required fields are complete."}</span>
-        <button type="button" disabled={pending} onClick={finish} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-70">
+        <span role="status" className="text-sm text-slate-600">{missing.length ? `${missing.length} required field(s) left` : "All required fields are complete."}</span>
+        <button type="button" disabled={pending} onClick={finish} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70">
           {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
           {pending ? "Signing…" : "Finish signing"}
         </button>
