@@ -145,6 +145,11 @@ function checkReturnUrl(url: string | undefined): void {
   if (parsed?.protocol !== "https:") throw invalid("returnUrl must be an https:// URL", "InvalidReturnUrl", "returnUrl");
 }
 
+function checkExpiresAt(expiresAt: string | undefined): void {
+  // A request that is expired on arrival could never be signed; say so now, not on the signer's page.
+  if (expiresAt !== undefined && new Date(expiresAt).getTime() <= Date.now()) throw invalid("expiresAt must be in the future", "ExpiresAtInPast", "expiresAt");
+}
+
 interface PlannedField {
   recipientIndex: number;
   type: string;
@@ -229,6 +234,7 @@ export async function prepareDocument(
 ): Promise<PrepareReply> {
   checkRecipients(input.recipients);
   checkReturnUrl(input.returnUrl);
+  checkExpiresAt(input.expiresAt);
   const source = await resolveSource(deps, actor, input, file);
   const pageCount = (await deps.pageSizes(source.pdf)).length;
   const fields = await planFields(deps, source.pdf, pageCount, input.recipients, input.fields ?? []);
@@ -320,7 +326,8 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
       signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
       expiresAt: doc.expiresAt,
     });
-    await deps.sendMail({ orgId: doc.orgId, kind: "signing_request", to: r.email, cc: doc.ccEmails as string[], fromName: doc.senderName ?? undefined, replyTo: doc.senderEmail ?? undefined, ...mail, documentId: doc.id });
+    // No cc here: the link signs as this recipient; cc parties get the completed copy instead.
+    await deps.sendMail({ orgId: doc.orgId, kind: "signing_request", to: r.email, fromName: doc.senderName ?? undefined, replyTo: doc.senderEmail ?? undefined, ...mail, documentId: doc.id });
   }
   return targets.length;
 }
@@ -328,6 +335,8 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
 export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, meta: RequestMeta): Promise<PrepareReply> {
   const doc = await loadDocument(deps.db, actor.orgId, id);
   if (doc.status !== "draft") throw invalid(`The document is already ${doc.status}`, "DocumentAlreadySent", "documentId");
+  // A draft prepared for review may sit until its expiresAt has passed.
+  if (doc.expiresAt && doc.expiresAt.getTime() <= Date.now()) throw invalid("The document's expiresAt has passed; prepare it again with a later expiresAt", "ExpiresAtInPast", "expiresAt");
   await deps.db.$transaction(async (tx) => {
     await tx.signingDocument.update({ where: { id }, data: { status: "sent", sentAt: new Date() } });
     await appendAudit(tx, id, { actionType: "sent", ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });

@@ -61,7 +61,7 @@ async function prepare(extra: Record<string, unknown> = {}) {
   return contributor("/esign/single/prepare-for-signing", { method: "POST", body: form });
 }
 
-async function mailsTo(to: string): Promise<{ subject: string; text: string; kind: string }[]> {
+async function mailsTo(to: string): Promise<{ subject: string; text: string; kind: string; documentId: string }[]> {
   const res = await as(baseUrl, seed, "administrator")(`/api/outbox?to=${encodeURIComponent(to)}&limit=50`);
   expect(res.status, res.text).toBe(200);
   return res.json.data.results;
@@ -196,6 +196,40 @@ describe("document endpoints and errors", () => {
     expect(missing.json).toEqual({ message: "Document not found", type: "DocumentNotFound" });
     const theirs = await as(baseUrl, other, "administrator")(`/esign/documents/00000000-0000-4000-8000-000000000000`);
     expect(theirs.status).toBe(404);
+  });
+
+  it("refuses an expiresAt in the past in the signing error shape, creating nothing", async () => {
+    const res = await prepare({ expiresAt: new Date(Date.now() - 60_000).toISOString(), documentName: "Expired on arrival" });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ message: "expiresAt must be in the future", type: "ExpiresAtInPast", error: "expiresAt must be in the future", code: "ExpiresAtInPast" });
+    const listed = await contributor(`/esign/documents?query=${encodeURIComponent("Expired on arrival")}`);
+    expect(listed.json.data.totalRecords).toBe(0);
+  });
+
+  it("expires: once expiresAt passes, the signer API answers 410 document_expired and the signing page says so", async () => {
+    const expiresAt = new Date(Date.now() + 4_000);
+    const res = await prepare({ expiresAt: expiresAt.toISOString(), documentName: "Short-lived offer" });
+    expect(res.status, res.text).toBe(200);
+    const documentId = res.json.data.documentId;
+    expect((await contributor(`/esign/documents/${documentId}`)).json.data.expiresAt).toBe(expiresAt.toISOString());
+    const request = (await mailsTo("ada@example.com")).find((m) => m.documentId === documentId);
+    expect(request?.text).toMatch(/Please sign before/);
+    const token = tokenOf(/https?:\/\/\S+\/sign\/[A-Za-z0-9_-]+/.exec(request!.text)![0]);
+    const ada = signer(token);
+    expect((await ada.session()).json.data.state).toBe("ready");
+
+    await new Promise((r) => setTimeout(r, expiresAt.getTime() - Date.now() + 250));
+    const session = await ada.session();
+    expect(session.status).toBe(200);
+    expect(session.json.data.state).toBe("expired");
+    const values = Object.fromEntries(session.json.data.fields.map((f: { id: string; type: string }) => [f.id, f.type === "signature" ? PNG : "Ada Lovelace"]));
+    const late = await ada.sign(values);
+    expect(late.status).toBe(410);
+    expect(late.json).toEqual({ error: "This signing request has expired", code: "document_expired" });
+    const page = await fetch(`${baseUrl}/sign/${token}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("This signing request has expired");
+    expect((await contributor(`/esign/documents/${documentId}`)).json.data.recipients[0].signedAt).toBeNull();
   });
 
   it("names an anchor that is not in the document", async () => {

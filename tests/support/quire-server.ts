@@ -79,7 +79,14 @@ export interface StartOptions {
   beforeStart?: (env: Record<string, string | undefined>, seed: SeedResult) => Promise<void>;
 }
 
-export async function startQuireServer(db: TestDatabase, options: StartOptions = {}): Promise<{ server: QuireTestServer; stop: () => Promise<void> }> {
+export interface RunningQuire {
+  server: QuireTestServer;
+  stop: () => Promise<void>;
+  /** Stops the server (hard: SIGKILL of its process group) and starts it again on the same port, DATA_DIR and database. */
+  restart: (opts?: { hard?: boolean }) => Promise<void>;
+}
+
+export async function startQuireServer(db: TestDatabase, options: StartOptions = {}): Promise<RunningQuire> {
   const extraEnv = options.extraEnv ?? {};
   if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("No production build: run `npm run build` first (npm test does).");
   const port = await freePort();
@@ -113,27 +120,42 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
 
   const logFile = path.join(dataDir, "server.log");
   const log = fs.openSync(logFile, "a");
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: env as NodeJS.ProcessEnv,
-    stdio: ["ignore", log, log],
-    detached: true,
-  });
+  const spawnServer = () =>
+    spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: ROOT,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", log, log],
+      detached: true,
+    });
+  let child = spawnServer();
   await waitForHealth(baseUrl, child, logFile);
 
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once("exit", r));
-      try {
-        process.kill(-child.pid!, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  // Signals the whole process group (detached: next start and anything it spawned) and waits for the exit.
+  const kill = async (signal: NodeJS.Signals, graceMs: number) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // already gone
     }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs))]);
+  };
+
+  const stop = async () => {
+    await kill("SIGTERM", 10_000);
     fs.closeSync(log);
     if (databaseName) await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`));
     if (!process.env.QUIRE_TEST_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  return { server: { baseUrl, db, dataDir, seed, other, limited, env }, stop };
+
+  const restart = async (opts: { hard?: boolean } = {}) => {
+    // hard: SIGKILL, as a crash or an OOM kill would: no shutdown hooks, no database close.
+    await kill(opts.hard ? "SIGKILL" : "SIGTERM", 10_000);
+    if (child.exitCode === null && child.signalCode === null) throw new Error("Quire did not exit before restart");
+    fs.writeSync(log, `\n--- restart (${opts.hard ? "SIGKILL" : "SIGTERM"}) ---\n`);
+    child = spawnServer();
+    await waitForHealth(baseUrl, child, logFile);
+  };
+  return { server: { baseUrl, db, dataDir, seed, other, limited, env }, stop, restart };
 }
