@@ -35,3 +35,12 @@ export class SigningLinkGoneError extends QuireError {
 export function invalid(message: string, code: string, field = "(body)"): ValidationError {
   return new ValidationError(message, [{ field, message }], code);
 }
+
+/** A signing rule with its own 7.4 code and status (identity, passcodes, signing URLs). */
+export class SigningRuleError extends QuireError {
+  readonly kind;
+  constructor(kind: "validation" | "payment_required" | "forbidden" | "not_found" | "conflict" | "gone" | "locked", message: string, code: string) {
+    super(message, code);
+    this.kind = kind;
+  }
+}
