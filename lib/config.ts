@@ -37,6 +37,7 @@ const envSchema = z.object({
   AI_MODEL: z.string().optional(),
   /** Development and tests only: lets image URLs and file links reach private addresses. */
   QUIRE_ALLOW_PRIVATE_FETCH: booleanFromEnv,
+  QUIRE_TEST_CLOCK: booleanFromEnv,
   /** The instance certificate that digitally signs completed PDFs (a self-signed one is made when unset). */
   SIGNING_P12_PATH: z.string().min(1).optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
@@ -66,6 +67,8 @@ export interface QuireConfig {
   /** OpenAI-compatible chat-completions provider for variables that carry only an aiPrompt. */
   ai: { baseUrl: string; apiKey: string; model: string } | null;
   allowPrivateFetch: boolean;
+  /** Tests only: lets POST /api/internal/clock move the service clock (passcode rate limits). */
+  testClock: boolean;
   signingCertificate: { p12Path?: string; password?: string };
   mail: { smtpUrl: string | null; from: string };
 }
@@ -123,6 +126,7 @@ export function parseConfig(env: Env): QuireConfig {
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,
     allowPrivateFetch: e.QUIRE_ALLOW_PRIVATE_FETCH,
+    testClock: e.QUIRE_TEST_CLOCK,
     signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
   };

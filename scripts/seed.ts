@@ -1,4 +1,5 @@
 // npm run seed -- [--json] [--org <slug>] [--rate-limit <requests per minute>] [--plan '<JSON plan overrides>']
+//                  [--signing '<JSON embedded signing settings>'] [--identity-providers '<JSON array>']
 // Creates (or re-uses) the demo workspace and prints its login and one API key per role.
 import { parseArgs } from "node:util";
 import { getConfig, persistedSecret } from "@/lib/config";
@@ -12,6 +13,8 @@ const { values } = parseArgs({
     org: { type: "string" },
     "rate-limit": { type: "string" },
     plan: { type: "string" },
+    signing: { type: "string" },
+    "identity-providers": { type: "string" },
   },
 });
 
@@ -24,6 +27,8 @@ async function main(): Promise<SeedResult> {
     adminPassword: process.env.SEED_ADMIN_PASSWORD ?? persistedSecret(config.dataDir, "demoAdminPassword"),
     rateLimitPerMinute: values["rate-limit"] ? Number(values["rate-limit"]) : undefined,
     plan: values.plan ? (JSON.parse(values.plan) as SeedOptions["plan"]) : undefined,
+    signing: values.signing ? (JSON.parse(values.signing) as SeedOptions["signing"]) : undefined,
+    identityProviders: values["identity-providers"] ? (JSON.parse(values["identity-providers"]) as SeedOptions["identityProviders"]) : undefined,
   };
   // The embedded database is single-process: when a server holds it, seed through that server.
   const running = config.database.kind === "pglite" ? findRunningServer(config.dataDir) : null;
@@ -37,7 +42,7 @@ async function main(): Promise<SeedResult> {
     return (await res.json()) as SeedResult;
   }
   try {
-    return await seedDemoWorkspace(await db(), options);
+    return await seedDemoWorkspace(await db(), { ...options, instanceSecret: config.nextAuthSecret });
   } finally {
     await closeDb();
   }

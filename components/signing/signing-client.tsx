@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import { postCompletion, SignedNotice } from "./completion";
 import { SignaturePad } from "./signature-pad";
 
 export interface SignerField {
@@ -43,11 +44,19 @@ export function SigningClient({
   pages,
   fields,
   signer,
+  document: doc,
+  session,
+  embedOrigin,
 }: {
   token: string;
   pages: { width: number; height: number }[];
   fields: SignerField[];
   signer: { name: string; email: string };
+  document: { id: string; name: string };
+  /** Held after a passcode or a single-use link; sent with every call. */
+  session?: string | null;
+  /** Where the completion message goes when the page is framed. */
+  embedOrigin?: string | null;
 }) {
   const initial = (f: SignerField): string => {
     if (f.defaultValue) return f.defaultValue;
@@ -63,6 +72,7 @@ export function SigningClient({
   const [padFor, setPadFor] = useState<SignerField | null>(null);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [signed, setSigned] = useState<{ everyone: boolean } | null>(null);
   const missing = ordered.filter((f) => f.required && (!values[f.id] || (f.type === "checkbox" && values[f.id] !== "true")));
 
   async function finish() {
@@ -73,24 +83,27 @@ export function SigningClient({
     }
     setPending(true);
     setError(null);
-    const res = await fetch(`/api/signer/${token}/sign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ values }) });
+    const res = await fetch(`/api/signer/${token}/sign`, { method: "POST", headers: { "content-type": "application/json", ...(session ? { "x-signer-session": session } : {}) }, body: JSON.stringify({ values }) });
     const body = await res.json().catch(() => null);
     if (!res.ok) {
       setError(body?.error ?? `Signing failed (HTTP ${res.status})`);
       setPending(false);
       return;
     }
+    postCompletion(embedOrigin, doc.id, "signing_complete");
     const returnUrl: string | null = body?.data?.returnUrl ?? null;
     if (returnUrl) window.location.assign(returnUrl);
-    else window.location.reload();
+    else setSigned({ everyone: body?.data?.status === "completed" });
   }
+
+  if (signed) return <SignedNotice documentName={doc.name} everyone={signed.everyone} />;
 
   return (
     <div className="space-y-4">
       {pages.map((size, i) => (
         <div key={i} className="relative mx-auto w-full max-w-3xl overflow-hidden rounded border border-slate-200 bg-white shadow-sm" style={{ aspectRatio: `${size.width} / ${size.height}` }}>
           {/* eslint-disable-next-line @next/next/no-img-element */}
-          <img src={`/api/signer/${token}/page/${i + 1}`} alt={`Page ${i + 1} of ${pages.length}`} className="absolute inset-0 h-full w-full" loading={i < 2 ? "eager" : "lazy"} />
+          <img src={`/api/signer/${token}/page/${i + 1}${session ? `?s=${encodeURIComponent(session)}` : ""}`} alt={`Page ${i + 1} of ${pages.length}`} className="absolute inset-0 h-full w-full" loading={i < 2 ? "eager" : "lazy"} />
           {ordered
             .filter((f) => f.page === i + 1)
             .map((f) => {

@@ -7,7 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const GENESIS_HASH = "0".repeat(64);
 
-export type AuditAction = "created" | "fields_updated" | "sent" | "viewed" | "signed" | "completed" | "voided" | "resent" | "reminded" | "signing_url_issued";
+export type AuditAction = "created" | "fields_updated" | "sent" | "viewed" | "signed" | "completed" | "voided" | "resent" | "reminded" | "signing_url_issued" | "passcode_sent" | "passcode_failed" | "identity_verified" | "signing_url_redeemed";
 
 export interface AuditInput {
   actionType: AuditAction;

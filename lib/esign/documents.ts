@@ -4,6 +4,9 @@ import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { appendAudit } from "@/lib/esign/audit";
 import { DocumentNotFoundError, invalid } from "@/lib/esign/errors";
+import { loadSigningSettings, parseIdentityBlock, resolveIdentity, smsPasscodesThisMonth } from "@/lib/esign/identity";
+import { loadPlan } from "@/lib/orgs/plan";
+import { now } from "@/lib/clock";
 import type { FieldInput, PrepareInput, RecipientInput } from "@/lib/esign/schemas";
 import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -123,7 +126,8 @@ async function resolveSource(deps: EsignDeps, actor: Actor, input: PrepareInput,
 function checkRecipients(recipients: RecipientInput[]): void {
   const externalIds = new Set<string>();
   const emails = new Set<string>();
-  for (const r of recipients) {
+  for (const [i, r] of recipients.entries()) {
+    parseIdentityBlock(r.identityVerification, `recipients.${i}`);
     if (r.externalId) {
       if (externalIds.has(r.externalId)) throw invalid(`Two recipients share the externalId "${r.externalId}"`, "DuplicateExternalId", "recipients");
       externalIds.add(r.externalId);
@@ -134,7 +138,20 @@ function checkRecipients(recipients: RecipientInput[]): void {
   }
 }
 
-function checkReturnUrl(url: string | undefined): void {
+/** Resolves every recipient's verification against the organization's current settings and plan. */
+export async function checkIdentities(db: Db, orgId: string, recipients: { identityVerification: unknown; phone: string | null }[], automated: boolean): Promise<void> {
+  const [settings, plan] = await Promise.all([loadSigningSettings(db, orgId), loadPlan(db, orgId)]);
+  const ctx = { settings, plan, automated, smsUsed: () => smsPasscodesThisMonth(db, orgId, now()) };
+  for (const [i, r] of recipients.entries()) await resolveIdentity(ctx, r, `recipients.${i}`);
+}
+
+/** external_idv and override signers sign only through a single-use URL, never an emailed link. */
+export function needsSingleUseUrl(identityVerification: unknown): boolean {
+  const mode = (identityVerification as { mode?: string } | null)?.mode;
+  return mode === "external_idv" || mode === "override";
+}
+
+export function checkReturnUrl(url: string | undefined): void {
   if (url === undefined) return;
   let parsed: URL | null = null;
   try {
@@ -234,6 +251,7 @@ export async function prepareDocument(
 ): Promise<PrepareReply> {
   checkRecipients(input.recipients);
   checkReturnUrl(input.returnUrl);
+  await checkIdentities(deps.db, actor.orgId, input.recipients.map((r) => ({ identityVerification: r.identityVerification, phone: r.phone ?? null })), input.automated ?? false);
   checkExpiresAt(input.expiresAt);
   const source = await resolveSource(deps, actor, input, file);
   const pageCount = (await deps.pageSizes(source.pdf)).length;
@@ -261,6 +279,7 @@ export async function prepareDocument(
           senderEmail: input.senderEmail ?? null,
           ccEmails: input.ccEmails ?? [],
           sendEmail,
+          automated: input.automated ?? false,
           expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
           createdBy: actor.userId,
           recipients: {
@@ -317,7 +336,7 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
   if (!doc.sendEmail && !opts.force) return 0;
   const targets = opts.only
     ? doc.recipients.filter((r) => opts.only!.includes(r.id) && !r.signedAt)
-    : recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready");
+    : recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready" && !needsSingleUseUrl(r.identityVerification));
   for (const r of targets) {
     const mail = deps.emails.signingRequest({
       recipientName: r.name,
@@ -337,6 +356,8 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
   if (doc.status !== "draft") throw invalid(`The document is already ${doc.status}`, "DocumentAlreadySent", "documentId");
   // A draft prepared for review may sit until its expiresAt has passed.
   if (doc.expiresAt && doc.expiresAt.getTime() <= Date.now()) throw invalid("The document's expiresAt has passed; prepare it again with a later expiresAt", "ExpiresAtInPast", "expiresAt");
+  // Settings may have changed since the draft was made.
+  await checkIdentities(deps.db, actor.orgId, doc.recipients, doc.automated);
   await deps.db.$transaction(async (tx) => {
     await tx.signingDocument.update({ where: { id }, data: { status: "sent", sentAt: new Date() } });
     await appendAudit(tx, id, { actionType: "sent", ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
@@ -422,6 +443,8 @@ export async function resendDocument(deps: EsignDeps, actor: Actor, id: string, 
   if (unknown.length) throw new ValidationError(`Unknown recipient(s): ${unknown.join(", ")}`, unknown.map((u) => ({ field: "recipientIds", message: `${u} is not a recipient` })), "RecipientNotFound");
   // Without a choice: the signers whose turn it is (the others would only find "not your turn yet").
   const only = recipientIds ?? recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready").map((r) => r.id);
+  // A resend is the sender vouching for the signer: it lifts a passcode lock (interface.md 3).
+  await deps.db.signingRecipient.updateMany({ where: { id: { in: only }, documentId: id }, data: { lockedAt: null, passcodeFailures: 0 } });
   const recipientCount = await emailReadySigners(deps, id, { force: true, only });
   await deps.db.$transaction((tx) => appendAudit(tx, id, { actionType: "resent", ip: meta.ip, userAgent: meta.userAgent, details: { recipientIds: only } }));
   return { success: true, recipientCount };

@@ -53,7 +53,7 @@ export async function loadSigningSettings(db: Db, orgId: string): Promise<Signin
     defaultChannel: row.defaultChannel as SigningSettings["defaultChannel"],
     allowChannelOverride: row.allowChannelOverride,
     allowedFrameAncestors: row.allowedFrameAncestors,
-    smsConfigured: Boolean(row.smsApiBaseUrl && row.smsAccountSid && row.smsFrom && row.smsAuthTokenEnc),
+    smsConfigured: row.smsApiBaseUrl === "outbox" || Boolean(row.smsApiBaseUrl && row.smsAccountSid && row.smsFrom && row.smsAuthTokenEnc),
     identityProviders: providers.map((p) => p.name),
   };
 }

@@ -4,8 +4,8 @@
 import crypto from "node:crypto";
 import { appendAudit } from "@/lib/esign/audit";
 import { type EsignDeps, emailReadySigners, recipientStatuses } from "@/lib/esign/documents";
-import { hashToken } from "@/lib/esign/tokens";
-import { QuireError, ValidationError } from "@/lib/errors";
+import { accessOf, loadByToken, maskDestination, requireVerified, SignerError } from "@/lib/esign/signer-access";
+import { ValidationError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export interface SealInput {
@@ -19,34 +19,18 @@ export interface SigningDeps extends EsignDeps {
   emailsCompleted: (a: { recipientName: string; documentName: string }) => { subject: string; html: string; text: string };
 }
 
-/** Signer-page failures: `{ error, code }` with lowercase codes (interface.md 7.4). */
-export class SignerError extends QuireError {
-  readonly kind;
-  constructor(kind: "not_found" | "conflict" | "gone" | "validation", message: string, code: string) {
-    super(message, code);
-    this.kind = kind;
-  }
-}
+export { SignerError };
 
-async function loadByToken(deps: EsignDeps, token: string) {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new SignerError("not_found", "This signing link is not valid", "LinkNotFound");
-  const recipient = await deps.db.signingRecipient.findUnique({
-    where: { accessTokenHash: hashToken(token) },
-    include: { document: { include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] }, fields: true } } },
-  });
-  if (!recipient) throw new SignerError("not_found", "This signing link is not valid", "LinkNotFound");
-  return recipient;
-}
+export type SignerState = "ready" | "verification_required" | "not_your_turn" | "already_signed" | "completed" | "voided" | "expired" | "draft";
 
-export type SignerState = "ready" | "not_your_turn" | "already_signed" | "completed" | "voided" | "expired" | "draft";
-
-export async function openSigningSession(deps: EsignDeps, token: string, meta: { ip?: string | null; userAgent?: string | null }) {
-  const recipient = await loadByToken(deps, token);
+export async function openSigningSession(deps: EsignDeps, token: string, meta: { ip?: string | null; userAgent?: string | null }, sessionToken?: string | null) {
+  const loaded = await loadByToken(deps.db, token);
+  const recipient = loaded.recipient;
   const doc = recipient.document;
   const statuses = recipientStatuses(doc.status, doc.recipients);
   const mine = statuses.find((r) => r.id === recipient.id)!;
   const expired = doc.expiresAt !== null && doc.expiresAt.getTime() < Date.now();
-  const state: SignerState = recipient.signedAt
+  let state: SignerState = recipient.signedAt
     ? "already_signed"
     : doc.status === "voided"
       ? "voided"
@@ -59,6 +43,22 @@ export async function openSigningSession(deps: EsignDeps, token: string, meta: {
             : mine.status === "ready"
               ? "ready"
               : "not_your_turn";
+  // Only a signable document is behind the checks; the other states reveal nothing of it.
+  const access = await accessOf(deps, loaded, sessionToken);
+  const document = { id: doc.id, name: doc.name, status: doc.status, pageCount: doc.pageCount, voidReason: doc.voidReason, senderName: doc.senderName };
+  if (state === "ready" && !access.verified) {
+    state = "verification_required";
+    const r = access.requirement;
+    return {
+      state,
+      document,
+      verification: r.kind === "otp" ? { kind: "otp" as const, channel: r.channel, destination: maskDestination(r.channel, recipient) } : { kind: "single_use" as const },
+      pages: [],
+      recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: null },
+      fields: [],
+      access,
+    };
+  }
   if (state === "ready" && !recipient.viewedAt) {
     await deps.db.$transaction(async (tx) => {
       await tx.signingRecipient.update({ where: { id: recipient.id }, data: { viewedAt: new Date() } });
@@ -68,8 +68,10 @@ export async function openSigningSession(deps: EsignDeps, token: string, meta: {
   const pdf = await deps.storage.get(doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey);
   return {
     state,
-    document: { id: doc.id, name: doc.name, status: doc.status, pageCount: doc.pageCount, voidReason: doc.voidReason, senderName: doc.senderName },
-    pages: await deps.pageSizes(pdf),
+    document,
+    verification: null,
+    access,
+    pages: state === "ready" ? await deps.pageSizes(pdf) : [],
     recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: recipient.returnUrl },
     fields: doc.fields
       .filter((f) => f.recipientId === recipient.id)
@@ -77,9 +79,10 @@ export async function openSigningSession(deps: EsignDeps, token: string, meta: {
   };
 }
 
-export async function signerPdf(deps: EsignDeps, token: string): Promise<Buffer> {
-  const recipient = await loadByToken(deps, token);
-  const doc = recipient.document;
+export async function signerPdf(deps: EsignDeps, token: string, sessionToken?: string | null): Promise<Buffer> {
+  const loaded = await loadByToken(deps.db, token);
+  requireVerified(await accessOf(deps, loaded, sessionToken));
+  const doc = loaded.recipient.document;
   return deps.storage.get(doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey);
 }
 
@@ -95,8 +98,9 @@ function checkValue(type: string, value: string): string | null {
   return value.length <= 10_000 ? null : "is too long";
 }
 
-export async function submitSignature(deps: SigningDeps, token: string, values: Record<string, string>, meta: { ip?: string | null; userAgent?: string | null }) {
-  const session = await openSigningSession(deps, token, meta);
+export async function submitSignature(deps: SigningDeps, token: string, values: Record<string, string>, meta: { ip?: string | null; userAgent?: string | null }, sessionToken?: string | null) {
+  const session = await openSigningSession(deps, token, meta, sessionToken);
+  if (session.state === "verification_required") requireVerified(session.access);
   if (session.state === "already_signed") throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
   if (session.state === "voided") throw new SignerError("gone", "This document was voided by its sender", "DocumentVoided");
   if (session.state === "expired") throw new SignerError("gone", "This signing request has expired", "DocumentExpired");
@@ -128,7 +132,7 @@ export async function submitSignature(deps: SigningDeps, token: string, values: 
     const fresh = await tx.signingRecipient.findUniqueOrThrow({ where: { id: session.recipient.id } });
     if (fresh.signedAt) throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
     for (const a of accepted) await tx.signingField.update({ where: { id: a.id }, data: { value: a.value } });
-    await tx.signingRecipient.update({ where: { id: fresh.id }, data: { signedAt, signedIp: meta.ip ?? null, signedUserAgent: meta.userAgent ?? null, verificationUsed: fresh.verificationUsed ?? "none" } });
+    await tx.signingRecipient.update({ where: { id: fresh.id }, data: { signedAt, signedIp: meta.ip ?? null, signedUserAgent: meta.userAgent ?? null, verificationUsed: session.access.via } });
     await appendAudit(tx, documentId, { actionType: "signed", recipientId: fresh.id, ip: meta.ip, userAgent: meta.userAgent, details: { fields: accepted.length } }, signedAt);
     return (await tx.signingRecipient.count({ where: { documentId, signedAt: null } })) === 0;
   });

@@ -43,3 +43,19 @@ export function documentVoidedEmail(a: { recipientName: string; documentName: st
   const lines = [`Hello ${a.recipientName},`, "The sender cancelled this signing request; there is nothing left to sign.", `Reason: ${a.reason}`];
   return { subject: `Voided: “${a.documentName}”`, html: layout(title, lines.map(esc)), text: text(title, lines) };
 }
+
+export function passcodeEmail(a: { recipientName: string; documentName: string; code: string; minutes: number }): Email {
+  const title = `Your signing code: ${a.code}`;
+  const lines = [`Hello ${a.recipientName},`, `Enter this code to open “${a.documentName}” for signing: ${a.code}`, `It works for ${a.minutes} minutes. If you did not ask for it, ignore this email.`];
+  return { subject: `${a.code} is your signing code`, html: layout(title, lines.map(esc)), text: text(title, lines) };
+}
+
+export function passcodeAlertEmail(a: { senderName: string; recipientName: string; recipientEmail: string; documentName: string; failures: number; locked: boolean }): Email {
+  const title = a.locked ? `${a.recipientName} is locked out of “${a.documentName}”` : `Wrong signing codes on “${a.documentName}”`;
+  const lines = [
+    `Hello ${a.senderName},`,
+    `${a.recipientName} (${a.recipientEmail}) has entered ${a.failures} wrong passcodes for “${a.documentName}”.`,
+    a.locked ? "They can no longer request or enter codes. If it really is them, resend the signing email from Quire: that lifts the lock." : "If this is not them, someone else may have their signing link.",
+  ];
+  return { subject: title, html: layout(title, lines.map(esc)), text: text(title, lines) };
+}

@@ -1,6 +1,7 @@
 // The demo workspace: one organization with a generous plan, one administrator login and one
 // API key per role. Idempotent: a rerun reuses the organization and user and rotates the keys
 // (only hashes are stored, so printing working keys again means issuing new ones).
+import { addIdentityProvider, identityProviderInput, signingSettingsInput, updateSigningSettings, type IdentityProviderInput, type SigningSettingsInput } from "@/lib/esign/settings";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { ROLES, type Role } from "@/lib/auth/roles";
@@ -19,6 +20,12 @@ export interface SeedOptions {
   sampleTemplates?: boolean;
   /** Plan overrides, e.g. { "hasFileDownload": false, "maxDeliverables": 1 } (operators and tests). */
   plan?: Partial<Record<"hasFileDownload" | "emailOtp" | "smsOtp", boolean> & Record<"maxDeliverables" | "smsAllowance" | "rateLimitPerMinute" | "maxStorageBytes", number>>;
+  /** Embedded signing settings to apply (see lib/esign/settings.ts), e.g. { "enabled": true }. */
+  signing?: SigningSettingsInput;
+  /** Identity providers to (re)register by name. */
+  identityProviders?: IdentityProviderInput[];
+  /** Seals secrets in the settings (the instance secret). */
+  instanceSecret?: string;
 }
 
 export interface SeedResult {
@@ -63,6 +70,16 @@ export async function seedDemoWorkspace(db: Db, options: SeedOptions): Promise<S
     create: { userId: user.id, orgId: org.id, role: "administrator" },
     update: { role: "administrator" },
   });
+
+  // The demo workspace can embed signing from its own origin out of the box; others start off.
+  if (slug === "demo" && !(await db.embeddedSigningSettings.findUnique({ where: { orgId: org.id } }))) {
+    await updateSigningSettings(db, org.id, { enabled: true, allowExternalIdv: true, allowIdentityOverride: true, allowedFrameAncestors: [new URL(options.baseUrl).origin], sms: { provider: "outbox" } }, options.instanceSecret ?? "");
+  }
+  if (options.signing) await updateSigningSettings(db, org.id, signingSettingsInput.parse(options.signing), options.instanceSecret ?? "");
+  for (const provider of options.identityProviders ?? []) {
+    await db.identityProvider.deleteMany({ where: { orgId: org.id, name: provider.name } });
+    await addIdentityProvider(db, org.id, identityProviderInput.parse(provider), options.instanceSecret ?? "");
+  }
 
   if (options.sampleTemplates ?? slug === "demo") await installSampleTemplates(db, fileStorage(), { orgId: org.id, userId: user.id });
 

@@ -101,6 +101,8 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
     BASE_URL: baseUrl,
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.QUIRE_TEST_LOG_LEVEL ?? "warn",
+    // Lets tests cross passcode rate-limit windows (POST /api/internal/clock).
+    QUIRE_TEST_CLOCK: "1",
     ...extraEnv,
   };
   delete env.DATABASE_URL;

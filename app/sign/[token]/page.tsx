@@ -1,6 +1,11 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { CompletionNotifier } from "@/components/signing/completion";
+import { GatedSigning } from "@/components/signing/gated-signing";
 import { SigningClient } from "@/components/signing/signing-client";
+import { getConfig } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import { embeddingOrigin, frameAncestorsForToken } from "@/lib/esign/framing";
 import { openSigningSession, SignerError } from "@/lib/esign/signing";
 import { esignDeps } from "@/lib/esign/service";
 
@@ -30,8 +35,10 @@ export default async function SignPage({ params }: { params: Promise<{ token: st
     throw err;
   }
   const { state, document } = session;
+  // The framing page, if the browser named it and the organization allows it (interface.md 6.2).
+  const embedOrigin = embeddingOrigin(h.get("referer"), await frameAncestorsForToken(await db(), token), new URL(getConfig().baseUrl).origin);
   if (state === "voided") return <Notice title="This document was voided">The sender cancelled it{document.voidReason ? `: “${document.voidReason}”` : ""}. Nothing is left to sign.</Notice>;
-  if (state === "already_signed" || state === "completed") return <Notice title="You have signed">“{document.name}” is signed. {document.status === "completed" ? "Everyone has signed; the completed copy was emailed to you." : "We will email you the completed copy when everyone has signed."}</Notice>;
+  if (state === "already_signed" || state === "completed") return <Notice title="You have signed"><CompletionNotifier origin={embedOrigin} documentId={document.id} />“{document.name}” is signed. {document.status === "completed" ? "Everyone has signed; the completed copy was emailed to you." : "We will email you the completed copy when everyone has signed."}</Notice>;
   if (state === "expired") return <Notice title="This signing request has expired">Ask the sender to send it again.</Notice>;
   if (state === "draft") return <Notice title="Not sent yet">The sender has not sent this document for signing yet.</Notice>;
   if (state === "not_your_turn") return <Notice title="Not your turn yet">An earlier signer has not signed “{document.name}” yet. We will email you when it is your turn.</Notice>;
@@ -45,7 +52,11 @@ export default async function SignPage({ params }: { params: Promise<{ token: st
           {document.senderName ? `${document.senderName} asks you, ${session.recipient.name}, to sign.` : `Signing as ${session.recipient.name} (${session.recipient.email}).`} Fill the highlighted fields, then finish.
         </p>
       </header>
-      <SigningClient token={token} pages={session.pages} fields={session.fields} signer={{ name: session.recipient.name, email: session.recipient.email }} />
+      {session.verification ? (
+        <GatedSigning token={token} verification={session.verification} document={{ id: document.id, name: document.name }} signer={{ name: session.recipient.name, email: session.recipient.email }} embedOrigin={embedOrigin} />
+      ) : (
+        <SigningClient token={token} pages={session.pages} fields={session.fields} signer={{ name: session.recipient.name, email: session.recipient.email }} document={{ id: document.id, name: document.name }} embedOrigin={embedOrigin} />
+      )}
     </main>
   );
 }

@@ -8,6 +8,7 @@ import { errorResponse } from "@/lib/http/errors";
 import { parseJsonBody } from "@/lib/http/validation";
 import { UnauthenticatedError } from "@/lib/errors";
 import { seedDemoWorkspace } from "@/lib/orgs/seed";
+import { identityProviderInput, signingSettingsInput } from "@/lib/esign/settings";
 
 const bodySchema = z.object({
   baseUrl: z.string(),
@@ -29,6 +30,8 @@ const bodySchema = z.object({
     })
     .partial()
     .optional(),
+  signing: signingSettingsInput.optional(),
+  identityProviders: z.array(identityProviderInput).optional(),
 });
 
 function sameSecret(presented: string, expected: string): boolean {
@@ -43,7 +46,7 @@ export async function POST(req: Request): Promise<Response> {
     const presented = req.headers.get("x-quire-local-secret") ?? "";
     if (!sameSecret(presented, persistedSecret(config.dataDir, "localAdminSecret"))) throw new UnauthenticatedError();
     const options = await parseJsonBody(bodySchema, req);
-    return Response.json(await seedDemoWorkspace(await db(), options));
+    return Response.json(await seedDemoWorkspace(await db(), { ...options, instanceSecret: config.nextAuthSecret }));
   } catch (err) {
     return errorResponse(err, "deliverable");
   }

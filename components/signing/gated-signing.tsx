@@ -1,0 +1,161 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { SigningClient, type SignerField } from "./signing-client";
+
+type Verification = { kind: "otp"; channel: "email" | "sms"; destination: string } | { kind: "single_use" };
+
+interface Opened {
+  pages: { width: number; height: number }[];
+  fields: SignerField[];
+}
+
+const storageKey = (token: string) => `quire-signer-session:${token}`;
+
+function readSession(token: string): string | null {
+  // A redeemed single-use link hands its session over in the fragment; keep it for reloads only
+  // in this tab, and take it out of the address bar.
+  const fromHash = /^#s=([A-Za-z0-9_-]{20,100})$/.exec(window.location.hash)?.[1];
+  if (fromHash) {
+    sessionStorage.setItem(storageKey(token), fromHash);
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+    return fromHash;
+  }
+  return sessionStorage.getItem(storageKey(token));
+}
+
+/** The signing page for a signer behind a check: a passcode, or a redeemed one-time link. */
+export function GatedSigning({
+  token,
+  verification,
+  document: doc,
+  signer,
+  embedOrigin,
+}: {
+  token: string;
+  verification: Verification;
+  document: { id: string; name: string };
+  signer: { name: string; email: string };
+  embedOrigin: string | null;
+}) {
+  const [session, setSession] = useState<string | null>(null);
+  const [opened, setOpened] = useState<Opened | null>(null);
+  const [checked, setChecked] = useState(false);
+
+  const open = useCallback(
+    async (s: string) => {
+      const res = await fetch(`/api/signer/${token}`, { headers: { "x-signer-session": s } });
+      const body = await res.json().catch(() => null);
+      if (res.ok && body?.data?.state === "ready") {
+        setSession(s);
+        setOpened({ pages: body.data.pages, fields: body.data.fields });
+        return true;
+      }
+      sessionStorage.removeItem(storageKey(token));
+      return false;
+    },
+    [token],
+  );
+
+  useEffect(() => {
+    const s = readSession(token);
+    (s ? open(s) : Promise.resolve(false)).finally(() => setChecked(true));
+  }, [token, open]);
+
+  if (opened && session) return <SigningClient token={token} pages={opened.pages} fields={opened.fields} signer={signer} document={doc} session={session} embedOrigin={embedOrigin} />;
+  if (!checked) {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
+        <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" /> Opening…
+      </p>
+    );
+  }
+  if (verification.kind === "single_use") {
+    return (
+      <div role="status" className="rounded-lg border border-slate-200 bg-white p-6 text-center">
+        <h2 className="mb-2 text-lg font-semibold">This one-time link was already used</h2>
+        <p className="text-sm text-slate-600">Go back to the app you came from to get a new signing link.</p>
+      </div>
+    );
+  }
+  return (
+    <PasscodeForm
+      token={token}
+      channel={verification.channel}
+      destination={verification.destination}
+      onVerified={async (s) => {
+        sessionStorage.setItem(storageKey(token), s);
+        await open(s);
+      }}
+    />
+  );
+}
+
+function PasscodeForm({ token, channel, destination, onVerified }: { token: string; channel: "email" | "sms"; destination: string; onVerified: (session: string) => Promise<void> }) {
+  const [sent, setSent] = useState(false);
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState<"send" | "verify" | null>(null);
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+
+  async function call(path: string, body?: unknown) {
+    const res = await fetch(`/api/signer/${token}/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
+    return { ok: res.ok, body: await res.json().catch(() => null) };
+  }
+
+  async function send() {
+    setBusy("send");
+    setMessage(null);
+    const r = await call("passcode");
+    setBusy(null);
+    if (!r.ok) return setMessage({ tone: "error", text: r.body?.error ?? "The code could not be sent" });
+    setSent(true);
+    setMessage({ tone: "ok", text: `We sent a 6-digit code to ${r.body.data.destination}. It works for 10 minutes.` });
+  }
+
+  async function verify(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy("verify");
+    setMessage(null);
+    const r = await call("passcode/verify", { code });
+    if (!r.ok) {
+      setBusy(null);
+      return setMessage({ tone: "error", text: r.body?.error ?? "The code could not be checked" });
+    }
+    await onVerified(r.body.data.session);
+    setBusy(null);
+  }
+
+  return (
+    <div className="mx-auto max-w-md rounded-lg border border-slate-200 bg-white p-6">
+      <h2 className="mb-1 text-lg font-semibold">Confirm it is you</h2>
+      <p className="mb-4 text-sm text-slate-600">
+        We will send a 6-digit code by {channel === "sms" ? "text message" : "email"} to {destination}.
+      </p>
+      <button type="button" onClick={send} disabled={busy !== null} className="mb-4 rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60">
+        {busy === "send" ? "Sending…" : sent ? "Send a new code" : "Send me a code"}
+      </button>
+      <form onSubmit={verify} className="flex flex-wrap items-end gap-2">
+        <label className="flex-1">
+          <span className="text-sm font-medium">Code</span>
+          <input
+            value={code}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="\d{6}"
+            required
+            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-lg tracking-widest"
+          />
+        </label>
+        <button type="submit" disabled={busy !== null || code.length !== 6} className="rounded-md bg-brand-600 px-4 py-2.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+          {busy === "verify" ? "Checking…" : "Continue"}
+        </button>
+      </form>
+      {message ? (
+        <p role={message.tone === "error" ? "alert" : "status"} className={`mt-3 text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
+          {message.text}
+        </p>
+      ) : null}
+    </div>
+  );
+}

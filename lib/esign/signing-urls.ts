@@ -1,0 +1,119 @@
+// Signing URLs for embedded signing (interface.md 4.3, 2.11). otp/none: the recipient's reusable
+// link. external_idv/override: a single-use grant, redeemed on open, about five minutes; for
+// external_idv only after the client's identity assertion passes every check of decisions.md.
+import crypto from "node:crypto";
+import { createRemoteJWKSet, decodeProtectedHeader, importSPKI, jwtVerify, type JWTPayload } from "jose";
+import { now } from "@/lib/clock";
+import { open } from "@/lib/crypto/secret-box";
+import type { Db } from "@/lib/db/client";
+import { appendAudit } from "@/lib/esign/audit";
+import { checkReturnUrl, recipientStatuses, requireDocument, type Actor, type EsignDeps, type RequestMeta } from "@/lib/esign/documents";
+import { SigningRuleError } from "@/lib/esign/errors";
+import { loadSigningSettings, resolveIdentity, smsPasscodesThisMonth, type ResolvedIdentity } from "@/lib/esign/identity";
+import { hashToken, signingLinkToken } from "@/lib/esign/tokens";
+import { loadPlan } from "@/lib/orgs/plan";
+import { isUniqueViolation } from "@/lib/db/errors";
+
+const SINGLE_USE_MINUTES = 5;
+
+export interface SigningUrlInput {
+  recipientId?: string;
+  externalId?: string;
+  returnUrl?: string;
+  identityAssertion?: string;
+}
+
+export interface SigningUrlResult {
+  url: string;
+  expiresAt: string | null;
+  recipientId: string;
+  externalId: string | null;
+  identityVerificationMode: ResolvedIdentity["mode"];
+  pendingChecks: string[];
+}
+
+/** The URL a frame opens: `/sign/open?token=…` (the token rides in the query, per 2.11). */
+export function signingUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/sign/open?token=${encodeURIComponent(token)}`;
+}
+
+export async function issueSigningUrl(
+  deps: Pick<EsignDeps, "db" | "baseUrl" | "linkSecret"> & { instanceSecret: string },
+  actor: Actor,
+  documentId: string,
+  input: SigningUrlInput,
+  meta: RequestMeta,
+  opts: { deprecatedLink?: boolean } = {},
+): Promise<SigningUrlResult> {
+  if (Boolean(input.recipientId) === Boolean(input.externalId)) throw new SigningRuleError("validation", "Give exactly one of recipientId or externalId", "RecipientSelectorInvalid");
+  const [settings, plan] = await Promise.all([loadSigningSettings(deps.db, actor.orgId), loadPlan(deps.db, actor.orgId)]);
+  if (!settings.enabled) throw new SigningRuleError("forbidden", "Embedded signing is not enabled for this organization (Settings → Embedded signing)", "EmbeddedSigningNotEnabled");
+  const doc = await requireDocument(deps.db, actor.orgId, documentId);
+  const recipient = doc.recipients.find((r) => (input.recipientId ? r.id === input.recipientId : r.externalId === input.externalId));
+  if (!recipient) throw new SigningRuleError("not_found", "No recipient of this document matches the selector", "RecipientNotFound");
+  if (input.returnUrl !== undefined) checkReturnUrl(input.returnUrl);
+
+  if (doc.status !== "sent" || (doc.expiresAt && doc.expiresAt <= now())) throw new SigningRuleError("conflict", `The document is ${doc.status === "sent" ? "expired" : doc.status} and cannot be signed`, "DocumentNotSignable");
+  if (recipient.signedAt) throw new SigningRuleError("conflict", "This recipient has already signed", "RecipientAlreadySigned");
+  const mine = recipientStatuses(doc.status, doc.recipients).find((r) => r.id === recipient.id)!;
+  if (mine.status !== "ready") throw new SigningRuleError("conflict", "It is not this recipient's turn: an earlier signer has not signed yet", "RecipientNotInTurn");
+
+  const identity = await resolveIdentity({ settings, plan, automated: doc.automated, smsUsed: () => smsPasscodesThisMonth(deps.db, actor.orgId, now()) }, recipient, "recipient");
+  const singleUse = identity.mode === "external_idv" || identity.mode === "override";
+  if (singleUse && opts.deprecatedLink) throw new SigningRuleError("conflict", "This recipient signs through a single-use URL: use POST /esign/documents/{id}/signing-url", "RecipientRequiresSingleUseUrl");
+  if (identity.mode === "external_idv") await checkAssertion(deps, actor.orgId, identity, recipient.email, input.identityAssertion);
+
+  let token: string;
+  let expiresAt: Date | null;
+  if (singleUse) {
+    token = crypto.randomBytes(32).toString("base64url");
+    expiresAt = new Date(now().getTime() + SINGLE_USE_MINUTES * 60_000);
+  } else {
+    token = signingLinkToken(deps.linkSecret, recipient.id);
+    expiresAt = doc.expiresAt;
+  }
+  // Set per request: a request without returnUrl clears the earlier one (4.3).
+  await deps.db.$transaction(async (tx) => {
+    await tx.signingRecipient.update({ where: { id: recipient.id }, data: { returnUrl: input.returnUrl ?? null } });
+    if (singleUse) await tx.signingUrlGrant.create({ data: { recipientId: recipient.id, tokenHash: hashToken(token), mode: identity.mode!, expiresAt: expiresAt! } });
+    await appendAudit(tx, doc.id, { actionType: "signing_url_issued", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) } });
+  });
+  return {
+    url: signingUrl(deps.baseUrl, token),
+    expiresAt: expiresAt?.toISOString() ?? null,
+    recipientId: recipient.id,
+    externalId: recipient.externalId,
+    identityVerificationMode: identity.mode,
+    pendingChecks: identity.mode === "otp" ? [`${identity.channel}_otp`] : [],
+  };
+}
+
+const assertionError = (code: string, message: string) => new SigningRuleError("validation", message, code);
+
+/** decisions.md "External identity assertions": signature, iss, email, iat, jti — in that order. */
+async function checkAssertion(deps: { db: Db; instanceSecret: string }, orgId: string, identity: ResolvedIdentity, email: string, assertion: string | undefined): Promise<void> {
+  if (!assertion) throw assertionError("IdentityAssertionRequired", "This recipient needs an identityAssertion from your identity provider");
+  const provider = await deps.db.identityProvider.findUnique({ where: { orgId_name: { orgId, name: identity.provider! } } });
+  if (!provider) throw new SigningRuleError("validation", `Identity provider "${identity.provider}" is not registered`, "IdentityConfigInvalid");
+  let claims: JWTPayload;
+  try {
+    const alg = decodeProtectedHeader(assertion).alg;
+    const options = { algorithms: provider.kind === "hs256" ? ["HS256"] : ["RS256", "ES256"], clockTolerance: 60 };
+    if (provider.kind === "hs256") claims = (await jwtVerify(assertion, new TextEncoder().encode(open(deps.instanceSecret, provider.secretEnc!)), options)).payload;
+    else if (provider.kind === "pem") claims = (await jwtVerify(assertion, await importSPKI(provider.publicKeyPem!, alg === "ES256" ? "ES256" : "RS256"), options)).payload;
+    else claims = (await jwtVerify(assertion, createRemoteJWKSet(new URL(provider.jwksUrl!)), options)).payload;
+  } catch {
+    throw assertionError("IdentityAssertionInvalid", "The identity assertion's signature could not be verified with the provider's key");
+  }
+  if (claims.iss !== identity.provider) throw assertionError("IdentityProviderMismatch", `The assertion was issued by "${claims.iss ?? "(none)"}", not by the recipient's provider "${identity.provider}"`);
+  if (typeof claims.email !== "string" || claims.email.toLowerCase() !== email.toLowerCase()) throw assertionError("IdentityEmailMismatch", "The assertion is for a different email than the recipient's");
+  const ageSeconds = now().getTime() / 1000 - (claims.iat ?? 0);
+  if (typeof claims.iat !== "number" || ageSeconds > identity.maxAgeMinutes! * 60 || ageSeconds < -60) throw assertionError("IdentityAssertionStale", `The person was verified more than ${identity.maxAgeMinutes} minutes ago`);
+  if (typeof claims.jti !== "string" || !claims.jti) throw assertionError("IdentityAssertionInvalid", "The assertion has no jti");
+  try {
+    await deps.db.usedIdentityAssertion.create({ data: { orgId, provider: identity.provider!, jti: claims.jti } });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw assertionError("IdentityAssertionReused", "This identity assertion was already used");
+    throw err;
+  }
+}
