@@ -335,7 +335,7 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
   const doc = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId }, include: { recipients: true } });
   if (!doc.sendEmail && !opts.force) return 0;
   const targets = opts.only
-    ? doc.recipients.filter((r) => opts.only!.includes(r.id) && !r.signedAt)
+    ? doc.recipients.filter((r) => opts.only!.includes(r.id) && !r.signedAt && !needsSingleUseUrl(r.identityVerification))
     : recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready" && !needsSingleUseUrl(r.identityVerification));
   for (const r of targets) {
     const mail = deps.emails.signingRequest({
