@@ -11,7 +11,7 @@ import { log } from "@/lib/log";
  * signing:     `{ message, type, error, code }` (7.4)
  * signer:      signer-facing passcode endpoints, `{ error, code }` with lowercase codes
  */
-export type ErrorFamily = "deliverable" | "listing" | "signing" | "signer";
+export type ErrorFamily = "deliverable" | "listing" | "webhook" | "signing" | "signer";
 
 const STATUS: Record<ErrorKind, number> = {
   validation: 400,
@@ -39,6 +39,7 @@ function body(err: QuireError, family: ErrorFamily, status: number): Record<stri
     case "deliverable":
       return { error: err.code, message: err.message };
     case "listing":
+    case "webhook":
       if (status === 401 || status === 403) return null;
       if (err.kind === "validation") return { message: err.message, type: "ValidationError", data: { errors: issues } };
       if (err.kind === "bad_request" || err.kind === "not_found") return { error: err.message };

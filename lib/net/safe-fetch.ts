@@ -83,6 +83,11 @@ export function parseHttpsUrl(raw: string, field: string): URL {
 }
 
 export async function safeGet(raw: string, options: SafeFetchOptions): Promise<SafeResponse> {
+  return safeRequest(raw, { method: "GET" }, options);
+}
+
+/** One request under the same rules; the response body is cut at maxBytes instead of refused when `truncate` is set. */
+export async function safeRequest(raw: string, request: { method: "GET" | "POST"; headers?: Record<string, string>; body?: string | Buffer; truncate?: boolean }, options: SafeFetchOptions): Promise<SafeResponse> {
   const url = parseHttpsUrl(raw, options.field);
   const guardedLookup: net.LookupFunction = (hostname, lookupOptions, callback) => {
     dns.lookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {
@@ -101,11 +106,17 @@ export async function safeGet(raw: string, options: SafeFetchOptions): Promise<S
   }
 
   return new Promise<SafeResponse>((resolve, reject) => {
-    const req = https.get(url, { lookup: guardedLookup, timeout: options.timeoutMs ?? 10_000, signal: options.signal, headers: { "user-agent": "Quire/1.0" } }, (res) => {
+    const req = https.request(url, { method: request.method, lookup: guardedLookup, timeout: options.timeoutMs ?? 10_000, signal: options.signal, headers: { "user-agent": "Quire/1.0", ...request.headers } }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (chunk: Buffer) => {
         size += chunk.length;
+        if (size > options.maxBytes && request.truncate) {
+          chunks.push(chunk.subarray(0, Math.max(0, options.maxBytes - (size - chunk.length))));
+          res.destroy();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+          return;
+        }
         if (size > options.maxBytes) {
           req.destroy(new ValidationError(`${options.field} is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB`, [{ field: options.field, message: "too large" }], "RemoteFileTooLarge"));
           return;
@@ -120,6 +131,7 @@ export async function safeGet(raw: string, options: SafeFetchOptions): Promise<S
       if (err instanceof ValidationError) return reject(err);
       reject(new ValidationError(`${options.field} could not be fetched: ${err.message}`, [{ field: options.field, message: "fetch failed" }], "RemoteFetchFailed"));
     });
+    req.end(request.body);
   });
 }
 

@@ -1,0 +1,156 @@
+// Signature webhooks (interface.md 2.7, 4.4; decisions.md "Webhooks"): create, read, update,
+// delete, regenerate the secret. Names are unique among an organization's active webhooks.
+import crypto from "node:crypto";
+import dns from "node:dns/promises";
+import net from "node:net";
+import { z } from "zod";
+import { open, seal } from "@/lib/crypto/secret-box";
+import type { Db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } from "@/lib/errors";
+import { isPrivateAddress, parseHttpsUrl, UnsafeUrlError } from "@/lib/net/safe-fetch";
+
+export const AVAILABLE_EVENTS = ["signature.document.completed", "signature.document.voided"] as const;
+export const MAX_URLS = 10;
+
+export interface WebhookDeps {
+  db: Db;
+  instanceSecret: string;
+  allowPrivate: boolean;
+}
+
+const events = z.array(z.enum(AVAILABLE_EVENTS, { message: `must be one of ${AVAILABLE_EVENTS.join(", ")}` }), { message: "must be an array of event types" }).min(1, "at least one event is required");
+const urls = z.array(z.string({ message: "must be a string" }), { message: "must be an array of URLs" }).min(1, "at least one URL is required").max(MAX_URLS, `at most ${MAX_URLS} URLs`);
+const name = z.string({ message: "is required" }).trim().min(1, "must not be empty").max(100, "at most 100 characters").regex(/^[A-Za-z0-9._-]+$/, "letters, digits, dot, dash and underscore only");
+
+export const createWebhookSchema = z.object({ name, urls, events });
+export const updateWebhookSchema = z.object({ name: name.optional(), urls: urls.optional(), events: events.optional(), isActive: z.boolean({ message: "must be true or false" }).optional() });
+export const listDeliveriesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+  status: z.enum(["pending", "delivered", "retrying", "failed"]).optional(),
+  eventType: z.string().max(100).optional(),
+});
+
+/** https only, and every address the host has now must be public (again checked at send time). */
+async function checkUrls(list: string[], allowPrivate: boolean): Promise<string[]> {
+  const issues: ValidationIssue[] = [];
+  for (const [i, raw] of list.entries()) {
+    try {
+      const url = parseHttpsUrl(raw, `urls.${i}`);
+      if (!allowPrivate) {
+        const host = url.hostname.replace(/^\[|\]$/g, "");
+        const addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
+        if (!addresses.length) throw new UnsafeUrlError(`urls.${i}: ${host} does not resolve`, `urls.${i}`);
+        if (addresses.some(isPrivateAddress)) throw new UnsafeUrlError(`urls.${i}: ${host} resolves to a private or local address`, `urls.${i}`);
+      }
+    } catch (err) {
+      if (err instanceof ValidationError) issues.push(...err.issues);
+      else throw err;
+    }
+  }
+  if (issues.length) throw new ValidationError(issues.map((i) => i.message).join("; "), issues);
+  return list;
+}
+
+function newSecret(): string {
+  return `whsec_${crypto.randomBytes(32).toString("base64url")}`;
+}
+
+function mask(secret: string): string {
+  return `whsec_…${secret.slice(-4)}`;
+}
+
+type WebhookRow = Awaited<ReturnType<Db["webhook"]["findFirstOrThrow"]>>;
+
+export function webhookJson(row: WebhookRow, secret?: string) {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    name: row.name,
+    urls: row.urls,
+    events: row.events,
+    ...(secret ? { secret } : { maskedSecret: row.secretMask }),
+    secretExists: Boolean(row.secretEnc),
+    isActive: row.isActive,
+    createdBy: row.createdBy,
+    createdOn: row.createdOn.toISOString(),
+    updatedOn: row.updatedOn.toISOString(),
+  };
+}
+
+function nameTaken(orgId: string, webhookName: string): ConflictError {
+  return new ConflictError(`A webhook named "${webhookName}" is already active`, "WebhookNameTaken", { constraint: "webhook_active_name_key", orgId, name: webhookName });
+}
+
+/** By name: the active webhook when there is one, else the most recently updated (decisions.md). */
+export async function findWebhook(db: Db, orgId: string, webhookName: string): Promise<WebhookRow> {
+  const row = await db.webhook.findFirst({ where: { orgId, name: webhookName }, orderBy: [{ isActive: "desc" }, { updatedOn: "desc" }] });
+  if (!row) throw new NotFoundError("Webhook not found", "WebhookNotFound");
+  return row;
+}
+
+export async function createWebhook(deps: WebhookDeps, actor: { orgId: string; userId: string }, input: z.infer<typeof createWebhookSchema>) {
+  await checkUrls(input.urls, deps.allowPrivate);
+  if (await deps.db.webhook.findFirst({ where: { orgId: actor.orgId, name: input.name, isActive: true } })) throw nameTaken(actor.orgId, input.name);
+  const secret = newSecret();
+  try {
+    const row = await deps.db.webhook.create({ data: { orgId: actor.orgId, name: input.name, urls: input.urls, events: [...new Set(input.events)], secretEnc: seal(deps.instanceSecret, secret), secretMask: mask(secret), createdBy: actor.userId } });
+    return webhookJson(row, secret);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(actor.orgId, input.name);
+    throw err;
+  }
+}
+
+export async function updateWebhook(deps: WebhookDeps, orgId: string, webhookName: string, input: z.infer<typeof updateWebhookSchema>) {
+  const row = await findWebhook(deps.db, orgId, webhookName);
+  if (input.urls) await checkUrls(input.urls, deps.allowPrivate);
+  const nextName = input.name ?? row.name;
+  const nextActive = input.isActive ?? row.isActive;
+  if (nextActive && (nextName !== row.name || !row.isActive)) {
+    const holder = await deps.db.webhook.findFirst({ where: { orgId, name: nextName, isActive: true, id: { not: row.id } } });
+    if (holder) throw nameTaken(orgId, nextName);
+  }
+  try {
+    const updated = await deps.db.webhook.update({ where: { id: row.id }, data: { name: nextName, isActive: nextActive, ...(input.urls ? { urls: input.urls } : {}), ...(input.events ? { events: [...new Set(input.events)] } : {}) } });
+    return webhookJson(updated);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(orgId, nextName);
+    throw err;
+  }
+}
+
+export async function deleteWebhook(db: Db, orgId: string, webhookName: string): Promise<{ id: string }> {
+  const row = await findWebhook(db, orgId, webhookName);
+  await db.webhook.delete({ where: { id: row.id } });
+  return { id: row.id };
+}
+
+export async function regenerateSecret(deps: WebhookDeps, orgId: string, webhookName: string) {
+  const row = await findWebhook(deps.db, orgId, webhookName);
+  const secret = newSecret();
+  const updated = await deps.db.webhook.update({ where: { id: row.id }, data: { secretEnc: seal(deps.instanceSecret, secret), secretMask: mask(secret) } });
+  return webhookJson(updated, secret);
+}
+
+export function webhookSecret(instanceSecret: string, row: { secretEnc: string }): string {
+  return open(instanceSecret, row.secretEnc);
+}
+
+export async function getWebhook(db: Db, orgId: string, webhookName: string) {
+  const row = await findWebhook(db, orgId, webhookName);
+  const grouped = await db.webhookDelivery.groupBy({ by: ["status"], where: { webhookId: row.id }, _count: { _all: true } });
+  const last = await db.webhookDelivery.findFirst({ where: { webhookId: row.id, deliveredAt: { not: null } }, orderBy: { deliveredAt: "desc" }, select: { deliveredAt: true } });
+  const count = (s: string) => grouped.find((g) => g.status === s)?._count._all ?? 0;
+  return {
+    ...webhookJson(row),
+    deliveryStats: { total: grouped.reduce((n, g) => n + g._count._all, 0), delivered: count("delivered"), retrying: count("retrying") + count("pending"), failed: count("failed"), lastDeliveryAt: last?.deliveredAt?.toISOString() ?? null },
+    availableEvents: [...AVAILABLE_EVENTS],
+  };
+}
+
+export async function listWebhooks(db: Db, orgId: string) {
+  const rows = await db.webhook.findMany({ where: { orgId }, orderBy: [{ isActive: "desc" }, { updatedOn: "desc" }] });
+  return rows.map((r) => webhookJson(r));
+}
