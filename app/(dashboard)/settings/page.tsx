@@ -76,16 +76,14 @@ export default async function SettingsPage() {
           <h3 className="mb-3 font-medium">Verification and framing</h3>
           <EmbeddedSigningForm initial={signing} readOnly={readOnly} />
         </Card>
-        <div className="grid gap-4 lg:grid-cols-2">
-          <Card>
-            <h3 className="mb-3 font-medium">SMS provider</h3>
-            <SmsProviderForm initial={signing.sms} readOnly={readOnly} />
-          </Card>
-          <Card>
-            <h3 className="mb-3 font-medium">Identity providers</h3>
-            <IdentityProviders providers={signing.identityProviders} readOnly={readOnly} />
-          </Card>
-        </div>
+        <Card>
+          <h3 className="mb-3 font-medium">SMS provider</h3>
+          <SmsProviderForm initial={signing.sms} readOnly={readOnly} />
+        </Card>
+        <Card>
+          <h3 className="mb-3 font-medium">Identity providers</h3>
+          <IdentityProviders providers={signing.identityProviders} readOnly={readOnly} />
+        </Card>
       </div>
     </>
   );
