@@ -12,16 +12,44 @@ interface Opened {
 
 const storageKey = (token: string) => `quire-signer-session:${token}`;
 
+// Tab storage keeps the session across reloads. In a third-party frame the browser may deny
+// storage altogether (blocked third-party cookies make sessionStorage throw): signing then works
+// without it (the session lives in memory), and a reload asks for the passcode again.
+const memory = new Map<string, string>();
+const tabStorage = {
+  get(token: string): string | null {
+    try {
+      return window.sessionStorage.getItem(storageKey(token));
+    } catch {
+      return memory.get(token) ?? null;
+    }
+  },
+  set(token: string, session: string): void {
+    try {
+      window.sessionStorage.setItem(storageKey(token), session);
+    } catch {
+      memory.set(token, session);
+    }
+  },
+  remove(token: string): void {
+    try {
+      window.sessionStorage.removeItem(storageKey(token));
+    } catch {
+      memory.delete(token);
+    }
+  },
+};
+
 function readSession(token: string): string | null {
   // A redeemed single-use link hands its session over in the fragment; keep it for reloads only
   // in this tab, and take it out of the address bar.
   const fromHash = /^#s=([A-Za-z0-9_-]{20,100})$/.exec(window.location.hash)?.[1];
   if (fromHash) {
-    sessionStorage.setItem(storageKey(token), fromHash);
+    tabStorage.set(token, fromHash);
     history.replaceState(null, "", window.location.pathname + window.location.search);
     return fromHash;
   }
-  return sessionStorage.getItem(storageKey(token));
+  return tabStorage.get(token);
 }
 
 /** The signing page for a signer behind a check: a passcode, or a redeemed one-time link. */
@@ -51,7 +79,7 @@ export function GatedSigning({
         setOpened({ pages: body.data.pages, fields: body.data.fields });
         return true;
       }
-      sessionStorage.removeItem(storageKey(token));
+      tabStorage.remove(token);
       return false;
     },
     [token],
@@ -84,7 +112,7 @@ export function GatedSigning({
       channel={verification.channel}
       destination={verification.destination}
       onVerified={async (s) => {
-        sessionStorage.setItem(storageKey(token), s);
+        tabStorage.set(token, s);
         await open(s);
       }}
     />

@@ -26,7 +26,7 @@ export const signingSettingsInput = z
     allowIdentityOverride: z.boolean(),
     defaultChannel: z.enum(["none", "email", "sms"]),
     allowChannelOverride: z.boolean(),
-    allowedFrameAncestors: z.array(z.string().transform(normalizeOrigin)).max(50),
+    allowedFrameAncestors: z.array(z.string().transform(normalizeOrigin)).max(50).transform((origins) => [...new Set(origins)]),
     sms: z
       .discriminatedUnion("provider", [
         z.object({ provider: z.literal("none") }),
@@ -90,6 +90,8 @@ export async function removeIdentityProvider(db: Db, orgId: string, id: string):
   const { count } = await db.identityProvider.deleteMany({ where: { id, orgId } });
   if (!count) throw new NotFoundError("Identity provider not found", "IdentityProviderNotFound");
 }
+
+export type SigningSettingsView = Awaited<ReturnType<typeof signingSettingsView>>;
 
 /** The settings page's view: no secrets, only whether they are set. */
 export async function signingSettingsView(db: Db, orgId: string) {

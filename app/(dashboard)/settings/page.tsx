@@ -1,7 +1,11 @@
 import type { Metadata } from "next";
+import { EmbeddedSigningForm } from "@/components/settings/embedded-signing-form";
+import { IdentityProviders } from "@/components/settings/identity-providers";
+import { SmsProviderForm } from "@/components/settings/sms-provider-form";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
+import { signingSettingsView } from "@/lib/esign/settings";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -17,8 +21,10 @@ function formatBytes(bytes: bigint): string {
 }
 
 export default async function SettingsPage() {
-  const { org: current } = await requireDashboard();
-  const org = await (await db()).organization.findUniqueOrThrow({ where: { id: current.id } });
+  const { org: current, role } = await requireDashboard();
+  const client = await db();
+  const [org, signing] = await Promise.all([client.organization.findUniqueOrThrow({ where: { id: current.id } }), signingSettingsView(client, current.id)]);
+  const readOnly = role !== "administrator";
   const features: [string, boolean][] = [
     ["File download (hasFileDownload)", org.hasFileDownload],
     ["Email passcodes (emailOtp)", org.emailOtp],
@@ -55,6 +61,28 @@ export default async function SettingsPage() {
               </div>
             ))}
           </dl>
+        </Card>
+      </div>
+
+      <h2 id="embedded-signing" className="mt-8 mb-1 text-lg font-semibold">
+        Embedded signing
+      </h2>
+      <p className="mb-4 text-sm text-slate-600">
+        Identity verification and framing of the signing page. API clients read these with GET /esign/embedded-signing-settings.
+        {readOnly ? " Only administrators can change them." : ""}
+      </p>
+      <div className="grid gap-4">
+        <Card>
+          <h3 className="mb-3 font-medium">Verification and framing</h3>
+          <EmbeddedSigningForm initial={signing} readOnly={readOnly} />
+        </Card>
+        <Card>
+          <h3 className="mb-3 font-medium">SMS provider</h3>
+          <SmsProviderForm initial={signing.sms} readOnly={readOnly} />
+        </Card>
+        <Card>
+          <h3 className="mb-3 font-medium">Identity providers</h3>
+          <IdentityProviders providers={signing.identityProviders} readOnly={readOnly} />
         </Card>
       </div>
     </>

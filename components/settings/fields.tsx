@@ -1,0 +1,93 @@
+"use client";
+// Form pieces of the settings page: labelled controls with their validation message beside them.
+import { useId } from "react";
+
+export type FieldErrors = Record<string, string>;
+
+const INPUT = "mt-1 w-full rounded-md border px-3 py-2 disabled:bg-slate-50 disabled:text-slate-500";
+
+function border(error?: string) {
+  return error ? "border-red-500" : "border-slate-300";
+}
+
+export function FieldError({ id, error }: { id: string; error?: string }) {
+  if (!error) return null;
+  return (
+    <p id={id} className="mt-1 text-sm text-red-700">
+      {error}
+    </p>
+  );
+}
+
+export function TextField({ label, error, hint, ...input }: { label: string; error?: string; hint?: React.ReactNode } & React.InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <input id={id} {...input} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined} className={`${INPUT} ${border(error)}`} />
+      {hint && !error ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={`${id}-error`} error={error} />
+    </div>
+  );
+}
+
+export function TextAreaField({ label, error, hint, ...input }: { label: string; error?: string; hint?: React.ReactNode } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <textarea id={id} {...input} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={`${INPUT} font-mono text-xs ${border(error)}`} />
+      {hint && !error ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <FieldError id={`${id}-error`} error={error} />
+    </div>
+  );
+}
+
+export function SelectField({ label, error, hint, children, ...select }: { label: string; error?: string; hint?: React.ReactNode; children: React.ReactNode } & React.SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select id={id} {...select} aria-invalid={error ? true : undefined} className={`${INPUT} bg-white ${border(error)}`}>
+        {children}
+      </select>
+      {hint && !error ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <FieldError id={`${id}-error`} error={error} />
+    </div>
+  );
+}
+
+export function CheckboxField({ label, hint, error, ...input }: { label: string; hint?: React.ReactNode; error?: string } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "type">) {
+  const id = useId();
+  return (
+    <div className="flex items-start gap-3">
+      <input id={id} type="checkbox" {...input} className="mt-1 h-4 w-4 shrink-0 accent-brand-600" />
+      <div className="min-w-0">
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+        {hint ? <p className="text-xs text-slate-500">{hint}</p> : null}
+        <FieldError id={`${id}-error`} error={error} />
+      </div>
+    </div>
+  );
+}
+
+export function SubmitButton({ pending, children, pendingLabel }: { pending: boolean; children: React.ReactNode; pendingLabel: string }) {
+  return (
+    <button type="submit" disabled={pending} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+      {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
+      {pending ? pendingLabel : children}
+    </button>
+  );
+}
