@@ -424,7 +424,12 @@ describe("webhook deliveries verified with verifyWebhookSignature", () => {
     const voidEvent = JSON.parse(voided.body) as WebhookEnvelope<{ documentId: string; reason: string }>;
     expect(voidEvent).toMatchObject({ event: "signature.document.voided", data: { documentId: sent.documentId, reason: "changed our minds" } });
 
-    const deliveries = await client.webhooks.listDeliveries({ limit: 10 });
+    // The receiver has the body before Quire records its answer: wait for the record.
+    let deliveries = await client.webhooks.listDeliveries({ limit: 10 });
+    for (const deadline = Date.now() + 10_000; !deliveries.results.every((d) => d.isDelivered) && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 100));
+      deliveries = await client.webhooks.listDeliveries({ limit: 10 });
+    }
     expect(deliveries.totalRecords).toBe(3);
     expect(deliveries.results.every((d) => d.isDelivered && d.webhookId === created.id)).toBe(true);
     expect((await client.webhooks.listDeliveries({ eventType: "signature.document.voided" })).totalRecords).toBe(1);
