@@ -2,9 +2,9 @@
 // <QuireSigning url=... onCompleted=... />: the embed core (lib/sdk/embed.ts) as a React component.
 // The frame is created once per url; callbacks may change between renders without reloading it.
 import { useEffect, useRef } from "react";
-import { mount, type CompletedMessage, type DeclinedMessage, type ErrorMessage, type QuireMessage } from "./embed";
+import { mount, type CompletedMessage, type DeclinedMessage, type ErrorMessage, type QuireMessage } from "./embed.js";
 
-export type { CompletedMessage, DeclinedMessage, ErrorMessage, QuireMessage } from "./embed";
+export type { CompletedMessage, DeclinedMessage, ErrorMessage, QuireMessage } from "./embed.js";
 
 export interface QuireSigningProps {
   /** The signing URL from POST /esign/documents/{id}/signing-url. */

@@ -42,11 +42,11 @@ describe("@quire/sdk package", () => {
     expect(fs.readFileSync(path.join(ROOT, ".gitignore"), "utf8")).toMatch(/^\/lib\/sdk\/dist\/?$/m);
   });
 
-  it("emits index.js with declarations, and every export target of the main entry points", () => {
+  it("emits index.js with declarations, and every export target (client, webhooks, browser embed, React)", () => {
     for (const f of ["index.js", "index.d.ts", "client.js", "client.d.ts", "webhooks.js", "webhooks.d.ts", "errors.d.ts", "types.d.ts"]) {
       expect(fs.existsSync(path.join(out, f)), f).toBe(true);
     }
-    for (const entry of [".", "./webhooks"]) {
+    for (const entry of Object.keys(pkg.exports).filter((e) => e !== "./package.json")) {
       for (const target of Object.values(pkg.exports[entry] as Record<string, string>)) {
         expect(fs.existsSync(path.join(out, "..", target)), `${entry} -> ${target}`).toBe(true);
       }
