@@ -34,8 +34,8 @@ async function sent(org: EmbeddedOrg, recipients: Record<string, unknown>[], ext
 
 describe("identity codes when sending a document", () => {
   let org: EmbeddedOrg;
-  beforeAll(() => {
-    org = orgWith(server, full);
+  beforeAll(async () => {
+    org = await orgWith(server, full);
   });
 
   it("rejects each invalid or incomplete identityVerification block with its own 400 code, creating nothing", async () => {
@@ -71,7 +71,7 @@ describe("identity codes when sending a document", () => {
   });
 
   it("an organization without embedded signing refuses external_idv, override (EmbeddedSigningNotEnabled) and SMS (SmsOtpNotEnabled)", async () => {
-    const off = orgWith(server, {});
+    const off = await orgWith(server, {});
     expectSigningError(await sendOne(off, signer("Ida", { identityVerification: idv })), 403, "EmbeddedSigningNotEnabled");
     expectSigningError(await sendOne(off, signer("Ovi", { identityVerification: ack })), 403, "EmbeddedSigningNotEnabled");
     expectSigningError(await sendOne(off, signer("Sam", { phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })), 403, "SmsOtpNotEnabled");
@@ -82,7 +82,7 @@ describe("identity codes when sending a document", () => {
   });
 
   it("an organization that allows no modes refuses each (ExternalIdvNotAllowed, IdentityOverrideNotAllowed, SmsProviderNotConfigured)", async () => {
-    const bare = orgWith(server, { enabled: true });
+    const bare = await orgWith(server, { enabled: true });
     expectSigningError(await sendOne(bare, signer("Ida", { identityVerification: idv })), 403, "ExternalIdvNotAllowed");
     expectSigningError(await sendOne(bare, signer("Ovi", { identityVerification: ack })), 403, "IdentityOverrideNotAllowed");
     expectSigningError(await sendOne(bare, signer("Sam", { phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })), 409, "SmsProviderNotConfigured");
@@ -90,7 +90,7 @@ describe("identity codes when sending a document", () => {
   });
 
   it("a plan without passcodes refuses them with 402 OtpNotEntitled, also through the default; automated sends are exempt", async () => {
-    const poor = orgWith(server, { ...full, defaultChannel: "email" }, { emailOtp: false, smsOtp: false });
+    const poor = await orgWith(server, { ...full, defaultChannel: "email" }, { emailOtp: false, smsOtp: false });
     expectSigningError(await sendOne(poor, signer("Eve", { identityVerification: { mode: "otp", channel: "email" } })), 402, "OtpNotEntitled");
     expectSigningError(await sendOne(poor, signer("Sam", { phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })), 402, "OtpNotEntitled");
     expectSigningError(await sendOne(poor, signer("Dee")), 402, "OtpNotEntitled");
@@ -103,7 +103,7 @@ describe("identity codes when sending a document", () => {
 
 describe("the organization default channel", () => {
   it("none: no passcode unless asked; otp without a channel is email", async () => {
-    const org = orgWith(server, full);
+    const org = await orgWith(server, full);
     const doc = await sent(org, [signer("Dee", { externalId: "d" }), signer("Oto", { externalId: "o", identityVerification: { mode: "otp" } }), signer("Sms", { externalId: "s", phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })]);
     expect((await doc.url(org, "d")).json.data.results).toMatchObject({ identityVerificationMode: null, pendingChecks: [] });
     expect((await doc.url(org, "o")).json.data.results).toMatchObject({ identityVerificationMode: "otp", pendingChecks: ["email_otp"] });
@@ -111,7 +111,7 @@ describe("the organization default channel", () => {
   });
 
   it("sms: applies to every recipient without a channel (who then needs a phone); a request may still choose email", async () => {
-    const org = orgWith(server, { ...full, defaultChannel: "sms" });
+    const org = await orgWith(server, { ...full, defaultChannel: "sms" });
     expectSigningError(await sendOne(org, signer("Dee")), 400, "OtpPhoneRequired");
     expectSigningError(await sendOne(org, signer("Oto", { identityVerification: { mode: "otp" } })), 400, "OtpPhoneRequired");
     const doc = await sent(org, [
@@ -128,7 +128,7 @@ describe("the organization default channel", () => {
   });
 
   it("locked email: the same channel or none succeeds, another fails with 403 OtpOverrideNotAllowed; automated sends skip the default", async () => {
-    const org = orgWith(server, { ...full, defaultChannel: "email", allowChannelOverride: false });
+    const org = await orgWith(server, { ...full, defaultChannel: "email", allowChannelOverride: false });
     expect((await as(baseUrl, org, "viewer")("/esign/embedded-signing-settings")).json.data.results).toMatchObject({ defaultChannel: "email", allowChannelOverride: false });
     expectSigningError(await sendOne(org, signer("Sam", { phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })), 403, "OtpOverrideNotAllowed");
     const doc = await sent(org, [
@@ -148,7 +148,7 @@ describe("the organization default channel", () => {
 
 describe("identity codes when issuing a signing URL or sending a reviewed draft (settings changed since)", () => {
   it("re-checks every recipient against the organization's current settings and plan", async () => {
-    let org = orgWith(server, full);
+    let org = await orgWith(server, full);
     const doc = await sent(org, [
       signer("Ovi", { externalId: "v", identityVerification: ack }),
       signer("Ida", { externalId: "i", identityVerification: idv }),
@@ -159,7 +159,7 @@ describe("identity codes when issuing a signing URL or sending a reviewed draft 
     expect(draft.status, draft.text).toBe(200);
     expect(draft.json.data.status).toBe("draft");
 
-    org = reconfigure(server, org, { allowIdentityOverride: false, allowExternalIdv: false, sms: { provider: "none" } });
+    org = await reconfigure(server, org, { allowIdentityOverride: false, allowExternalIdv: false, sms: { provider: "none" } });
     expectSigningError(await doc.url(org, "v"), 403, "IdentityOverrideNotAllowed");
     expectSigningError(await doc.url(org, "i"), 403, "ExternalIdvNotAllowed");
     expectSigningError(await doc.url(org, "s"), 409, "SmsProviderNotConfigured");
@@ -167,14 +167,14 @@ describe("identity codes when issuing a signing URL or sending a reviewed draft 
     expectSigningError(await as(baseUrl, org, "contributor")(`/esign/documents/${draft.json.data.documentId}/send`, { method: "POST" }), 403, "IdentityOverrideNotAllowed");
     expect((await as(baseUrl, org)(`/esign/documents/${draft.json.data.documentId}/status`)).json.data.status).toBe("draft");
 
-    org = reconfigure(server, org, { sms: { provider: "outbox" }, defaultChannel: "email", allowChannelOverride: false });
+    org = await reconfigure(server, org, { sms: { provider: "outbox" }, defaultChannel: "email", allowChannelOverride: false });
     expectSigningError(await doc.url(org, "s"), 403, "OtpOverrideNotAllowed");
     expect((await doc.url(org, "d")).json.data.results).toMatchObject({ identityVerificationMode: "otp", pendingChecks: ["email_otp"] });
 
-    org = reconfigure(server, org, {}, { emailOtp: false });
+    org = await reconfigure(server, org, {}, { emailOtp: false });
     expectSigningError(await doc.url(org, "d"), 402, "OtpNotEntitled");
 
-    org = reconfigure(server, org, { enabled: false });
+    org = await reconfigure(server, org, { enabled: false });
     expectSigningError(await doc.url(org, "d"), 403, "EmbeddedSigningNotEnabled");
     expectSigningError(await as(baseUrl, org, "contributor")(`/esign/documents/${draft.json.data.documentId}/send`, { method: "POST" }), 403, "EmbeddedSigningNotEnabled");
   });
@@ -182,8 +182,8 @@ describe("identity codes when issuing a signing URL or sending a reviewed draft 
 
 describe("external identity assertions", () => {
   let org: EmbeddedOrg;
-  beforeAll(() => {
-    org = orgWith(server, full);
+  beforeAll(async () => {
+    org = await orgWith(server, full);
   });
 
   const sign = (claims: Record<string, unknown>, secret = HS_SECRET, alg = "HS256") => new SignJWT(claims).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
@@ -228,7 +228,7 @@ describe("external identity assertions", () => {
 
 describe("embedded signing settings", () => {
   it("answers only 401 as an error: no key, a bad key, or an organization id that is not the key's", async () => {
-    const org = orgWith(server, { ...full, defaultChannel: "sms", allowChannelOverride: false, allowedFrameAncestors: ["https://app.example.com", "https://crm.example.org"] });
+    const org = await orgWith(server, { ...full, defaultChannel: "sms", allowChannelOverride: false, allowedFrameAncestors: ["https://app.example.com", "https://crm.example.org"] });
     for (const role of ["administrator", "contributor", "user", "viewer"] as const) {
       const r = await as(baseUrl, org, role)("/esign/embedded-signing-settings");
       expect(r.status).toBe(200);
@@ -238,7 +238,7 @@ describe("embedded signing settings", () => {
     expect((await call(baseUrl, "/esign/embedded-signing-settings", { headers: { authorization: "Bearer nope", "x-service-org-id": org.orgId } })).status).toBe(401);
     expect((await call(baseUrl, "/esign/embedded-signing-settings", { headers: { authorization: `Bearer ${org.keys.viewer}`, "x-service-org-id": server.other.orgId } })).status).toBe(401);
     // Embedded signing off: the override flag reads true (it cannot apply).
-    const off = orgWith(server, { defaultChannel: "email", allowChannelOverride: false });
+    const off = await orgWith(server, { defaultChannel: "email", allowChannelOverride: false });
     expect((await as(baseUrl, off)("/esign/embedded-signing-settings")).json.data.results).toMatchObject({ enabled: false, defaultChannel: "email", allowChannelOverride: true });
   });
 });

@@ -17,8 +17,8 @@ const PHONE = "+14155552671";
 const SECOND = 1000;
 
 let org: EmbeddedOrg;
-beforeAll(() => {
-  org = orgWith(server, full);
+beforeAll(async () => {
+  org = await orgWith(server, full);
 });
 afterEach(async () => {
   await setClock(server, 0);
@@ -210,7 +210,7 @@ describe("SMS through a Twilio-compatible provider", () => {
   });
 
   it("posts To, From and Body with basic auth to /2010-04-01/Accounts/{sid}/Messages.json; the code verifies; a provider failure costs no limit", async () => {
-    const o = orgWith(server, { ...full, defaultChannel: "sms", sms: { provider: "twilio", apiBaseUrl: smsBase, accountSid: "AC0123456789abcdef", from: "+15005550006", authToken: "tw-secret-token" } });
+    const o = await orgWith(server, { ...full, defaultChannel: "sms", sms: { provider: "twilio", apiBaseUrl: smsBase, accountSid: "AC0123456789abcdef", from: "+15005550006", authToken: "tw-secret-token" } });
     const prep = await prepareDoc(baseUrl, o, [{ name: "Sid Signer", email: "sid@example.com", phone: "+1 415 555 2671" }]);
     expect(prep.status, prep.text).toBe(200);
     const r = await signingUrlOf(baseUrl, o, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id });
@@ -244,7 +244,7 @@ describe("SMS through a Twilio-compatible provider", () => {
   });
 
   it("counts SMS codes against the plan's allowance: 402 SmsOtpLimitExceeded when sending, issuing URLs and on the signing page", async () => {
-    const o = orgWith(server, full, { smsAllowance: 1 });
+    const o = await orgWith(server, full, { smsAllowance: 1 });
     const smsSigner = { name: "Sid", email: "sid@example.com", phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } };
     const prep = await prepareDoc(baseUrl, o, [smsSigner]);
     expect(prep.status, prep.text).toBe(200);
@@ -261,7 +261,7 @@ describe("SMS through a Twilio-compatible provider", () => {
     // Email passcodes are not part of the SMS allowance.
     expect((await prepareDoc(baseUrl, o, [{ name: "Eve", email: "eve@example.com", identityVerification: { mode: "otp", channel: "email" } }])).status).toBe(200);
 
-    const none = orgWith(server, full, { smsAllowance: 0 });
+    const none = await orgWith(server, full, { smsAllowance: 0 });
     expectSigningError(await prepareDoc(baseUrl, none, [smsSigner]), 402, "SmsOtpLimitExceeded");
   });
 });

@@ -13,7 +13,7 @@ let org: EmbeddedOrg;
 
 beforeAll(async () => {
   quire = await startQuireServer((process.env.QUIRE_TEST_DB ?? "pglite") as TestDatabase);
-  org = orgWith(quire.server, { enabled: true, allowExternalIdv: true, allowIdentityOverride: true });
+  org = await orgWith(quire.server, { enabled: true, allowExternalIdv: true, allowIdentityOverride: true });
 });
 
 afterAll(async () => {

@@ -14,8 +14,8 @@ const full = { enabled: true, allowExternalIdv: true, allowIdentityOverride: tru
 const ack = { mode: "override", overrideIdentityVerification: true };
 
 let org: EmbeddedOrg;
-beforeAll(() => {
-  org = orgWith(server, full);
+beforeAll(async () => {
+  org = await orgWith(server, full);
 });
 afterEach(async () => {
   await setClock(server, 0);
@@ -45,8 +45,8 @@ async function signAs(url: string, session?: string) {
 describe("the recipient selector and the request body", () => {
   it("needs exactly one of recipientId and externalId, rejects unknown keys and a returnUrl that is not https", async () => {
     const { documentId, ids } = await sent([
-      { name: "Ann", email: "ann@example.com", externalId: "crm-ann" },
-      { name: "Bob", email: "bob@example.com", externalId: "crm-bob" },
+      { name: "Ann", email: "ann@example.com", externalId: "crm-ann", signingOrder: 1 },
+      { name: "Bob", email: "bob@example.com", externalId: "crm-bob", signingOrder: 1 },
     ]);
     expectSigningError(await urlOf(documentId, {}), 400, "RecipientSelectorInvalid");
     expectSigningError(await urlOf(documentId, { recipientId: ids[0], externalId: "crm-ann" }), 400, "RecipientSelectorInvalid");

@@ -1,14 +1,18 @@
 // Helpers for embedded-signing tests: organizations with given settings, documents to sign, the
 // outbox, the passcode endpoints and the test clock.
+import { execFile } from "node:child_process";
 import crypto from "node:crypto";
+import path from "node:path";
+import { promisify } from "node:util";
 import { expect } from "vitest";
 import type { Role } from "@/lib/auth/roles";
 import { persistedSecret } from "@/lib/config";
 import type { SeedResult } from "@/lib/orgs/seed";
 import { as, call, type ApiReply } from "./api";
 import { onePagePdf } from "./esign";
-import { runSeedAgainst } from "./helpers";
 import type { QuireTestServer } from "./quire-server";
+
+const execFileAsync = promisify(execFile);
 
 export const HS_SECRET = "an-hs256-secret-that-is-long-enough-0123456789";
 
@@ -18,18 +22,29 @@ function seedArgs(slug: string, signing: Record<string, unknown>, plan: Record<s
   return ["--org", slug, "--signing", JSON.stringify(signing), "--plan", JSON.stringify(plan), ...(providers ? ["--identity-providers", JSON.stringify([{ name: "acme-idv", kind: "hs256", secret: HS_SECRET }])] : [])];
 }
 
+const ROOT = path.resolve(__dirname, "..", "..");
+
+/**
+ * The seed CLI, without blocking the event loop: a blocked loop (spawnSync) lets the server close
+ * idle keep-alive sockets unnoticed, and the next request then fails with EPIPE on a dead socket.
+ */
+async function seedAsync(server: QuireTestServer, args: string[]): Promise<SeedResult> {
+  const { stdout } = await execFileAsync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", ...args], { cwd: ROOT, env: server.env as NodeJS.ProcessEnv, encoding: "utf8" });
+  return JSON.parse(stdout.trim().split("\n").pop() as string) as SeedResult;
+}
+
 /** A fresh organization with these embedded-signing settings and an HS256 provider "acme-idv". */
-export function orgWith(server: QuireTestServer, signing: Record<string, unknown>, plan: Record<string, unknown> = {}): EmbeddedOrg {
+export async function orgWith(server: QuireTestServer, signing: Record<string, unknown>, plan: Record<string, unknown> = {}): Promise<EmbeddedOrg> {
   const slug = `emb-${crypto.randomBytes(4).toString("hex")}`;
-  return { ...runSeedAgainst(server, seedArgs(slug, signing, plan, true)), slug };
+  return { ...(await seedAsync(server, seedArgs(slug, signing, plan, true))), slug };
 }
 
 /**
  * Changes an organization's settings (merged into the saved ones) and plan, as an administrator
  * would between two requests. The seed rotates the keys: use the organization it returns.
  */
-export function reconfigure(server: QuireTestServer, org: EmbeddedOrg, signing: Record<string, unknown>, plan: Record<string, unknown> = {}): EmbeddedOrg {
-  return { ...runSeedAgainst(server, seedArgs(org.slug, signing, plan, false)), slug: org.slug };
+export async function reconfigure(server: QuireTestServer, org: EmbeddedOrg, signing: Record<string, unknown>, plan: Record<string, unknown> = {}): Promise<EmbeddedOrg> {
+  return { ...(await seedAsync(server, seedArgs(org.slug, signing, plan, false))), slug: org.slug };
 }
 
 export async function prepareDoc(baseUrl: string, seed: SeedResult, recipients: Record<string, unknown>[], extra: Record<string, unknown> = {}, opts: { role?: Role; path?: string } = {}) {
