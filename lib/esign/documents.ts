@@ -3,13 +3,13 @@
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { appendAudit } from "@/lib/esign/audit";
-import { DocumentNotFoundError, invalid } from "@/lib/esign/errors";
+import { DocumentNotFoundError, DocumentNotSignableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
 import { loadSigningSettings, parseIdentityBlock, resolveIdentity, smsPasscodesThisMonth } from "@/lib/esign/identity";
 import { loadPlan } from "@/lib/orgs/plan";
 import { now } from "@/lib/clock";
 import type { FieldInput, PrepareInput, RecipientInput } from "@/lib/esign/schemas";
 import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
-import { NotFoundError, ValidationError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/errors";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 import type { PdfConverter } from "@/lib/pdf/converter";
 import type { FileStorage } from "@/lib/storage";
@@ -164,7 +164,7 @@ export function checkReturnUrl(url: string | undefined): void {
 
 function checkExpiresAt(expiresAt: string | undefined): void {
   // A request that is expired on arrival could never be signed; say so now, not on the signer's page.
-  if (expiresAt !== undefined && new Date(expiresAt).getTime() <= Date.now()) throw invalid("expiresAt must be in the future", "ExpiresAtInPast", "expiresAt");
+  if (expiresAt !== undefined && new Date(expiresAt).getTime() <= now().getTime()) throw invalid("expiresAt must be in the future", "ExpiresAtInPast", "expiresAt");
 }
 
 interface PlannedField {
@@ -355,7 +355,7 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
   const doc = await loadDocument(deps.db, actor.orgId, id);
   if (doc.status !== "draft") throw invalid(`The document is already ${doc.status}`, "DocumentAlreadySent", "documentId");
   // A draft prepared for review may sit until its expiresAt has passed.
-  if (doc.expiresAt && doc.expiresAt.getTime() <= Date.now()) throw invalid("The document's expiresAt has passed; prepare it again with a later expiresAt", "ExpiresAtInPast", "expiresAt");
+  if (doc.expiresAt && doc.expiresAt.getTime() <= now().getTime()) throw invalid("The document's expiresAt has passed; prepare it again with a later expiresAt", "ExpiresAtInPast", "expiresAt");
   // Settings may have changed since the draft was made.
   await checkIdentities(deps.db, actor.orgId, doc.recipients, doc.automated);
   await deps.db.$transaction(async (tx) => {
@@ -438,9 +438,8 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
 /** Explicit resend: emails the chosen (or the ready) signers even when sendEmail was false. */
 export async function resendDocument(deps: EsignDeps, actor: Actor, id: string, recipientIds: string[] | undefined, meta: RequestMeta) {
   const doc = await loadDocument(deps.db, actor.orgId, id);
-  if (doc.status !== "sent") throw invalid(`The document is ${doc.status}; only documents out for signing can be resent`, "DocumentNotSignable", "documentId");
-  const unknown = (recipientIds ?? []).filter((rid) => !doc.recipients.some((r) => r.id === rid));
-  if (unknown.length) throw new ValidationError(`Unknown recipient(s): ${unknown.join(", ")}`, unknown.map((u) => ({ field: "recipientIds", message: `${u} is not a recipient` })), "RecipientNotFound");
+  if (doc.status !== "sent") throw new DocumentNotSignableError(doc.status);
+  if ((recipientIds ?? []).some((rid) => !doc.recipients.some((r) => r.id === rid))) throw new RecipientNotFoundError();
   // Without a choice: the signers whose turn it is (the others would only find "not your turn yet").
   const only = recipientIds ?? recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready").map((r) => r.id);
   // A resend is the sender vouching for the signer: it lifts a passcode lock (interface.md 3).

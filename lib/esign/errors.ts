@@ -19,16 +19,15 @@ export class RecipientAlreadySignedError extends ConflictError {
   }
 }
 
-export class NotSignersTurnError extends ConflictError {
+export class RecipientNotInTurnError extends ConflictError {
   constructor() {
-    super("It is not this signer's turn: an earlier signer has not signed yet", "RecipientNotInTurn");
+    super("It is not this recipient's turn: an earlier signer has not signed yet", "RecipientNotInTurn");
   }
 }
 
-export class SigningLinkGoneError extends QuireError {
-  readonly kind = "gone";
-  constructor(message: string, code = "SigningLinkGone") {
-    super(message, code);
+export class RecipientNotFoundError extends NotFoundError {
+  constructor() {
+    super("No recipient of this document matches the selector", "RecipientNotFound");
   }
 }
 

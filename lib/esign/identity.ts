@@ -114,6 +114,11 @@ export function checkSmsPhone(phone: string | null | undefined, at: string): str
   return parsePhoneNumberFromString(phone.trim())!.number;
 }
 
+/** A phone number in E.164 (what SMS providers expect), e.g. "+1 415 555 2671" -> "+14155552671". */
+export function e164(phone: string): string {
+  return parsePhoneNumberFromString(phone.trim())?.number ?? phone.trim();
+}
+
 export interface ResolveContext {
   settings: SigningSettings;
   plan: Plan;
@@ -163,7 +168,7 @@ async function checkOtp(ctx: ResolveContext, channel: Channel, phone: string | n
 }
 
 /** SMS passcodes sent by the organization since the start of the calendar month (UTC). */
-export async function smsPasscodesThisMonth(db: Db, orgId: string, at: Date): Promise<number> {
+export async function smsPasscodesThisMonth(db: Pick<Db, "signerPasscode">, orgId: string, at: Date): Promise<number> {
   const monthStart = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
   return db.signerPasscode.count({ where: { channel: "sms", createdOn: { gte: monthStart }, recipient: { document: { orgId } } } });
 }

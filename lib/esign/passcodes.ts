@@ -6,10 +6,11 @@ import { now } from "@/lib/clock";
 import { appendAudit } from "@/lib/esign/audit";
 import type { EsignDeps, MailMessage } from "@/lib/esign/documents";
 import { recipientStatuses } from "@/lib/esign/documents";
-import { smsPasscodesThisMonth } from "@/lib/esign/identity";
+import { e164, smsPasscodesThisMonth } from "@/lib/esign/identity";
 import { accessOf, issueSession, loadByToken, maskDestination, SignerError } from "@/lib/esign/signer-access";
 import type { SmsSender } from "@/lib/sms/sms";
 import { loadPlan } from "@/lib/orgs/plan";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const PASSCODE = { minutes: 10, minIntervalSeconds: 30, perHour: 5, wrongPerCode: 5, wrongBeforeLock: 20, alertAt: 5 } as const;
 
@@ -44,65 +45,79 @@ async function passcodeSigner(deps: PasscodeDeps, token: string) {
   return { recipient, doc, channel: access.requirement.channel };
 }
 
+/** Serializes passcode work per signer (row lock), so limits and counters hold under concurrent calls. */
+async function lockSigner(tx: Prisma.TransactionClient, recipientId: string) {
+  await tx.$queryRaw`SELECT id FROM signing_recipient WHERE id = ${recipientId}::uuid FOR UPDATE`;
+  return tx.signingRecipient.findUniqueOrThrow({ where: { id: recipientId } });
+}
+
 export async function sendPasscode(deps: PasscodeDeps, token: string, meta: { ip?: string | null; userAgent?: string | null }) {
   const { recipient, doc, channel } = await passcodeSigner(deps, token);
-  if (recipient.lockedAt) throw lockedError();
-  const at = now();
-  const recent = await deps.db.signerPasscode.findMany({ where: { recipientId: recipient.id, createdOn: { gt: new Date(at.getTime() - 3600_000) } }, orderBy: { createdOn: "desc" } });
-  const waitMs = recent[0] ? recent[0].createdOn.getTime() + PASSCODE.minIntervalSeconds * 1000 - at.getTime() : 0;
-  if (waitMs > 0) throw new SignerError("rate_limited", `Wait ${Math.ceil(waitMs / 1000)} seconds before asking for another code`, "TooSoon");
-  if (recent.length >= PASSCODE.perHour) throw new SignerError("rate_limited", "Five codes were sent in the last hour; try again later", "HourlyLimit");
-  if (channel === "sms") {
-    const plan = await loadPlan(deps.db, doc.orgId);
-    if ((await smsPasscodesThisMonth(deps.db, doc.orgId, at)) >= plan.smsAllowance) throw new SignerError("payment_required", "The sender's SMS allowance is used up; ask them for another way to sign", "SmsOtpLimitExceeded");
-  }
-
   const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, "0");
+  const at = now();
   const expiresAt = new Date(at.getTime() + PASSCODE.minutes * 60_000);
-  await deps.db.signerPasscode.create({ data: { recipientId: recipient.id, channel, codeHash: codeHash(deps.secret, recipient.id, code), expiresAt, createdOn: at } });
-  if (channel === "sms") {
-    const sms = await deps.sms(doc.orgId);
-    await sms.send({ orgId: doc.orgId, to: recipient.phone!, body: `${code} is your code to sign "${doc.name}". It works for ${PASSCODE.minutes} minutes.`, documentId: doc.id });
-  } else {
-    const mail = deps.emails.passcode({ recipientName: recipient.name, documentName: doc.name, code, minutes: PASSCODE.minutes });
-    await deps.sendMail({ orgId: doc.orgId, kind: "signing_passcode", to: recipient.email, fromName: doc.senderName ?? undefined, ...mail, documentId: doc.id });
+  const passcode = await deps.db.$transaction(async (tx) => {
+    if ((await lockSigner(tx, recipient.id)).lockedAt) throw lockedError();
+    const recent = await tx.signerPasscode.findMany({ where: { recipientId: recipient.id, createdOn: { gt: new Date(at.getTime() - 3600_000) } }, orderBy: { createdOn: "desc" } });
+    const waitMs = recent[0] ? recent[0].createdOn.getTime() + PASSCODE.minIntervalSeconds * 1000 - at.getTime() : 0;
+    if (waitMs > 0) throw new SignerError("rate_limited", `Wait ${Math.ceil(waitMs / 1000)} seconds before asking for another code`, "TooSoon");
+    if (recent.length >= PASSCODE.perHour) throw new SignerError("rate_limited", "Five codes were sent in the last hour; try again later", "HourlyLimit");
+    if (channel === "sms") {
+      const plan = await loadPlan(tx, doc.orgId);
+      if ((await smsPasscodesThisMonth(tx, doc.orgId, at)) >= plan.smsAllowance) throw new SignerError("payment_required", "The sender's SMS allowance is used up; ask them for another way to sign", "SmsOtpLimitExceeded");
+    }
+    return tx.signerPasscode.create({ data: { recipientId: recipient.id, channel, codeHash: codeHash(deps.secret, recipient.id, code), expiresAt, createdOn: at } });
+  });
+  try {
+    if (channel === "sms") {
+      const sms = await deps.sms(doc.orgId);
+      await sms.send({ orgId: doc.orgId, to: e164(recipient.phone!), body: `${code} is your code to sign "${doc.name}". It works for ${PASSCODE.minutes} minutes.`, documentId: doc.id });
+    } else {
+      const mail = deps.emails.passcode({ recipientName: recipient.name, documentName: doc.name, code, minutes: PASSCODE.minutes });
+      await deps.sendMail({ orgId: doc.orgId, kind: "signing_passcode", to: recipient.email, fromName: doc.senderName ?? undefined, ...mail, documentId: doc.id });
+    }
+  } catch {
+    // A code that never left counts against no limit (nor the SMS allowance); the signer may retry at once.
+    await deps.db.signerPasscode.delete({ where: { id: passcode.id } }).catch(() => {});
+    throw new SignerError("unavailable", `The code could not be sent by ${channel === "sms" ? "SMS" : "email"}; try again in a moment`, "PasscodeNotSent");
   }
   await deps.db.$transaction((tx) => appendAudit(tx, doc.id, { actionType: "passcode_sent", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { channel } }));
   return { channel, destination: maskDestination(channel, recipient), expiresAt: expiresAt.toISOString(), retryAfterSeconds: PASSCODE.minIntervalSeconds };
 }
 
+type VerifyOutcome = { ok: true } | { ok: false; failures: number; locked: boolean; left: number };
+
 export async function verifyPasscode(deps: PasscodeDeps, token: string, code: string, meta: { ip?: string | null; userAgent?: string | null }) {
   const { recipient, doc, channel } = await passcodeSigner(deps, token);
-  if (recipient.lockedAt) throw lockedError();
   const at = now();
-  const latest = await deps.db.signerPasscode.findFirst({ where: { recipientId: recipient.id, usedAt: null }, orderBy: { createdOn: "desc" } });
-  if (!latest) throw new SignerError("validation", "Ask for a code first", "NoPasscode");
-  if (latest.expiresAt <= at) throw new SignerError("validation", "This code has expired; ask for a new one", "PasscodeExpired");
-  if (latest.wrongAttempts >= PASSCODE.wrongPerCode) throw new SignerError("validation", "Too many wrong entries for this code; ask for a new one", "PasscodeSpent");
+  const outcome = await deps.db.$transaction(async (tx): Promise<VerifyOutcome> => {
+    if ((await lockSigner(tx, recipient.id)).lockedAt) throw lockedError();
+    // Only the newest code counts: asking for a new one retires the older ones.
+    const latest = await tx.signerPasscode.findFirst({ where: { recipientId: recipient.id }, orderBy: { createdOn: "desc" } });
+    if (!latest || latest.usedAt) throw new SignerError("validation", "Ask for a code first", "NoPasscode");
+    if (latest.expiresAt <= at) throw new SignerError("validation", "This code has expired; ask for a new one", "PasscodeExpired");
+    if (latest.wrongAttempts >= PASSCODE.wrongPerCode) throw new SignerError("validation", "Too many wrong entries for this code; ask for a new one", "PasscodeSpent");
 
-  const given = Buffer.from(codeHash(deps.secret, recipient.id, /^\d{6}$/.test(code) ? code : "x"), "hex");
-  if (crypto.timingSafeEqual(given, Buffer.from(latest.codeHash, "hex"))) {
-    await deps.db.signerPasscode.update({ where: { id: latest.id }, data: { usedAt: at } });
-    const session = await issueSession(deps.db, recipient.id, `${channel}_otp`);
-    await deps.db.$transaction((tx) => appendAudit(tx, doc.id, { actionType: "identity_verified", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { method: `${channel}_otp` } }));
-    return { session };
-  }
-
-  // Count atomically: two wrong entries at once must both count.
-  const failures = await deps.db.$transaction(async (tx) => {
-    await tx.signerPasscode.update({ where: { id: latest.id }, data: { wrongAttempts: { increment: 1 } } });
+    const given = Buffer.from(codeHash(deps.secret, recipient.id, /^\d{6}$/.test(code) ? code : "x"), "hex");
+    if (crypto.timingSafeEqual(given, Buffer.from(latest.codeHash, "hex"))) {
+      await tx.signerPasscode.update({ where: { id: latest.id }, data: { usedAt: at } });
+      await appendAudit(tx, doc.id, { actionType: "identity_verified", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { method: `${channel}_otp` } });
+      return { ok: true };
+    }
+    const spent = await tx.signerPasscode.update({ where: { id: latest.id }, data: { wrongAttempts: { increment: 1 } } });
     const r = await tx.signingRecipient.update({ where: { id: recipient.id }, data: { passcodeFailures: { increment: 1 } } });
-    if (r.passcodeFailures >= PASSCODE.wrongBeforeLock && !r.lockedAt) await tx.signingRecipient.update({ where: { id: recipient.id }, data: { lockedAt: at } });
-    await appendAudit(tx, doc.id, { actionType: "passcode_failed", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { failures: r.passcodeFailures } });
-    return r.passcodeFailures;
+    const locked = r.passcodeFailures >= PASSCODE.wrongBeforeLock;
+    if (locked) await tx.signingRecipient.update({ where: { id: recipient.id }, data: { lockedAt: at } });
+    await appendAudit(tx, doc.id, { actionType: "passcode_failed", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { failures: r.passcodeFailures, locked } });
+    return { ok: false, failures: r.passcodeFailures, locked, left: PASSCODE.wrongPerCode - spent.wrongAttempts };
   });
-  const locked = failures >= PASSCODE.wrongBeforeLock;
+  if (outcome.ok) return { session: await issueSession(deps.db, recipient.id, `${channel}_otp`) };
+
+  const { failures, locked, left } = outcome;
   if ((failures === PASSCODE.alertAt || failures === PASSCODE.wrongBeforeLock) && doc.senderEmail) {
     const mail = deps.emails.alert({ senderName: doc.senderName ?? doc.senderEmail, recipientName: recipient.name, recipientEmail: recipient.email, documentName: doc.name, failures, locked });
     await deps.sendMail({ orgId: doc.orgId, kind: locked ? "passcode_lockout_alert" : "passcode_alert", to: doc.senderEmail, ...mail, documentId: doc.id } satisfies MailMessage);
   }
   if (locked) throw lockedError();
-  const left = PASSCODE.wrongPerCode - latest.wrongAttempts - 1;
   throw new SignerError("validation", left > 0 ? `That code is not right; ${left} attempt(s) left for this code` : "That code is not right; ask for a new one", "WrongPasscode");
 }
-

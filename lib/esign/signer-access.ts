@@ -16,7 +16,7 @@ const SESSION_HOURS = 4;
 /** Signer-page failures: `{ error, code }` with lowercase codes (interface.md 7.4). */
 export class SignerError extends QuireError {
   readonly kind;
-  constructor(kind: "not_found" | "conflict" | "gone" | "validation" | "unauthenticated" | "forbidden" | "locked" | "rate_limited" | "payment_required", message: string, code: string) {
+  constructor(kind: "not_found" | "conflict" | "gone" | "validation" | "unauthenticated" | "forbidden" | "locked" | "rate_limited" | "payment_required" | "unavailable", message: string, code: string) {
     super(message, code);
     this.kind = kind;
   }

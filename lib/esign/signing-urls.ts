@@ -8,7 +8,7 @@ import { open } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { appendAudit } from "@/lib/esign/audit";
 import { checkReturnUrl, recipientStatuses, requireDocument, type Actor, type EsignDeps, type RequestMeta } from "@/lib/esign/documents";
-import { SigningRuleError } from "@/lib/esign/errors";
+import { DocumentNotSignableError, RecipientAlreadySignedError, RecipientNotFoundError, RecipientNotInTurnError, SigningRuleError } from "@/lib/esign/errors";
 import { loadSigningSettings, resolveIdentity, smsPasscodesThisMonth, type ResolvedIdentity } from "@/lib/esign/identity";
 import { hashToken, signingLinkToken } from "@/lib/esign/tokens";
 import { loadPlan } from "@/lib/orgs/plan";
@@ -46,17 +46,19 @@ export async function issueSigningUrl(
   opts: { deprecatedLink?: boolean } = {},
 ): Promise<SigningUrlResult> {
   if (Boolean(input.recipientId) === Boolean(input.externalId)) throw new SigningRuleError("validation", "Give exactly one of recipientId or externalId", "RecipientSelectorInvalid");
+  checkReturnUrl(input.returnUrl);
   const [settings, plan] = await Promise.all([loadSigningSettings(deps.db, actor.orgId), loadPlan(deps.db, actor.orgId)]);
   if (!settings.enabled) throw new SigningRuleError("forbidden", "Embedded signing is not enabled for this organization (Settings → Embedded signing)", "EmbeddedSigningNotEnabled");
   const doc = await requireDocument(deps.db, actor.orgId, documentId);
   const recipient = doc.recipients.find((r) => (input.recipientId ? r.id === input.recipientId : r.externalId === input.externalId));
-  if (!recipient) throw new SigningRuleError("not_found", "No recipient of this document matches the selector", "RecipientNotFound");
-  if (input.returnUrl !== undefined) checkReturnUrl(input.returnUrl);
+  if (!recipient) throw new RecipientNotFoundError();
 
-  if (doc.status !== "sent" || (doc.expiresAt && doc.expiresAt <= now())) throw new SigningRuleError("conflict", `The document is ${doc.status === "sent" ? "expired" : doc.status} and cannot be signed`, "DocumentNotSignable");
-  if (recipient.signedAt) throw new SigningRuleError("conflict", "This recipient has already signed", "RecipientAlreadySigned");
+  // A signer who has signed is told so, whatever the document's state since (completed, voided).
+  if (recipient.signedAt) throw new RecipientAlreadySignedError();
+  if (doc.status !== "sent") throw new DocumentNotSignableError(doc.status);
+  if (doc.expiresAt && doc.expiresAt <= now()) throw new DocumentNotSignableError("expired");
   const mine = recipientStatuses(doc.status, doc.recipients).find((r) => r.id === recipient.id)!;
-  if (mine.status !== "ready") throw new SigningRuleError("conflict", "It is not this recipient's turn: an earlier signer has not signed yet", "RecipientNotInTurn");
+  if (mine.status !== "ready") throw new RecipientNotInTurnError();
 
   const identity = await resolveIdentity({ settings, plan, automated: doc.automated, smsUsed: () => smsPasscodesThisMonth(deps.db, actor.orgId, now()) }, recipient, "recipient");
   const singleUse = identity.mode === "external_idv" || identity.mode === "override";
@@ -98,7 +100,7 @@ async function checkAssertion(deps: { db: Db; instanceSecret: string }, orgId: s
   let claims: JWTPayload;
   try {
     const alg = decodeProtectedHeader(assertion).alg;
-    const options = { algorithms: provider.kind === "hs256" ? ["HS256"] : ["RS256", "ES256"], clockTolerance: 60 };
+    const options = { algorithms: provider.kind === "hs256" ? ["HS256"] : ["RS256", "ES256"], clockTolerance: 60, currentDate: now() };
     if (provider.kind === "hs256") claims = (await jwtVerify(assertion, new TextEncoder().encode(open(deps.instanceSecret, provider.secretEnc!)), options)).payload;
     else if (provider.kind === "pem") claims = (await jwtVerify(assertion, await importSPKI(provider.publicKeyPem!, alg === "ES256" ? "ES256" : "RS256"), options)).payload;
     else claims = (await jwtVerify(assertion, createRemoteJWKSet(new URL(provider.jwksUrl!)), options)).payload;

@@ -2,6 +2,7 @@
 // signer finishes, the document is sealed (values stamped, certificate page, digital signature),
 // every party gets the completed copy, and signature.document.completed is recorded for webhooks.
 import crypto from "node:crypto";
+import { now } from "@/lib/clock";
 import { appendAudit } from "@/lib/esign/audit";
 import { type EsignDeps, emailReadySigners, recipientStatuses } from "@/lib/esign/documents";
 import { accessOf, loadByToken, maskDestination, requireVerified, SignerError } from "@/lib/esign/signer-access";
@@ -29,7 +30,7 @@ export async function openSigningSession(deps: EsignDeps, token: string, meta: {
   const doc = recipient.document;
   const statuses = recipientStatuses(doc.status, doc.recipients);
   const mine = statuses.find((r) => r.id === recipient.id)!;
-  const expired = doc.expiresAt !== null && doc.expiresAt.getTime() < Date.now();
+  const expired = doc.expiresAt !== null && doc.expiresAt <= now();
   let state: SignerState = recipient.signedAt
     ? "already_signed"
     : doc.status === "voided"

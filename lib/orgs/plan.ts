@@ -16,6 +16,6 @@ export function planOf(org: PlanColumns): Plan {
   };
 }
 
-export async function loadPlan(db: Db, orgId: string): Promise<Plan> {
+export async function loadPlan(db: Pick<Db, "organization">, orgId: string): Promise<Plan> {
   return planOf(await db.organization.findUniqueOrThrow({ where: { id: orgId } }));
 }

@@ -29,6 +29,8 @@ export function smsSenderFor(db: Db, instanceSecret: string) {
     const http = s?.smsApiBaseUrl && s.smsApiBaseUrl !== OUTBOX_SMS_PROVIDER && s.smsAccountSid && s.smsAuthTokenEnc && s.smsFrom ? { base: s.smsApiBaseUrl.replace(/\/+$/, ""), sid: s.smsAccountSid, from: s.smsFrom, token: open(instanceSecret, s.smsAuthTokenEnc) } : null;
     return {
       async send(m) {
+        // No provider saved (removed since the code was asked for): nothing may pretend to send.
+        if (!s?.smsApiBaseUrl) throw new Error("No SMS provider is configured for this organization");
         const row = await db.outboxMessage.create({
           data: { orgId: m.orgId, kind: "sms_passcode", to: m.to, cc: [], fromAddress: http?.from ?? "Quire SMS", subject: "SMS", html: `<p>${escapeHtml(m.body)}</p>`, text: m.body, documentId: m.documentId ?? null, transport: http ? "sms" : "outbox", sentAt: http ? null : new Date() },
         });

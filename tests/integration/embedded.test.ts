@@ -16,11 +16,11 @@ async function assertion(claims: Record<string, unknown>, secret = HS_SECRET) {
 
 describe("embedded signing settings", () => {
   it("reads the organization's settings with any key; 401 without one", async () => {
-    const org = orgWith(server, { ...enabled, defaultChannel: "email", allowChannelOverride: false });
+    const org = await orgWith(server, { ...enabled, defaultChannel: "email", allowChannelOverride: false });
     const r = await as(baseUrl, org, "viewer")("/esign/embedded-signing-settings");
     expect(r.status).toBe(200);
     expect(r.json.data.results).toEqual({ enabled: true, allowExternalIdv: true, allowIdentityOverride: true, defaultChannel: "email", allowChannelOverride: false, allowedFrameAncestors: ["https://app.example.com"] });
-    const fresh = orgWith(server, {});
+    const fresh = await orgWith(server, {});
     expect((await as(baseUrl, fresh)("/esign/embedded-signing-settings")).json.data.results).toEqual({ enabled: false, allowExternalIdv: false, allowIdentityOverride: false, defaultChannel: "none", allowChannelOverride: true, allowedFrameAncestors: [] });
     expect((await call(baseUrl, "/esign/embedded-signing-settings")).status).toBe(401);
   });
@@ -28,7 +28,7 @@ describe("embedded signing settings", () => {
 
 describe("signing URLs", () => {
   it("gives a reusable link for a signer without verification, and the page may be framed only by allowed origins", async () => {
-    const org = orgWith(server, enabled);
+    const org = await orgWith(server, enabled);
     const prep = await prepareDoc(baseUrl, org, [{ name: "Ada", email: "ada@example.com", externalId: "crm-1" }]);
     expect(prep.status).toBe(200);
     expect(prep.json.data.message).toMatch(/signing URL/);
@@ -50,7 +50,7 @@ describe("signing URLs", () => {
     const reopened = await fetch(new URL(open.headers.get("location")!, baseUrl));
     expect(reopened.status).toBe(200);
 
-    const noFraming = orgWith(server, { enabled: true });
+    const noFraming = await orgWith(server, { enabled: true });
     const p2 = await prepareDoc(baseUrl, noFraming, [{ name: "Bo", email: "bo@example.com" }]);
     const u2 = await as(baseUrl, noFraming, "contributor")(`/esign/documents/${p2.json.data.documentId}/signing-url`, { method: "POST", body: { recipientId: p2.json.data.recipients[0].id } });
     const page2 = await fetch(`${baseUrl}/sign/${tokenOfUrl(u2.json.data.results.url)}`);
@@ -58,7 +58,7 @@ describe("signing URLs", () => {
   });
 
   it("an email passcode guards the link: send, wrong code, right code, then sign with the session", async () => {
-    const org = orgWith(server, enabled);
+    const org = await orgWith(server, enabled);
     const prep = await prepareDoc(baseUrl, org, [{ name: "Ada", email: "ada.otp@example.com", identityVerification: { mode: "otp", channel: "email" } }]);
     expect(prep.status).toBe(200);
     const recipientId = prep.json.data.recipients[0].id;
@@ -96,7 +96,7 @@ describe("signing URLs", () => {
   });
 
   it("override: a single-use link that exactly one of 50 concurrent opens redeems", async () => {
-    const org = orgWith(server, enabled);
+    const org = await orgWith(server, enabled);
     const prep = await prepareDoc(baseUrl, org, [{ name: "Ovi", email: "ovi@example.com", identityVerification: { mode: "override", overrideIdentityVerification: true, reason: "verified in branch" } }]);
     expect(prep.status).toBe(200);
     const r = await as(baseUrl, org, "contributor")(`/esign/documents/${prep.json.data.documentId}/signing-url`, { method: "POST", body: { recipientId: prep.json.data.recipients[0].id } });
@@ -118,7 +118,7 @@ describe("signing URLs", () => {
   });
 
   it("external_idv: the assertion is checked for signature, issuer, email, age and single use", async () => {
-    const org = orgWith(server, enabled);
+    const org = await orgWith(server, enabled);
     const prep = await prepareDoc(baseUrl, org, [{ name: "Ida", email: "ida@example.com", identityVerification: { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 15 } }]);
     expect(prep.status).toBe(200);
     const url = (body: Record<string, unknown>) => as(baseUrl, org, "contributor")(`/esign/documents/${prep.json.data.documentId}/signing-url`, { method: "POST", body: { recipientId: prep.json.data.recipients[0].id, ...body } });
@@ -139,7 +139,7 @@ describe("signing URLs", () => {
   });
 
   it("the deprecated signing-link endpoint works with Deprecation and Link headers, and refuses single-use recipients", async () => {
-    const org = orgWith(server, enabled);
+    const org = await orgWith(server, enabled);
     const prep = await prepareDoc(baseUrl, org, [
       { name: "Ada", email: "ada@example.com", signingOrder: 1 },
       { name: "Ovi", email: "ovi@example.com", signingOrder: 1, identityVerification: { mode: "override", overrideIdentityVerification: true } },

@@ -1,7 +1,7 @@
 // Identity resolution (interface.md 5 and 7.4) as a pure function of settings, plan and request.
 import { describe, expect, it } from "vitest";
 import type { Plan } from "@/lib/auth/roles";
-import { DEFAULT_SETTINGS, parseIdentityBlock, resolveIdentity, settingsJson, type SigningSettings } from "@/lib/esign/identity";
+import { checkSmsPhone, DEFAULT_SETTINGS, e164, parseIdentityBlock, resolveIdentity, settingsJson, type SigningSettings } from "@/lib/esign/identity";
 
 const plan: Plan = { hasFileDownload: true, emailOtp: true, smsOtp: true, maxDeliverables: 10, maxStorageBytes: 10n, smsAllowance: 10, rateLimitPerMinute: 60 };
 const on: SigningSettings = { ...DEFAULT_SETTINGS, enabled: true, allowExternalIdv: true, allowIdentityOverride: true, smsConfigured: true, identityProviders: ["acme"] };
@@ -83,5 +83,30 @@ describe("resolution against the organization", () => {
     expect(await codeOf(resolve({ mode: "external_idv", provider: "other" }))).toBe("IdentityConfigInvalid");
     expect(await resolve(override)).toEqual({ mode: "override", channel: null });
     expect(await codeOf(resolve(override, { settings: { allowIdentityOverride: false } }))).toBe("IdentityOverrideNotAllowed");
+  });
+});
+
+describe("SMS phone numbers", () => {
+  const code = (phone: string | null) => {
+    try {
+      return checkSmsPhone(phone, "r");
+    } catch (e) {
+      return (e as { code: string }).code;
+    }
+  };
+
+  it("needs one, in international format, that can exist; returns it in E.164", () => {
+    expect(code(null)).toBe("OtpPhoneRequired");
+    expect(code("")).toBe("OtpPhoneRequired");
+    expect(code("415 555 2671")).toBe("OtpPhoneInvalid");
+    expect(code("+1 555 010 0000")).toBe("OtpPhoneInvalid");
+    expect(code("+999 1234567")).toBe("OtpPhoneInvalid");
+    expect(code("+1 (415) 555-2671")).toBe("+14155552671");
+    expect(code("+44 20 7946 0018")).toBe("+442079460018");
+  });
+
+  it("e164 normalizes what SMS providers receive", () => {
+    expect(e164(" +1 415 555 2671 ")).toBe("+14155552671");
+    expect(e164("+49 30 901820")).toBe("+4930901820");
   });
 });

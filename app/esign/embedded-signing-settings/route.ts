@@ -1,9 +1,17 @@
 import { ANY_ROLE } from "@/lib/auth/roles";
 import { loadSigningSettings, settingsJson } from "@/lib/esign/identity";
 import { db } from "@/lib/db/client";
+import { UnauthenticatedError } from "@/lib/errors";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
+import { errorResponse } from "@/lib/http/errors";
 
-// Read-only; any valid key may read it (interface.md 4.3: its only error is 401).
-export const GET = apiRoute({ family: "signing", roles: ANY_ROLE }, async ({ principal }) => {
+// Read-only; any valid key may read it. Its only error is 401 (interface.md 4.3), so an
+// organization id that is not the key's own (403 elsewhere) is a 401 here.
+const read = apiRoute({ family: "signing", roles: ANY_ROLE }, async ({ principal }) => {
   return dataResponse({ results: settingsJson(await loadSigningSettings(await db(), principal.orgId)) });
 });
+
+export async function GET(req: Request, ctx: { params: Promise<Record<string, never>> }): Promise<Response> {
+  const res = await read(req, ctx);
+  return res.status === 403 ? errorResponse(new UnauthenticatedError("The organization id does not belong to this key"), "signing") : res;
+}
