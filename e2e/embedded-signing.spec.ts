@@ -32,17 +32,6 @@ declare global {
 
 const ROOT = path.resolve(__dirname, "..");
 
-/**
- * orgWith runs the seed CLI with spawnSync, blocking this process's event loop for seconds; keep-alive
- * sockets the server closed meanwhile are noticed only once the loop turns, so turn it before the
- * next request (else that request may go out on a dead socket: EPIPE, "other side closed").
- */
-async function freshOrg(...args: Parameters<typeof orgWith>): Promise<ReturnType<typeof orgWith>> {
-  const org = orgWith(...args);
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  return org;
-}
-
 /** A tiny React app rendering <QuireSigning> for ?url=, built from lib/sdk/react.tsx. */
 async function reactHostBundle(): Promise<string> {
   const out = await build({
@@ -109,13 +98,13 @@ async function startPartnerApp(quireBase: string): Promise<{ origin: string; clo
   return { origin: `https://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-async function signingUrl(quire: QuireTestServer, org: ReturnType<typeof orgWith>, documentId: string, body: Record<string, unknown>): Promise<string> {
+async function signingUrl(quire: QuireTestServer, org: Awaited<ReturnType<typeof orgWith>>, documentId: string, body: Record<string, unknown>): Promise<string> {
   const r = await as(quire.baseUrl, org, "contributor")(`/esign/documents/${documentId}/signing-url`, { method: "POST", body });
   expect(r.status, r.text).toBe(200);
   return r.json.data.results.url as string;
 }
 
-async function prepared(quire: QuireTestServer, org: ReturnType<typeof orgWith>, recipient: Record<string, unknown>) {
+async function prepared(quire: QuireTestServer, org: Awaited<ReturnType<typeof orgWith>>, recipient: Record<string, unknown>) {
   const prep = await prepareDoc(quire.baseUrl, org, [recipient]);
   expect(prep.status, prep.text).toBe(200);
   return { documentId: prep.json.data.documentId as string, recipientId: prep.json.data.recipients[0].id as string };
@@ -147,7 +136,7 @@ test.afterAll(async () => {
 });
 
 test("a partner page frames the signing URL with /embed.js: email passcode, sign, signing_complete; reopened: already_signed", async ({ page, quire }) => {
-  const org = await freshOrg(quire, { enabled: true, allowedFrameAncestors: [partner.origin] });
+  const org = await orgWith(quire, { enabled: true, allowedFrameAncestors: [partner.origin] });
   const email = uniqueEmail("ada");
   const { documentId, recipientId } = await prepared(quire, org, { name: "Ada Embed", email, identityVerification: { mode: "otp", channel: "email" } });
   const url = await signingUrl(quire, org, documentId, { recipientId });
@@ -188,7 +177,7 @@ test("a partner page frames the signing URL with /embed.js: email passcode, sign
 });
 
 test("an origin outside allowedFrameAncestors gets a blank frame; the same URL works where allowed", async ({ page, quire }) => {
-  const org = await freshOrg(quire, { enabled: true, allowedFrameAncestors: [partner.origin] });
+  const org = await orgWith(quire, { enabled: true, allowedFrameAncestors: [partner.origin] });
   const { documentId, recipientId } = await prepared(quire, org, { name: "Cy Blocked", email: uniqueEmail("cy") });
   const url = await signingUrl(quire, org, documentId, { recipientId });
 
@@ -210,7 +199,7 @@ test("an origin outside allowedFrameAncestors gets a blank frame; the same URL w
 });
 
 test("an external_idv link opens once in the frame, then shows the 410 page", async ({ page, quire }) => {
-  const org = await freshOrg(quire, { enabled: true, allowExternalIdv: true, allowedFrameAncestors: [partner.origin] });
+  const org = await orgWith(quire, { enabled: true, allowExternalIdv: true, allowedFrameAncestors: [partner.origin] });
   const email = uniqueEmail("ida");
   const { documentId, recipientId } = await prepared(quire, org, { name: "Ida Idv", email, identityVerification: { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 10 } });
   const now = Math.floor(Date.now() / 1000);
@@ -230,7 +219,7 @@ test("an external_idv link opens once in the frame, then shows the 410 page", as
 });
 
 test("the React component: after signing, the frame goes to the stored returnUrl on the partner origin", async ({ page, quire }) => {
-  const org = await freshOrg(quire, { enabled: true, allowedFrameAncestors: [partner.origin] });
+  const org = await orgWith(quire, { enabled: true, allowedFrameAncestors: [partner.origin] });
   const { documentId, recipientId } = await prepared(quire, org, { name: "Rae Return", email: uniqueEmail("rae") });
   const returnUrl = `${partner.origin}/done?agreement=${documentId}`;
   const url = await signingUrl(quire, org, documentId, { recipientId, returnUrl });

@@ -8,23 +8,12 @@ import { expect, logIn, test } from "./fixtures";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-/**
- * orgWith runs the seed CLI with spawnSync, blocking this process's event loop for seconds; keep-alive
- * sockets the server closed meanwhile are noticed only once the loop turns, so turn it before the
- * next request (else that request may go out on a dead socket: EPIPE, "other side closed").
- */
-async function freshOrg(...args: Parameters<typeof orgWith>): Promise<ReturnType<typeof orgWith>> {
-  const org = orgWith(...args);
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  return org;
-}
-
 async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
 test("an administrator edits embedded signing settings, identity providers and the SMS provider", async ({ page, quire }) => {
-  const org = await freshOrg(quire, {});
+  const org = await orgWith(quire, {});
   const settings = async () => (await as(quire.baseUrl, org, "viewer")("/esign/embedded-signing-settings")).json.data.results;
   const before = await settings();
   expect(before).toEqual({ enabled: false, allowExternalIdv: false, allowIdentityOverride: false, defaultChannel: "none", allowChannelOverride: true, allowedFrameAncestors: [] });

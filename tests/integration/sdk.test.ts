@@ -55,12 +55,12 @@ async function rejection(p: Promise<unknown>): Promise<QuireApiError> {
   return err as QuireApiError;
 }
 
-// Organizations are made while the file is collected: orgWith blocks the event loop (it runs the
-// seed CLI), which must not happen between requests on kept-alive connections.
+// Fresh organizations per block, made before its tests (the seed CLI takes seconds).
 describe("createEmbeddedSignature", () => {
-  const org = orgWith(server, enabled);
-  const emailDefault = orgWith(server, { ...enabled, defaultChannel: "email" });
-  const off = orgWith(server, {});
+  let org: SeedResult, emailDefault: SeedResult, off: SeedResult;
+  beforeAll(async () => {
+    [org, emailDefault, off] = await Promise.all([orgWith(server, enabled), orgWith(server, { ...enabled, defaultChannel: "email" }), orgWith(server, {})]);
+  });
 
   it("sends without emails: the first signer is ready with an embed URL that opens, the second pending; fields land on the anchors", async () => {
     const pdf = await pdfWithAnchors(["SIGN-ADA", "DATE-ADA", "SIGN-BOB", "INIT-BOB", "NAME-BOB"]);
@@ -238,7 +238,10 @@ describe("createEmbeddedSignature", () => {
 });
 
 describe("deliverables, templates, folders and tags", () => {
-  const org = orgWith(server, enabled);
+  let org: SeedResult;
+  beforeAll(async () => {
+    org = await orgWith(server, enabled);
+  });
 
   it("round-trips a template and a folder", async () => {
     const client = sdk(org);
@@ -329,7 +332,10 @@ describe("deliverables, templates, folders and tags", () => {
 
 describe("webhook methods on the shared server", () => {
   // This server refuses private receivers (as in production); the delivery tests below use their own server.
-  const org = orgWith(server, enabled);
+  let org: SeedResult;
+  beforeAll(async () => {
+    org = await orgWith(server, enabled);
+  });
 
   it("refuses URLs that are not HTTPS or do not resolve to a public host, with the listing error bodies", async () => {
     const client = sdk(org, "administrator");
