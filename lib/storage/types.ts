@@ -15,3 +15,6 @@ export interface FileStorage {
 }
 
 export class StorageKeyError extends Error {}
+
+/** A key with no stored object. */
+export class StorageNotFoundError extends Error {}
