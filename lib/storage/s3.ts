@@ -2,9 +2,10 @@
 // PutObject or a completed multipart upload is atomic, and an aborted upload leaves no object.
 // Streams go straight through: uploads in 8 MB parts, downloads as the response body.
 import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { StorageKeyError, StorageNotFoundError, type FileStorage } from "@/lib/storage/types";
+import { StorageKeyError, StorageNotFoundError, type FileStorage, type StoredFile } from "@/lib/storage/types";
 
 export interface S3StorageOptions {
   bucket: string;
@@ -60,17 +61,14 @@ export class S3FileStorage implements FileStorage {
   }
 
   async get(key: string): Promise<Buffer> {
-    const body = await this.stream(key);
-    const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    return buffer((await this.stream(key)).body);
   }
 
-  async stream(key: string): Promise<Readable> {
+  async stream(key: string): Promise<StoredFile> {
     try {
       const res = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.key(key) }));
       if (!(res.Body instanceof Readable)) throw new Error("S3 returned no readable body");
-      return res.Body;
+      return { body: res.Body, size: res.ContentLength ?? 0 };
     } catch (err) {
       if (isNotFound(err)) throw new StorageNotFoundError(`No stored file ${key}`);
       throw err;
