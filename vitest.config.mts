@@ -16,6 +16,8 @@ export default defineConfig({
           include: ["tests/unit/**/*.test.ts"],
           env: { LOG_LEVEL: "silent" },
           testTimeout: 20_000,
+          // In-memory PGlite plus every migration takes seconds on a busy 2-core machine.
+          hookTimeout: 60_000,
         },
       },
       {

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import type { S3StorageOptions } from "@/lib/storage/s3";
 
 const booleanFromEnv = z
   .enum(["true", "false", "1", "0", ""])
@@ -24,7 +25,20 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  STORAGE_DRIVER: z.enum(["local"]).default("local"),
+  STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** Another S3-compatible service (MinIO, R2, …); unset for AWS. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_FORCE_PATH_STYLE: booleanFromEnv,
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PREFIX: z.string().default(""),
+  /** Vercel Cron (and any scheduler) calls /api/cron/webhooks with `Authorization: Bearer <CRON_SECRET>`. */
+  CRON_SECRET: z.string().min(16).optional(),
+  /** Set by the platform: a serverless runtime has no disk that outlives a request. */
+  VERCEL: z.string().optional(),
+  AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
   GOTENBERG_URL: z.url().optional(),
   PDF_CONVERT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
@@ -60,7 +74,7 @@ export interface QuireConfig {
   database: DatabaseConfig;
   nextAuthSecret: string;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
-  storage: { driver: "local"; root: string };
+  storage: { driver: "local"; root: string } | ({ driver: "s3" } & S3StorageOptions);
   maxUploadBytes: number;
   pdfConverter: { kind: "libreoffice" } | { kind: "gotenberg"; url: string };
   /** Longest a single DOCX/PPTX -> PDF conversion may take, with either converter. */
@@ -74,6 +88,10 @@ export interface QuireConfig {
   /** Tests only: lets POST /api/internal/clock move the service clock (passcode rate limits). */
   testClock: boolean;
   webhooks: { allowPrivate: boolean; retryScale: number };
+  /** Bearer secret of /api/cron/webhooks (serverless deployments without a long-lived worker). */
+  cronSecret: string | null;
+  /** A serverless platform (Vercel, AWS Lambda): no long-lived process, no persistent disk. */
+  serverless: boolean;
   signingCertificate: { p12Path?: string; password?: string };
   mail: { smtpUrl: string | null; from: string };
 }
@@ -110,6 +128,17 @@ export function parseConfig(env: Env): QuireConfig {
     url && !url.startsWith("pglite:")
       ? { kind: "postgres", url }
       : { kind: "pglite", dataDir: path.resolve(url ? url.slice("pglite:".length) : path.join(dataDir, "pglite")) };
+  const serverless = Boolean(e.VERCEL || e.AWS_LAMBDA_FUNCTION_NAME);
+  if (serverless) {
+    // Each invocation may run on a fresh machine: an embedded database or local files would vanish.
+    const missing = [
+      database.kind === "pglite" ? "DATABASE_URL must name a PostgreSQL server (postgres://…): the embedded PGlite database cannot live on a serverless platform" : null,
+      e.STORAGE_DRIVER === "local" ? "STORAGE_DRIVER must be s3 (with S3_BUCKET): local disk does not persist on a serverless platform" : null,
+      e.NEXTAUTH_SECRET ? null : "NEXTAUTH_SECRET must be set: a generated one would differ between instances",
+      e.GOTENBERG_URL ? null : "GOTENBERG_URL must be set: LibreOffice cannot run inside a serverless function",
+    ].filter(Boolean);
+    if (missing.length) throw new ConfigError(`Invalid configuration for a serverless runtime: ${missing.join("; ")}`);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -118,7 +147,7 @@ export function parseConfig(env: Env): QuireConfig {
     database,
     nextAuthSecret: e.NEXTAUTH_SECRET ?? persistedSecret(dataDir, "nextAuthSecret"),
     logLevel: e.LOG_LEVEL,
-    storage: { driver: e.STORAGE_DRIVER, root: path.join(dataDir, "files") },
+    storage: storageConfig(e, dataDir),
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     pdfConverter: e.GOTENBERG_URL ? { kind: "gotenberg", url: e.GOTENBERG_URL } : { kind: "libreoffice" },
     pdfConvertTimeoutMs: e.PDF_CONVERT_TIMEOUT_MS,
@@ -133,10 +162,40 @@ export function parseConfig(env: Env): QuireConfig {
     allowPrivateFetch: e.QUIRE_ALLOW_PRIVATE_FETCH,
     testClock: e.QUIRE_TEST_CLOCK,
     webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, retryScale: e.WEBHOOK_RETRY_SCALE },
+    cronSecret: e.CRON_SECRET ?? null,
+    serverless,
     signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
   };
 }
+
+function storageConfig(e: z.infer<typeof envSchema>, dataDir: string): QuireConfig["storage"] {
+  if (e.STORAGE_DRIVER === "local") return { driver: "local", root: path.join(dataDir, "files") };
+  if (!e.S3_BUCKET) throw new ConfigError("Invalid configuration: S3_BUCKET: required when STORAGE_DRIVER is s3");
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) throw new ConfigError("Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither");
+  return {
+    driver: "s3",
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
+    prefix: e.S3_PREFIX,
+  };
+}
+
+/**
+ * Every environment variable Quire reads: the ones above, plus those read before this module
+ * (next.config.ts, the seed CLI) or by Node and Next.js themselves. Deployment files may set only these.
+ */
+export const KNOWN_ENV_VARS: readonly string[] = [
+  ...Object.keys(envSchema.shape),
+  "SEED_ADMIN_PASSWORD",
+  "NEXT_OUTPUT",
+  "HOSTNAME",
+  "NEXT_TELEMETRY_DISABLED",
+  "NODE_EXTRA_CA_CERTS",
+];
 
 let cached: QuireConfig | undefined;
 

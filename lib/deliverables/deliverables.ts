@@ -281,7 +281,7 @@ export async function deliverableFile(db: Db, storage: FileStorage, orgId: strin
   if (!key) throw new NotFoundError("The file of this deliverable is not available", "DeliverableFileMissing");
   const extension = which === "pdf" ? "pdf" : row.fileType === SOURCE_MIME.pptx ? "pptx" : "docx";
   return {
-    data: await storage.get(key),
+    data: await storage.stream(key),
     contentType: which === "pdf" ? "application/pdf" : row.fileType,
     fileName: `${row.name}.${extension}`,
   };

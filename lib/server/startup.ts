@@ -11,7 +11,8 @@ export async function onServerStart(): Promise<void> {
   const config = getConfig();
   await db();
   // Webhook deliveries: every instance polls the shared queue (rows are claimed, never shared).
-  startDeliveryWorker(webhookDeps);
+  // Serverless runtimes freeze between requests: there /api/cron/webhooks drives the queue instead.
+  if (!config.serverless) startDeliveryWorker(webhookDeps);
   if (config.database.kind === "pglite") recordRunningServer(config.dataDir, { pid: process.pid, baseUrl: config.baseUrl });
   log.info({ baseUrl: config.baseUrl, database: config.database.kind }, "Quire is ready");
 }

@@ -6,7 +6,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { StorageKeyError, type FileStorage } from "@/lib/storage/types";
+import { StorageKeyError, type FileStorage, type StoredFile } from "@/lib/storage/types";
 
 export class LocalFileStorage implements FileStorage {
   readonly kind = "local";
@@ -38,10 +38,10 @@ export class LocalFileStorage implements FileStorage {
     return fsp.readFile(this.resolve(key));
   }
 
-  async stream(key: string): Promise<Readable> {
+  async stream(key: string): Promise<StoredFile> {
     const file = this.resolve(key);
-    await fsp.access(file);
-    return fs.createReadStream(file);
+    const { size } = await fsp.stat(file);
+    return { body: fs.createReadStream(file), size };
   }
 
   async exists(key: string): Promise<boolean> {

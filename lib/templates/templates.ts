@@ -7,6 +7,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { ensureTags, normalizeLabels, tagJson, type TagJson } from "@/lib/tags/tags";
 import { inspectTemplate, type TemplateInspection } from "@/lib/templates/inspect";
 import type { FileStorage } from "@/lib/storage";
+import type { StoredFile } from "@/lib/storage/types";
 
 export const TEMPLATE_NAME_MAX = 255;
 export const TEMPLATE_DESCRIPTION_MAX = 65_535;
@@ -183,7 +184,7 @@ export async function deleteTemplate(db: Db, orgId: string, id: string): Promise
   return { id };
 }
 
-export async function templateFile(db: Db, storage: FileStorage, orgId: string, id: string): Promise<{ name: string; kind: string; fileType: string; data: Buffer }> {
+export async function templateFile(db: Db, storage: FileStorage, orgId: string, id: string): Promise<{ name: string; kind: string; fileType: string; data: StoredFile }> {
   const row = await loadTemplate(db, orgId, id);
-  return { name: row.name, kind: row.kind, fileType: row.fileType, data: await storage.get(row.storageKey) };
+  return { name: row.name, kind: row.kind, fileType: row.fileType, data: await storage.stream(row.storageKey) };
 }

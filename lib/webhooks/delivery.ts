@@ -143,6 +143,18 @@ export async function runDeliveryPass(deps: DeliveryDeps, concurrency = 8): Prom
   return ids.length;
 }
 
+/** Passes until nothing is due or the time budget is spent (a cron call); returns attempts made. */
+export async function drainDeliveries(deps: DeliveryDeps, options: { budgetMs: number }): Promise<number> {
+  const deadline = Date.now() + options.budgetMs;
+  let attempted = 0;
+  while (Date.now() < deadline) {
+    const n = await runDeliveryPass(deps);
+    if (n === 0) break;
+    attempted += n;
+  }
+  return attempted;
+}
+
 const worker = globalThis as unknown as { __quireWebhookWorker?: { stop: () => void } };
 
 /** Polls for work while the server runs; several instances may each run one. */

@@ -11,6 +11,16 @@ describe("health", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: "ok", database: "ok", pdfConverter: expect.stringMatching(/^(ok|unavailable)$/) });
   });
+
+  it("reports readiness of the database, the file storage and the converter", async () => {
+    const res = await call(baseUrl, "/api/ready");
+    expect(res.json).toEqual({ status: res.status === 200 ? "ready" : "not_ready", database: "ok", storage: "ok", pdfConverter: expect.stringMatching(/^(ok|unavailable)$/) });
+    expect(res.status).toBe(res.json.pdfConverter === "ok" ? 200 : 503);
+  });
+
+  it("has no cron route without CRON_SECRET", async () => {
+    expect((await call(baseUrl, "/api/cron/webhooks", { headers: { authorization: "Bearer anything-at-all-000000" } })).status).toBe(404);
+  });
 });
 
 describe("API key authentication (interface.md section 5)", () => {

@@ -21,7 +21,14 @@ export async function call<T = any>(
     body = JSON.stringify(init.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${baseUrl}${path}`, { method: init.method ?? "GET", headers, body, redirect: "manual" });
+  const method = init.method ?? "GET";
+  const send = () => fetch(`${baseUrl}${path}`, { method, headers, body, redirect: "manual" });
+  // A test that blocked the event loop (spawnSync of the seed CLI) can hand fetch a keep-alive socket
+  // the server has already closed; a GET is safe to send again on a fresh one.
+  const res = await send().catch((err: { cause?: { code?: string } }) => {
+    if (method === "GET" && err.cause?.code === "UND_ERR_SOCKET") return send();
+    throw err;
+  });
   const text = await res.text();
   let json: any = undefined;
   try {

@@ -1,12 +1,11 @@
 // Lets `npm run seed` work while a server holds the embedded database. Guarded by a secret that
 // only a process able to read DATA_DIR knows.
-import crypto from "node:crypto";
 import { z } from "zod";
-import { getConfig, persistedSecret } from "@/lib/config";
+import { requireLocalSecret } from "@/lib/auth/local-secret";
+import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { errorResponse } from "@/lib/http/errors";
 import { parseJsonBody } from "@/lib/http/validation";
-import { UnauthenticatedError } from "@/lib/errors";
 import { seedDemoWorkspace } from "@/lib/orgs/seed";
 import { identityProviderInput, signingSettingsInput } from "@/lib/esign/settings";
 
@@ -34,17 +33,10 @@ const bodySchema = z.object({
   identityProviders: z.array(identityProviderInput).optional(),
 });
 
-function sameSecret(presented: string, expected: string): boolean {
-  const a = crypto.createHash("sha256").update(presented).digest();
-  const b = crypto.createHash("sha256").update(expected).digest();
-  return crypto.timingSafeEqual(a, b);
-}
-
 export async function POST(req: Request): Promise<Response> {
   try {
     const config = getConfig();
-    const presented = req.headers.get("x-quire-local-secret") ?? "";
-    if (!sameSecret(presented, persistedSecret(config.dataDir, "localAdminSecret"))) throw new UnauthenticatedError();
+    requireLocalSecret(req);
     const options = await parseJsonBody(bodySchema, req);
     return Response.json(await seedDemoWorkspace(await db(), { ...options, instanceSecret: config.nextAuthSecret }));
   } catch (err) {

@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+# Quire: multi-stage image of the Next.js standalone server.
+#   docker build -t quire .                                   # converts with a Gotenberg service (GOTENBERG_URL)
+#   docker build --build-arg WITH_LIBREOFFICE=true -t quire . # local LibreOffice converter inside the image
+ARG NODE_VERSION=20
+
+FROM node:${NODE_VERSION}-bookworm-slim AS deps
+WORKDIR /app
+ENV NEXT_TELEMETRY_DISABLED=1
+COPY package.json package-lock.json prisma.config.ts ./
+COPY prisma ./prisma
+COPY scripts ./scripts
+RUN npm ci --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+# NEXT_OUTPUT=standalone makes next.config.ts emit .next/standalone (server.js plus traced node_modules).
+RUN NEXT_OUTPUT=standalone npm run build
+
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
+ARG WITH_LIBREOFFICE=false
+# poppler-utils rasterizes pages for the signing page; LibreOffice (optional) converts DOCX/PPTX locally.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends poppler-utils fonts-dejavu-core ca-certificates \
+ && if [ "$WITH_LIBREOFFICE" = "true" ]; then \
+      apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-impress-nogui python3-uno; \
+    fi \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 \
+    HOSTNAME=0.0.0.0 \
+    DATA_DIR=/app/data
+RUN groupadd --system --gid 1001 quire \
+ && useradd --system --uid 1001 --gid quire --home-dir /app quire \
+ && mkdir -p /app/data \
+ && chown quire:quire /app/data
+COPY --from=build --chown=quire:quire /app/.next/standalone ./
+COPY --from=build --chown=quire:quire /app/.next/static ./.next/static
+COPY --from=build --chown=quire:quire /app/public ./public
+# Read at run time from the working directory: migrations applied on start, the UNO helper.
+COPY --from=build --chown=quire:quire /app/prisma/migrations ./prisma/migrations
+COPY --from=build --chown=quire:quire /app/lib/pdf/uno_convert.py ./lib/pdf/uno_convert.py
+USER quire
+EXPOSE 3000
+VOLUME ["/app/data"]
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "server.js"]

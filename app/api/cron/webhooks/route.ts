@@ -1,0 +1,24 @@
+// Serverless deployments have no long-lived worker: a scheduler (Vercel Cron, see vercel.json) calls
+// this every minute to fan out new events and send due webhook deliveries.
+import { getConfig } from "@/lib/config";
+import { sameSecret } from "@/lib/crypto/same-secret";
+import { NotFoundError, UnauthenticatedError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/errors";
+import { drainDeliveries } from "@/lib/webhooks/delivery";
+import { webhookDeps } from "@/lib/webhooks/service";
+
+export const dynamic = "force-dynamic";
+export const maxDuration = 60;
+
+export async function GET(req: Request): Promise<Response> {
+  try {
+    const { cronSecret } = getConfig();
+    if (!cronSecret) throw new NotFoundError("Not found", "NotFound");
+    const presented = /^Bearer (.+)$/.exec(req.headers.get("authorization") ?? "")?.[1] ?? "";
+    if (!sameSecret(presented, cronSecret)) throw new UnauthenticatedError();
+    const attempted = await drainDeliveries(await webhookDeps(), { budgetMs: 45_000 });
+    return Response.json({ data: { attempted } });
+  } catch (err) {
+    return errorResponse(err, "deliverable");
+  }
+}
