@@ -42,6 +42,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: booleanFromEnv,
   /** Multiplies the webhook retry back-off (1 min … 8 h); tests use a tiny factor. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(100).default(1),
+  /** How long a webhook receiver may take to answer one attempt (decisions.md: 10 s); tests shorten it. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The instance certificate that digitally signs completed PDFs (a self-signed one is made when unset). */
   SIGNING_P12_PATH: z.string().min(1).optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
@@ -73,7 +75,7 @@ export interface QuireConfig {
   allowPrivateFetch: boolean;
   /** Tests only: lets POST /api/internal/clock move the service clock (passcode rate limits). */
   testClock: boolean;
-  webhooks: { allowPrivate: boolean; retryScale: number };
+  webhooks: { allowPrivate: boolean; retryScale: number; timeoutMs: number };
   signingCertificate: { p12Path?: string; password?: string };
   mail: { smtpUrl: string | null; from: string };
 }
@@ -132,7 +134,7 @@ export function parseConfig(env: Env): QuireConfig {
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,
     allowPrivateFetch: e.QUIRE_ALLOW_PRIVATE_FETCH,
     testClock: e.QUIRE_TEST_CLOCK,
-    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, retryScale: e.WEBHOOK_RETRY_SCALE },
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, retryScale: e.WEBHOOK_RETRY_SCALE, timeoutMs: e.WEBHOOK_TIMEOUT_MS },
     signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
   };

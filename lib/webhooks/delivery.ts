@@ -7,17 +7,18 @@ import { BadRequestError, NotFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { safeRequest } from "@/lib/net/safe-fetch";
-import { findWebhook, webhookSecret, type WebhookDeps } from "@/lib/webhooks/webhooks";
+import { findWebhook, webhookSecret, type WebhookDeps, type WebhookRef } from "@/lib/webhooks/webhooks";
 
 export const MAX_ATTEMPTS = 6;
 /** Wait after attempt 1, 2, … (decisions.md), before scaling. */
 export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 8 * 3600_000];
-const TIMEOUT_MS = 10_000;
 const RESPONSE_BYTES = 2048;
 const LEASE_MS = 60_000;
 
 export interface DeliveryDeps extends WebhookDeps {
   retryScale: number;
+  /** Receiver time-out per attempt (decisions.md: 10 s; WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 export interface Envelope {
@@ -106,7 +107,7 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   let responseBody: string | null = null;
   let errorMessage: string | null = null;
   try {
-    const res = await safeRequest(d.url, { method: "POST", headers, body, truncate: true }, { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: TIMEOUT_MS, allowPrivate: deps.allowPrivate });
+    const res = await safeRequest(d.url, { method: "POST", headers, body, truncate: true }, { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
     httpStatus = res.status;
     responseBody = res.body.toString("utf8");
     if (res.status < 200 || res.status >= 300) errorMessage = res.status >= 300 && res.status < 400 ? `Receiver answered ${res.status} (redirects are not followed)` : `Receiver answered ${res.status}`;
@@ -167,7 +168,7 @@ export function startDeliveryWorker(getDeps: () => Promise<DeliveryDeps>, interv
   worker.__quireWebhookWorker = { stop: () => ((stopped = true), clearInterval(timer)) };
 }
 
-export async function listDeliveries(db: Db, orgId: string, webhookName: string, q: { limit: number; offset: number; status?: string; eventType?: string }) {
+export async function listDeliveries(db: Db, orgId: string, webhookName: WebhookRef, q: { limit: number; offset: number; status?: string; eventType?: string }) {
   const hook = await findWebhook(db, orgId, webhookName);
   const statuses = q.status === "retrying" ? ["retrying", "pending"] : q.status ? [q.status] : undefined;
   const where: Prisma.WebhookDeliveryWhereInput = { webhookId: hook.id, ...(statuses ? { status: { in: statuses } } : {}), ...(q.eventType ? { eventType: q.eventType } : {}) };
@@ -178,14 +179,19 @@ export async function listDeliveries(db: Db, orgId: string, webhookName: string,
   return { results: rows.map(deliveryJson), totalRecords };
 }
 
-export async function deliveryAttempts(db: Db, orgId: string, deliveryId: string) {
-  const d = await db.webhookDelivery.findFirst({ where: { id: deliveryId, orgId }, include: { attempts: { orderBy: { number: "asc" } } } });
+/** One delivery with every attempt (what was sent, what came back), for the dashboard's log. */
+export async function deliveryDetail(db: Db, orgId: string, deliveryId: string) {
+  const d = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await db.webhookDelivery.findFirst({ where: { id: deliveryId, orgId }, include: { attempts: { orderBy: { number: "asc" } }, webhook: { select: { id: true, name: true, isActive: true } } } }) : null;
   if (!d) throw new NotFoundError("Delivery not found", "DeliveryNotFound");
-  return d.attempts;
+  return {
+    delivery: deliveryJson(d),
+    webhook: d.webhook,
+    attempts: d.attempts.map((a) => ({ number: a.number, requestHeaders: a.requestHeaders as Record<string, string>, requestBody: a.requestBody, httpStatus: a.httpStatus, responseBody: a.responseBody, errorMessage: a.errorMessage, durationMs: a.durationMs, createdOn: a.createdOn.toISOString() })),
+  };
 }
 
 /** The same event again, as a new delivery to the same URL, sent now. */
-export async function replayDelivery(deps: DeliveryDeps, orgId: string, webhookName: string, deliveryId: string) {
+export async function replayDelivery(deps: DeliveryDeps, orgId: string, webhookName: WebhookRef, deliveryId: string) {
   const hook = await findWebhook(deps.db, orgId, webhookName);
   const old = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await deps.db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId: hook.id } }) : null;
   if (!old) throw new NotFoundError("Delivery not found", "DeliveryNotFound");
@@ -196,7 +202,7 @@ export async function replayDelivery(deps: DeliveryDeps, orgId: string, webhookN
 const DEFAULT_TEST_EVENT = "signature.document.completed";
 
 /** Test Webhook (4.4): a real delivery per URL, sent now; the summary counts record errors only. */
-export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName: string, input: { eventType?: string; payload?: Record<string, unknown> }) {
+export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName: WebhookRef, input: { eventType?: string; payload?: Record<string, unknown> }) {
   const hook = await findWebhook(deps.db, orgId, webhookName);
   if (!hook.isActive) throw new BadRequestError("Cannot test inactive webhook", "WebhookInactive");
   const eventType = input.eventType ?? DEFAULT_TEST_EVENT;
@@ -218,7 +224,11 @@ export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName
       errors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
       continue;
     }
-    deliveries.push(deliveryJson(await attemptDelivery(deps, id)));
+    // The record exists: whatever happens while sending shows on the delivery, not in the summary.
+    deliveries.push(deliveryJson(await attemptDelivery(deps, id).catch(async (err) => {
+      log.error({ deliveryId: id, err: err instanceof Error ? err.message : String(err) }, "test delivery attempt failed");
+      return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
+    })));
   }
   return { deliveries, summary: { total: hook.urls.length, successful: deliveries.length, failed: errors.length, errors } };
 }
