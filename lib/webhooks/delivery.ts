@@ -201,6 +201,13 @@ export async function replayDelivery(deps: DeliveryDeps, orgId: string, webhookN
 
 const DEFAULT_TEST_EVENT = "signature.document.completed";
 
+/** The default Test Webhook data, shaped like the real event of that type (marked test: true). */
+function samplePayload(eventType: string, now: Date): Record<string, unknown> {
+  const base = { test: true, documentId: "00000000-0000-0000-0000-000000000000", name: "Sample document" };
+  if (eventType === "signature.document.voided") return { ...base, reason: "Sample void reason", voidedAt: now.toISOString() };
+  return { ...base, completedAt: now.toISOString(), recipients: [{ id: "00000000-0000-0000-0000-000000000001", name: "Sample Signer", email: "signer@example.com", signedAt: now.toISOString() }] };
+}
+
 /** Test Webhook (4.4): a real delivery per URL, sent now; the summary counts record errors only. */
 export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName: WebhookRef, input: { eventType?: string; payload?: Record<string, unknown> }) {
   const hook = await findWebhook(deps.db, orgId, webhookName);
@@ -212,7 +219,7 @@ export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName
     event: eventType,
     createdOn: now.toISOString(),
     orgId,
-    data: input.payload ?? { test: true, documentId: "00000000-0000-0000-0000-000000000000", name: "Sample document", completedAt: now.toISOString(), recipients: [{ name: "Sample Signer", email: "signer@example.com" }] },
+    data: input.payload ?? samplePayload(eventType, now),
   };
   const deliveries = [];
   const errors: string[] = [];
