@@ -13,7 +13,19 @@ export const MAX_ATTEMPTS = 6;
 /** Wait after attempt 1, 2, … (decisions.md), before scaling. */
 export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 8 * 3600_000];
 const RESPONSE_BYTES = 2048;
-const LEASE_MS = 60_000;
+/** Slack on top of the time the claimed attempts may take (database writes, a busy event loop). */
+const LEASE_SLACK_MS = 60_000;
+/** Deliveries a worker pass claims per concurrent sender. */
+const CLAIM_PER_SENDER = 4;
+
+/**
+ * How long a claim holds: long enough for every attempt the holder may still be working through (a
+ * sender goes through its share one after another, each up to the time-out), so another instance never
+ * takes over a delivery that is still being sent.
+ */
+function leaseMs(deps: DeliveryDeps, attemptsInSeries = 1): number {
+  return deps.timeoutMs * attemptsInSeries + LEASE_SLACK_MS;
+}
 
 export interface DeliveryDeps extends WebhookDeps {
   retryScale: number;
@@ -77,10 +89,10 @@ export async function fanOutEvents(db: Db, limit = 100): Promise<number> {
 }
 
 /** Claims due deliveries under a lease; a crashed sender's lease runs out and another picks it up. */
-async function claimDue(db: Db, limit: number): Promise<string[]> {
+async function claimDue(db: Db, limit: number, lease: number): Promise<string[]> {
   const now = new Date();
   const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE "webhook_delivery" SET "leaseUntil" = ${new Date(now.getTime() + LEASE_MS)}
+    UPDATE "webhook_delivery" SET "leaseUntil" = ${new Date(now.getTime() + lease)}
     WHERE "id" IN (
       SELECT "id" FROM "webhook_delivery"
       WHERE "status" IN ('pending', 'retrying') AND "nextAttemptAt" <= ${now} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
@@ -131,7 +143,7 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
 /** One pass of the worker: fan out new events, then send what is due (a few at a time). */
 export async function runDeliveryPass(deps: DeliveryDeps, concurrency = 8): Promise<number> {
   await fanOutEvents(deps.db);
-  const ids = await claimDue(deps.db, concurrency * 4);
+  const ids = await claimDue(deps.db, concurrency * CLAIM_PER_SENDER, leaseMs(deps, CLAIM_PER_SENDER));
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, ids.length) }, async () => {
@@ -195,7 +207,7 @@ export async function replayDelivery(deps: DeliveryDeps, orgId: string, webhookN
   const hook = await findWebhook(deps.db, orgId, webhookName);
   const old = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await deps.db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId: hook.id } }) : null;
   if (!old) throw new NotFoundError("Delivery not found", "DeliveryNotFound");
-  const copy = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: old.eventId, eventType: old.eventType, url: old.url, payload: old.payload as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + LEASE_MS) } });
+  const copy = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: old.eventId, eventType: old.eventType, url: old.url, payload: old.payload as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + leaseMs(deps)) } });
   return deliveryJson(await attemptDelivery(deps, copy.id));
 }
 
@@ -221,21 +233,27 @@ export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName
     orgId,
     data: input.payload ?? samplePayload(eventType, now),
   };
-  const deliveries = [];
+  // Record every delivery first (a failure here is what the summary counts), then send them all at once.
+  const ids: string[] = [];
   const errors: string[] = [];
   for (const url of hook.urls) {
-    let id: string;
     try {
-      ({ id } = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: envelope.id, eventType, url, payload: envelope as unknown as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + LEASE_MS) } }));
+      const { id } = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: envelope.id, eventType, url, payload: envelope as unknown as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + leaseMs(deps)) } });
+      ids.push(id);
     } catch (err) {
       errors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
-      continue;
     }
-    // The record exists: whatever happens while sending shows on the delivery, not in the summary.
-    deliveries.push(deliveryJson(await attemptDelivery(deps, id).catch(async (err) => {
-      log.error({ deliveryId: id, err: err instanceof Error ? err.message : String(err) }, "test delivery attempt failed");
-      return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
-    })));
   }
+  // The record exists: whatever happens while sending shows on the delivery, not in the summary.
+  const deliveries = await Promise.all(
+    ids.map(async (id) =>
+      deliveryJson(
+        await attemptDelivery(deps, id).catch(async (err) => {
+          log.error({ deliveryId: id, err: err instanceof Error ? err.message : String(err) }, "test delivery attempt failed");
+          return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
+        }),
+      ),
+    ),
+  );
   return { deliveries, summary: { total: hook.urls.length, successful: deliveries.length, failed: errors.length, errors } };
 }
