@@ -56,6 +56,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: booleanFromEnv,
   /** Multiplies the webhook retry back-off (1 min … 8 h); tests use a tiny factor. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(100).default(1),
+  /** How long a webhook receiver may take to answer one attempt (decisions.md: 10 s); tests shorten it. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The instance certificate that digitally signs completed PDFs (a self-signed one is made when unset). */
   SIGNING_P12_PATH: z.string().min(1).optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
@@ -87,7 +89,7 @@ export interface QuireConfig {
   allowPrivateFetch: boolean;
   /** Tests only: lets POST /api/internal/clock move the service clock (passcode rate limits). */
   testClock: boolean;
-  webhooks: { allowPrivate: boolean; retryScale: number };
+  webhooks: { allowPrivate: boolean; retryScale: number; timeoutMs: number };
   /** Bearer secret of /api/cron/webhooks (serverless deployments without a long-lived worker). */
   cronSecret: string | null;
   /** A serverless platform (Vercel, AWS Lambda): no long-lived process, no persistent disk. */
@@ -161,7 +163,7 @@ export function parseConfig(env: Env): QuireConfig {
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,
     allowPrivateFetch: e.QUIRE_ALLOW_PRIVATE_FETCH,
     testClock: e.QUIRE_TEST_CLOCK,
-    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, retryScale: e.WEBHOOK_RETRY_SCALE },
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, retryScale: e.WEBHOOK_RETRY_SCALE, timeoutMs: e.WEBHOOK_TIMEOUT_MS },
     cronSecret: e.CRON_SECRET ?? null,
     serverless,
     signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },

@@ -3,7 +3,10 @@
 //   GET /template-item over HTTP, p50/p99, on the embedded PGlite and on PostgreSQL when reachable.
 //   Generation (on the sample templates): raw docxtemplater fill vs Quire's fill; raw warm
 //   LibreOffice conversion vs Quire's create-with-PDF over HTTP; throughput of 8 concurrent creates.
-// Options: --db pglite|postgres|both (default both), --requests N (default 200), --only listing|generation.
+//   Webhooks: fan-out throughput (deliveries/s) of the durable queue to a local HTTPS receiver (N events x
+//   10 URLs, signed, each verified by the receiver), and Test Webhook over HTTP from 8 concurrent callers.
+// Options: --db pglite|postgres|both (default both), --requests N (default 200), --only listing|generation|webhooks.
+//   e.g. `npm run bench -- --only webhooks`
 import crypto from "node:crypto";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -182,14 +185,85 @@ async function benchGeneration() {
   }
 }
 
+async function benchWebhooks() {
+  const EVENTS = Math.max(10, REQUESTS);
+  const URLS = 10;
+  const total = EVENTS * URLS;
+  console.log(`\n## Webhook fan-out on embedded PGlite: ${EVENTS} events x ${URLS} URLs = ${total} signed deliveries to a local HTTPS receiver`);
+  const { startReceiver, webhookTestEnv } = await import("../tests/support/https-receiver");
+  const secret = { value: "" };
+  const rx = await startReceiver({ secret: () => secret.value });
+  const urls = Array.from({ length: URLS }, (_, i) => `${rx.url}?u=${i}`);
+  let orgId = "";
+  // The events are recorded before the server starts (the embedded database belongs to one process at a
+  // time); its delivery worker then fans them out and sends them as soon as it is up.
+  const { server, stop } = await startQuireServer("pglite", {
+    extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true", ...webhookTestEnv({ WEBHOOK_TIMEOUT_MS: "10000", WEBHOOK_RETRY_SCALE: "1" }) },
+    async beforeStart(env, seed) {
+      Object.assign(process.env, env);
+      const { closeDb } = await import("../lib/db/client");
+      const { webhookDeps } = await import("../lib/webhooks/service");
+      const { createWebhook } = await import("../lib/webhooks/webhooks");
+      const deps = await webhookDeps();
+      const user = await deps.db.apiKey.findFirstOrThrow({ where: { orgId: seed.orgId }, select: { userId: true } });
+      const hook = await createWebhook(deps, { orgId: seed.orgId, userId: user.userId }, { name: "signature", urls, events: ["signature.document.completed"] });
+      secret.value = hook.secret;
+      orgId = seed.orgId;
+      await deps.db.domainEvent.createMany({
+        data: Array.from({ length: EVENTS }, (_, i) => ({ orgId: seed.orgId, type: "signature.document.completed", payload: { documentId: crypto.randomUUID(), name: `Bench document ${i}`, completedAt: new Date().toISOString() } })),
+      });
+      await closeDb();
+    },
+  });
+  try {
+    const deadline = Date.now() + 300_000;
+    while (rx.received.length < total && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      process.stderr.write(`  received ${rx.received.length}/${total}\r`);
+    }
+    process.stderr.write("\n");
+    if (rx.received.length < total) throw new Error(`only ${rx.received.length} of ${total} deliveries arrived`);
+    const first = rx.received[0].receivedAt;
+    const last = rx.received[total - 1].receivedAt;
+    const headers = { authorization: `Bearer ${server.seed.keys.administrator}`, "x-service-org-id": orgId };
+    const listed = await fetch(`${server.baseUrl}/api/webhooks/signature/deliveries?status=delivered&limit=1`, { headers }).then((r) => r.json());
+    console.log(`| what | deliveries | seconds | deliveries/s |\n|---|---:|---:|---:|`);
+    console.log(`| queue fan-out (worker: fan out, claim, sign, POST, record) | ${total} | ${((last - first) / 1000).toFixed(2)} | ${((total - 1) / ((last - first) / 1000)).toFixed(0)} |`);
+
+    // Test Webhook over HTTP: each call creates and sends one delivery per URL before it answers.
+    const calls = 40;
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < calls) {
+          next++;
+          const res = await fetch(`${server.baseUrl}/api/webhooks/signature/test`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "{}" });
+          if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+          await res.arrayBuffer();
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`| Test Webhook over HTTP, 8 concurrent callers, ${calls} calls | ${calls * URLS} | ${seconds.toFixed(2)} | ${((calls * URLS) / seconds).toFixed(0)} |`);
+    const valid = rx.received.filter((d) => d.signatureValid).length;
+    console.log(`\n${valid} of ${rx.received.length} requests carried a valid signature; ${listed.data.totalRecords} deliveries recorded as delivered (${os.cpus().length} cores).`);
+  } finally {
+    await stop();
+    await rx.close();
+  }
+}
+
 async function main() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (values.only === "generation") return benchGeneration();
+  if (values.only === "webhooks") return benchWebhooks();
   if (values.db === "both") {
     // One process per database: configuration and the database handle are per process.
     const self = (...args: string[]) => execFileSync(process.execPath, [...process.execArgv, __filename, "--requests", String(REQUESTS), ...args], { cwd: root, stdio: "inherit" });
     if (values.only !== "generation") for (const kind of ["pglite", "postgres"]) self("--db", kind, "--only", "listing");
     if (values.only !== "listing") self("--only", "generation");
+    if (values.only === undefined) self("--only", "webhooks");
     return;
   }
   for (const kind of [values.db as TestDatabase]) {

@@ -12,7 +12,8 @@ const NAV: NavItem[] = [
   { href: "/documents", label: "Documents" },
   // Signing links are in there: only administrators get the item (the page says why to others).
   { href: "/outbox", label: "Outbox", adminOnly: true },
-  { href: "/webhooks", label: "Webhooks", soon: true },
+  // Secrets and the delivery log: administrators only, as in the API (the page says why to others).
+  { href: "/webhooks", label: "Webhooks", adminOnly: true },
   { href: "/settings", label: "Settings" },
   { href: "/api-keys", label: "API keys" },
 ];

@@ -7,17 +7,30 @@ import { BadRequestError, NotFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { safeRequest } from "@/lib/net/safe-fetch";
-import { findWebhook, webhookSecret, type WebhookDeps } from "@/lib/webhooks/webhooks";
+import { findWebhook, webhookSecret, type WebhookDeps, type WebhookRef } from "@/lib/webhooks/webhooks";
 
 export const MAX_ATTEMPTS = 6;
 /** Wait after attempt 1, 2, … (decisions.md), before scaling. */
 export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 8 * 3600_000];
-const TIMEOUT_MS = 10_000;
 const RESPONSE_BYTES = 2048;
-const LEASE_MS = 60_000;
+/** Slack on top of the time the claimed attempts may take (database writes, a busy event loop). */
+const LEASE_SLACK_MS = 60_000;
+/** Deliveries a worker pass claims per concurrent sender. */
+const CLAIM_PER_SENDER = 4;
+
+/**
+ * How long a claim holds: long enough for every attempt the holder may still be working through (a
+ * sender goes through its share one after another, each up to the time-out), so another instance never
+ * takes over a delivery that is still being sent.
+ */
+function leaseMs(deps: DeliveryDeps, attemptsInSeries = 1): number {
+  return deps.timeoutMs * attemptsInSeries + LEASE_SLACK_MS;
+}
 
 export interface DeliveryDeps extends WebhookDeps {
   retryScale: number;
+  /** Receiver time-out per attempt (decisions.md: 10 s; WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 export interface Envelope {
@@ -76,10 +89,10 @@ export async function fanOutEvents(db: Db, limit = 100): Promise<number> {
 }
 
 /** Claims due deliveries under a lease; a crashed sender's lease runs out and another picks it up. */
-async function claimDue(db: Db, limit: number): Promise<string[]> {
+async function claimDue(db: Db, limit: number, lease: number): Promise<string[]> {
   const now = new Date();
   const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE "webhook_delivery" SET "leaseUntil" = ${new Date(now.getTime() + LEASE_MS)}
+    UPDATE "webhook_delivery" SET "leaseUntil" = ${new Date(now.getTime() + lease)}
     WHERE "id" IN (
       SELECT "id" FROM "webhook_delivery"
       WHERE "status" IN ('pending', 'retrying') AND "nextAttemptAt" <= ${now} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
@@ -106,7 +119,7 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   let responseBody: string | null = null;
   let errorMessage: string | null = null;
   try {
-    const res = await safeRequest(d.url, { method: "POST", headers, body, truncate: true }, { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: TIMEOUT_MS, allowPrivate: deps.allowPrivate });
+    const res = await safeRequest(d.url, { method: "POST", headers, body, truncate: true }, { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
     httpStatus = res.status;
     responseBody = res.body.toString("utf8");
     if (res.status < 200 || res.status >= 300) errorMessage = res.status >= 300 && res.status < 400 ? `Receiver answered ${res.status} (redirects are not followed)` : `Receiver answered ${res.status}`;
@@ -130,7 +143,7 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
 /** One pass of the worker: fan out new events, then send what is due (a few at a time). */
 export async function runDeliveryPass(deps: DeliveryDeps, concurrency = 8): Promise<number> {
   await fanOutEvents(deps.db);
-  const ids = await claimDue(deps.db, concurrency * 4);
+  const ids = await claimDue(deps.db, concurrency * CLAIM_PER_SENDER, leaseMs(deps, CLAIM_PER_SENDER));
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, ids.length) }, async () => {
@@ -179,7 +192,7 @@ export function startDeliveryWorker(getDeps: () => Promise<DeliveryDeps>, interv
   worker.__quireWebhookWorker = { stop: () => ((stopped = true), clearInterval(timer)) };
 }
 
-export async function listDeliveries(db: Db, orgId: string, webhookName: string, q: { limit: number; offset: number; status?: string; eventType?: string }) {
+export async function listDeliveries(db: Db, orgId: string, webhookName: WebhookRef, q: { limit: number; offset: number; status?: string; eventType?: string }) {
   const hook = await findWebhook(db, orgId, webhookName);
   const statuses = q.status === "retrying" ? ["retrying", "pending"] : q.status ? [q.status] : undefined;
   const where: Prisma.WebhookDeliveryWhereInput = { webhookId: hook.id, ...(statuses ? { status: { in: statuses } } : {}), ...(q.eventType ? { eventType: q.eventType } : {}) };
@@ -190,25 +203,37 @@ export async function listDeliveries(db: Db, orgId: string, webhookName: string,
   return { results: rows.map(deliveryJson), totalRecords };
 }
 
-export async function deliveryAttempts(db: Db, orgId: string, deliveryId: string) {
-  const d = await db.webhookDelivery.findFirst({ where: { id: deliveryId, orgId }, include: { attempts: { orderBy: { number: "asc" } } } });
+/** One delivery with every attempt (what was sent, what came back), for the dashboard's log. */
+export async function deliveryDetail(db: Db, orgId: string, deliveryId: string) {
+  const d = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await db.webhookDelivery.findFirst({ where: { id: deliveryId, orgId }, include: { attempts: { orderBy: { number: "asc" } }, webhook: { select: { id: true, name: true, isActive: true } } } }) : null;
   if (!d) throw new NotFoundError("Delivery not found", "DeliveryNotFound");
-  return d.attempts;
+  return {
+    delivery: deliveryJson(d),
+    webhook: d.webhook,
+    attempts: d.attempts.map((a) => ({ number: a.number, requestHeaders: a.requestHeaders as Record<string, string>, requestBody: a.requestBody, httpStatus: a.httpStatus, responseBody: a.responseBody, errorMessage: a.errorMessage, durationMs: a.durationMs, createdOn: a.createdOn.toISOString() })),
+  };
 }
 
 /** The same event again, as a new delivery to the same URL, sent now. */
-export async function replayDelivery(deps: DeliveryDeps, orgId: string, webhookName: string, deliveryId: string) {
+export async function replayDelivery(deps: DeliveryDeps, orgId: string, webhookName: WebhookRef, deliveryId: string) {
   const hook = await findWebhook(deps.db, orgId, webhookName);
   const old = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await deps.db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId: hook.id } }) : null;
   if (!old) throw new NotFoundError("Delivery not found", "DeliveryNotFound");
-  const copy = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: old.eventId, eventType: old.eventType, url: old.url, payload: old.payload as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + LEASE_MS) } });
+  const copy = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: old.eventId, eventType: old.eventType, url: old.url, payload: old.payload as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + leaseMs(deps)) } });
   return deliveryJson(await attemptDelivery(deps, copy.id));
 }
 
 const DEFAULT_TEST_EVENT = "signature.document.completed";
 
+/** The default Test Webhook data, shaped like the real event of that type (marked test: true). */
+function samplePayload(eventType: string, now: Date): Record<string, unknown> {
+  const base = { test: true, documentId: "00000000-0000-0000-0000-000000000000", name: "Sample document" };
+  if (eventType === "signature.document.voided") return { ...base, reason: "Sample void reason", voidedAt: now.toISOString() };
+  return { ...base, completedAt: now.toISOString(), recipients: [{ id: "00000000-0000-0000-0000-000000000001", name: "Sample Signer", email: "signer@example.com", signedAt: now.toISOString() }] };
+}
+
 /** Test Webhook (4.4): a real delivery per URL, sent now; the summary counts record errors only. */
-export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName: string, input: { eventType?: string; payload?: Record<string, unknown> }) {
+export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName: WebhookRef, input: { eventType?: string; payload?: Record<string, unknown> }) {
   const hook = await findWebhook(deps.db, orgId, webhookName);
   if (!hook.isActive) throw new BadRequestError("Cannot test inactive webhook", "WebhookInactive");
   const eventType = input.eventType ?? DEFAULT_TEST_EVENT;
@@ -218,19 +243,29 @@ export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName
     event: eventType,
     createdOn: now.toISOString(),
     orgId,
-    data: input.payload ?? { test: true, documentId: "00000000-0000-0000-0000-000000000000", name: "Sample document", completedAt: now.toISOString(), recipients: [{ name: "Sample Signer", email: "signer@example.com" }] },
+    data: input.payload ?? samplePayload(eventType, now),
   };
-  const deliveries = [];
+  // Record every delivery first (a failure here is what the summary counts), then send them all at once.
+  const ids: string[] = [];
   const errors: string[] = [];
   for (const url of hook.urls) {
-    let id: string;
     try {
-      ({ id } = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: envelope.id, eventType, url, payload: envelope as unknown as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + LEASE_MS) } }));
+      const { id } = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: envelope.id, eventType, url, payload: envelope as unknown as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + leaseMs(deps)) } });
+      ids.push(id);
     } catch (err) {
       errors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
-      continue;
     }
-    deliveries.push(deliveryJson(await attemptDelivery(deps, id)));
   }
+  // The record exists: whatever happens while sending shows on the delivery, not in the summary.
+  const deliveries = await Promise.all(
+    ids.map(async (id) =>
+      deliveryJson(
+        await attemptDelivery(deps, id).catch(async (err) => {
+          log.error({ deliveryId: id, err: err instanceof Error ? err.message : String(err) }, "test delivery attempt failed");
+          return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
+        }),
+      ),
+    ),
+  );
   return { deliveries, summary: { total: hook.urls.length, successful: deliveries.length, failed: errors.length, errors } };
 }

@@ -19,12 +19,44 @@ export interface WebhookDeps {
   allowPrivate: boolean;
 }
 
-const events = z.array(z.enum(AVAILABLE_EVENTS, { message: `must be one of ${AVAILABLE_EVENTS.join(", ")}` }), { message: "must be an array of event types" }).min(1, "at least one event is required");
-const urls = z.array(z.string({ message: "must be a string" }), { message: "must be an array of URLs" }).min(1, "at least one URL is required").max(MAX_URLS, `at most ${MAX_URLS} URLs`);
-const name = z.string({ message: "is required" }).trim().min(1, "must not be empty").max(100, "at most 100 characters").regex(/^[A-Za-z0-9._-]+$/, "letters, digits, dot, dash and underscore only");
+/** Length rules as refinements: zod's .min/.max would also report on a value of the wrong type. */
+function lengthBetween(min: number, max: number, tooFew: string, tooMany: string) {
+  return (list: unknown[], ctx: z.RefinementCtx) => {
+    if (list.length < min) ctx.addIssue({ code: "custom", message: tooFew });
+    if (list.length > max) ctx.addIssue({ code: "custom", message: tooMany });
+  };
+}
+
+const events = z
+  .array(z.enum(AVAILABLE_EVENTS, { message: `must be one of ${AVAILABLE_EVENTS.join(", ")}` }), { error: (issue) => (issue.input === undefined ? "is required" : "must be an array of event types") })
+  .superRefine(lengthBetween(1, AVAILABLE_EVENTS.length * 10, "at least one event is required", "too many events"));
+/** The form of a receiver URL (https, no credentials), checked with the other fields so every problem is listed together. */
+const receiverUrl = z.string({ message: "must be a string" }).superRefine((value, ctx) => {
+  try {
+    parseHttpsUrl(value, "url");
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    ctx.addIssue({ code: "custom", message: err.message.replace(/^url /, "") });
+  }
+});
+const urls = z.array(receiverUrl, { error: (issue) => (issue.input === undefined ? "is required" : "must be an array of URLs") }).superRefine(lengthBetween(1, MAX_URLS, "at least one URL is required", `at most ${MAX_URLS} URLs`));
+/** 1 to 100 characters: letters, digits, dot, dash, underscore (it is a path segment). One message per problem. */
+const name = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+  .trim()
+  .superRefine((value, ctx) => {
+    if (!value) ctx.addIssue({ code: "custom", message: "must not be empty" });
+    else if (value.length > 100) ctx.addIssue({ code: "custom", message: "at most 100 characters" });
+    else if (!/^[A-Za-z0-9._-]+$/.test(value)) ctx.addIssue({ code: "custom", message: "letters, digits, dot, dash and underscore only" });
+  });
 
 export const createWebhookSchema = z.object({ name, urls, events });
 export const updateWebhookSchema = z.object({ name: name.optional(), urls: urls.optional(), events: events.optional(), isActive: z.boolean({ message: "must be true or false" }).optional() });
+/** Test Webhook body (4.4): both optional; the event type must be one of availableEvents. */
+export const testWebhookSchema = z.object({
+  eventType: z.enum(AVAILABLE_EVENTS, { message: `must be one of ${AVAILABLE_EVENTS.join(", ")}` }).optional(),
+  payload: z.record(z.string(), z.unknown(), { message: "must be an object" }).optional(),
+});
 export const listDeliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).default(0),
@@ -33,7 +65,7 @@ export const listDeliveriesQuery = z.object({
 });
 
 /** https only, and every address the host has now must be public (again checked at send time). */
-async function checkUrls(list: string[], allowPrivate: boolean): Promise<string[]> {
+export async function checkReceiverUrls(list: string[], allowPrivate: boolean): Promise<string[]> {
   const issues: ValidationIssue[] = [];
   for (const [i, raw] of list.entries()) {
     try {
@@ -63,6 +95,22 @@ function mask(secret: string): string {
 
 type WebhookRow = Awaited<ReturnType<Db["webhook"]["findFirstOrThrow"]>>;
 
+interface WebhookBase {
+  id: string;
+  orgId: string;
+  name: string;
+  urls: string[];
+  events: string[];
+  secretExists: boolean;
+  isActive: boolean;
+  createdBy: string;
+  createdOn: string;
+  updatedOn: string;
+}
+
+/** 2.7: the full secret only right after it was made (create, regenerate); the mask everywhere else. */
+export function webhookJson(row: WebhookRow): WebhookBase & { maskedSecret: string };
+export function webhookJson(row: WebhookRow, secret: string): WebhookBase & { secret: string };
 export function webhookJson(row: WebhookRow, secret?: string) {
   return {
     id: row.id,
@@ -84,14 +132,24 @@ function nameTaken(orgId: string, webhookName: string): ConflictError {
 }
 
 /** By name: the active webhook when there is one, else the most recently updated (decisions.md). */
-export async function findWebhook(db: Db, orgId: string, webhookName: string): Promise<WebhookRow> {
-  const row = await db.webhook.findFirst({ where: { orgId, name: webhookName }, orderBy: [{ isActive: "desc" }, { updatedOn: "desc" }] });
+/** A webhook is addressed by name in the API and by id in the dashboard (where a paused twin can share the name). */
+export type WebhookRef = string | { id: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findWebhook(db: Db, orgId: string, ref: WebhookRef): Promise<WebhookRow> {
+  const row =
+    typeof ref === "string"
+      ? await db.webhook.findFirst({ where: { orgId, name: ref }, orderBy: [{ isActive: "desc" }, { updatedOn: "desc" }] })
+      : UUID.test(ref.id)
+        ? await db.webhook.findFirst({ where: { orgId, id: ref.id } })
+        : null;
   if (!row) throw new NotFoundError("Webhook not found", "WebhookNotFound");
   return row;
 }
 
 export async function createWebhook(deps: WebhookDeps, actor: { orgId: string; userId: string }, input: z.infer<typeof createWebhookSchema>) {
-  await checkUrls(input.urls, deps.allowPrivate);
+  await checkReceiverUrls(input.urls, deps.allowPrivate);
   if (await deps.db.webhook.findFirst({ where: { orgId: actor.orgId, name: input.name, isActive: true } })) throw nameTaken(actor.orgId, input.name);
   const secret = newSecret();
   try {
@@ -103,9 +161,9 @@ export async function createWebhook(deps: WebhookDeps, actor: { orgId: string; u
   }
 }
 
-export async function updateWebhook(deps: WebhookDeps, orgId: string, webhookName: string, input: z.infer<typeof updateWebhookSchema>) {
+export async function updateWebhook(deps: WebhookDeps, orgId: string, webhookName: WebhookRef, input: z.infer<typeof updateWebhookSchema>) {
   const row = await findWebhook(deps.db, orgId, webhookName);
-  if (input.urls) await checkUrls(input.urls, deps.allowPrivate);
+  if (input.urls) await checkReceiverUrls(input.urls, deps.allowPrivate);
   const nextName = input.name ?? row.name;
   const nextActive = input.isActive ?? row.isActive;
   if (nextActive && (nextName !== row.name || !row.isActive)) {
@@ -121,13 +179,13 @@ export async function updateWebhook(deps: WebhookDeps, orgId: string, webhookNam
   }
 }
 
-export async function deleteWebhook(db: Db, orgId: string, webhookName: string): Promise<{ id: string }> {
+export async function deleteWebhook(db: Db, orgId: string, webhookName: WebhookRef): Promise<{ id: string }> {
   const row = await findWebhook(db, orgId, webhookName);
   await db.webhook.delete({ where: { id: row.id } });
   return { id: row.id };
 }
 
-export async function regenerateSecret(deps: WebhookDeps, orgId: string, webhookName: string) {
+export async function regenerateSecret(deps: WebhookDeps, orgId: string, webhookName: WebhookRef) {
   const row = await findWebhook(deps.db, orgId, webhookName);
   const secret = newSecret();
   const updated = await deps.db.webhook.update({ where: { id: row.id }, data: { secretEnc: seal(deps.instanceSecret, secret), secretMask: mask(secret) } });
@@ -138,7 +196,7 @@ export function webhookSecret(instanceSecret: string, row: { secretEnc: string }
   return open(instanceSecret, row.secretEnc);
 }
 
-export async function getWebhook(db: Db, orgId: string, webhookName: string) {
+export async function getWebhook(db: Db, orgId: string, webhookName: WebhookRef) {
   const row = await findWebhook(db, orgId, webhookName);
   const grouped = await db.webhookDelivery.groupBy({ by: ["status"], where: { webhookId: row.id }, _count: { _all: true } });
   const last = await db.webhookDelivery.findFirst({ where: { webhookId: row.id, deliveredAt: { not: null } }, orderBy: { deliveredAt: "desc" }, select: { deliveredAt: true } });

@@ -49,16 +49,33 @@ export function verifySignature(secret: string, header: string, body: string): b
   return crypto.timingSafeEqual(expected, Buffer.from(m[2], "hex")) && Math.abs(Date.now() / 1000 - Number(m[1])) < 300;
 }
 
-/** The CA file to hand the Quire server as NODE_EXTRA_CA_CERTS (made once per test process). */
-let shared: ReturnType<typeof makeCertificates> & { caFile: string } | undefined;
+/**
+ * The CA file to hand the Quire server as NODE_EXTRA_CA_CERTS (made once per test process), and the
+ * receiver's certificate. A global setup that starts the server makes them and sets
+ * QUIRE_TEST_CERTS_DIR (ca.pem, cert.pem, key.pem) so test workers use the same ones.
+ */
+let shared: ReturnType<typeof makeCertificates> & { caFile: string; dir: string } | undefined;
 export function testCertificates() {
   if (!shared) {
-    const certs = makeCertificates();
-    const caFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "quire-ca-")), "ca.pem");
-    fs.writeFileSync(caFile, certs.caPem);
-    shared = { ...certs, caFile };
+    const dir = process.env.QUIRE_TEST_CERTS_DIR;
+    if (dir && fs.existsSync(path.join(dir, "key.pem"))) {
+      const read = (name: string) => fs.readFileSync(path.join(dir, name), "utf8");
+      shared = { caPem: read("ca.pem"), certPem: read("cert.pem"), keyPem: read("key.pem"), caFile: path.join(dir, "ca.pem"), dir };
+    } else {
+      const certs = makeCertificates();
+      const made = fs.mkdtempSync(path.join(os.tmpdir(), "quire-ca-"));
+      fs.writeFileSync(path.join(made, "ca.pem"), certs.caPem);
+      fs.writeFileSync(path.join(made, "cert.pem"), certs.certPem);
+      fs.writeFileSync(path.join(made, "key.pem"), certs.keyPem, { mode: 0o600 });
+      shared = { ...certs, caFile: path.join(made, "ca.pem"), dir: made };
+    }
   }
   return shared;
+}
+
+/** Environment for a Quire server that delivers to startReceiver() receivers quickly. */
+export function webhookTestEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return { NODE_EXTRA_CA_CERTS: testCertificates().caFile, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCALE: "0.0001", WEBHOOK_TIMEOUT_MS: "3000", ...overrides };
 }
 
 export async function startReceiver(options: { secret?: () => string; respond?: (n: number, d: ReceivedDelivery) => { status: number; delayMs?: number; body?: string } } = {}) {

@@ -1,0 +1,27 @@
+"use client";
+
+import { useActionState } from "react";
+import { createWebhookAction, type CreateWebhookState } from "@/app/(dashboard)/webhooks/actions";
+import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
+
+export function CreateWebhookForm({ availableEvents, defaultName = "signature" }: { availableEvents: string[]; defaultName?: string }) {
+  const [state, action, pending] = useActionState<CreateWebhookState, FormData>(createWebhookAction, { status: "idle" });
+  return (
+    <div className="grid gap-4">
+      {state.status === "created" ? (
+        <SecretReveal title={`Webhook “${state.name}” created.`} secret={state.secret} />
+      ) : (
+        <form action={action} className="grid gap-4" aria-label="Create webhook">
+          <WebhookFields availableEvents={availableEvents} name={defaultName} idPrefix="create" />
+          <div>
+            <button type="submit" disabled={pending} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+              {pending ? <Spinner light /> : null}
+              {pending ? "Creating…" : "Create webhook"}
+            </button>
+          </div>
+          {state.status === "error" ? <ErrorList message={state.message} errors={state.errors} /> : null}
+        </form>
+      )}
+    </div>
+  );
+}
