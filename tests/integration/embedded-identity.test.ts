@@ -5,7 +5,8 @@
 import { SignJWT } from "jose";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { as, call } from "../support/helpers";
-import { expectSigningError, HS_SECRET, orgWith, prepareDoc, reconfigure, signingUrlOf, type EmbeddedOrg } from "../support/embedded";
+import { HS_SECRET, orgWith, prepareDoc, reconfigure, signingUrlOf, type EmbeddedOrg } from "../support/embedded";
+import { expectSigningError } from "../support/embedded-expect";
 
 const server = inject("quire");
 const { baseUrl } = server;

@@ -7,7 +7,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { as } from "../support/helpers";
-import { expectSignerError, expectSigningError, latestMailTo, mailedCode, mailsOf, orgWith, passcodeApi, prepareDoc, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
+import { latestMailTo, mailedCode, mailsOf, orgWith, passcodeApi, prepareDoc, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
+import { expectSignerError, expectSigningError } from "../support/embedded-expect";
 
 const server = inject("quire");
 const { baseUrl } = server;

@@ -5,7 +5,8 @@
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../support/api";
-import { expectSigningError, HS_SECRET, orgWith, prepareDoc, signingUrlOf, type EmbeddedOrg } from "../support/embedded";
+import { HS_SECRET, orgWith, prepareDoc, signingUrlOf, type EmbeddedOrg } from "../support/embedded";
+import { expectSigningError } from "../support/embedded-expect";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../support/quire-server";
 
 let quire: RunningQuire;

@@ -5,7 +5,8 @@
 import crypto from "node:crypto";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { as, call } from "../support/helpers";
-import { expectSigningError, orgWith, prepareDoc, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
+import { orgWith, prepareDoc, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
+import { expectSigningError } from "../support/embedded-expect";
 
 const server = inject("quire");
 const { baseUrl } = server;

@@ -4,11 +4,10 @@ import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
-import { expect } from "vitest";
 import type { Role } from "@/lib/auth/roles";
 import { persistedSecret } from "@/lib/config";
 import type { SeedResult } from "@/lib/orgs/seed";
-import { as, call, type ApiReply } from "./api";
+import { as, call } from "./api";
 import { onePagePdf } from "./esign";
 import type { QuireTestServer } from "./quire-server";
 
@@ -90,17 +89,6 @@ export async function mailedCode(baseUrl: string, seed: SeedResult, to: string):
 /** POST signing-url for a document as a contributor (or another role). */
 export function signingUrlOf(baseUrl: string, seed: SeedResult, documentId: string, body: unknown, role: "administrator" | "contributor" | "user" | "viewer" = "contributor") {
   return as(baseUrl, seed, role)(`/esign/documents/${documentId}/signing-url`, { method: "POST", body });
-}
-
-/** A 7.4 error reply exactly: this status and { message, type, error, code } with message = error, type = code. */
-export function expectSigningError(reply: ApiReply<any>, status: number, code: string): void {
-  expect({ status: reply.status, body: reply.json }, reply.text).toEqual({ status, body: { message: expect.any(String), type: code, error: expect.any(String), code } });
-  expect(reply.json.message).toBe(reply.json.error);
-}
-
-/** A signer-endpoint error reply exactly: this status and { error, code } with a lowercase code. */
-export function expectSignerError(reply: ApiReply<any>, status: number, code: string): void {
-  expect({ status: reply.status, body: reply.json }, reply.text).toEqual({ status, body: { error: expect.any(String), code } });
 }
 
 export function passcodeApi(baseUrl: string, token: string) {
