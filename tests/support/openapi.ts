@@ -10,7 +10,8 @@ const DOC_ID = "quire-openapi";
 /** JSON Pointer escaping of one path segment. */
 const seg = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
 
-export function openApiValidator(doc: Doc) {
+export function openApiValidator(document: object) {
+  const doc = document as Doc;
   // strict mode would reject OpenAPI's own keywords (example) beside the JSON Schema ones.
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
