@@ -16,8 +16,9 @@ let doc: { openapi: string; servers: { url: string }[]; paths: Record<string, Re
 let v: ReturnType<typeof openApiValidator>;
 
 /** The reply's status is documented for this operation, and its body matches the documented schema. */
-function expectDocumented(method: string, path: string, reply: ApiReply) {
+function expectDocumented(method: string, path: string, reply: ApiReply, status?: number) {
   const label = `${method.toUpperCase()} ${path} -> ${reply.status}`;
+  if (status !== undefined) expect(reply.status, `${label}: ${reply.text.slice(0, 300)}`).toBe(status);
   const documented = doc.paths[path]?.[method]?.responses[String(reply.status)];
   expect(documented, `${label} is not documented (${reply.text.slice(0, 300)})`).toBeDefined();
   if (!documented!.content) {
@@ -56,12 +57,12 @@ describe("real replies match the documented schemas", () => {
     expectDocumented("get", "/api/health", await call(baseUrl, "/api/health"));
     expectDocumented("get", "/api/ready", await call(baseUrl, "/api/ready"));
     expectDocumented("get", "/api/outbox", await admin("/api/outbox?limit=5"));
-    expectDocumented("get", "/api/whoami", await call(baseUrl, "/api/whoami", { headers: { authorization: "Bearer nope", "x-service-org-id": seed.orgId } }));
+    expectDocumented("get", "/api/whoami", await call(baseUrl, "/api/whoami", { headers: { authorization: "Bearer nope", "x-service-org-id": seed.orgId } }), 401);
   });
 
   it("templates, folders, tags and the template listing", async () => {
     const folder = await contributor("/template-folder", { method: "POST", body: { name: `OpenAPI ${crypto.randomUUID().slice(0, 8)}` } });
-    expectDocumented("post", "/template-folder", folder);
+    expectDocumented("post", "/template-folder", folder, 201);
     const folderId = folder.json.data.id;
     expectDocumented("get", "/template-folder/{id}", await admin(`/template-folder/${folderId}`));
     expectDocumented("patch", "/template-folder/{id}", await contributor(`/template-folder/${folderId}`, { method: "PATCH", body: { name: "OpenAPI renamed" } }));
@@ -72,7 +73,7 @@ describe("real replies match the documented schemas", () => {
     f.set("templateFolderId", folderId);
     f.set("tags", JSON.stringify(["openapi", "letters"]));
     const uploaded = await contributor("/template", { method: "POST", body: f });
-    expectDocumented("post", "/template", uploaded);
+    expectDocumented("post", "/template", uploaded, 201);
     const templateId = uploaded.json.data.id;
     expectDocumented("get", "/template/{id}", await admin(`/template/${templateId}`));
     expectDocumented("patch", "/template/{id}", await contributor(`/template/${templateId}`, { method: "PATCH", body: { description: "Documented" } }));
@@ -87,13 +88,13 @@ describe("real replies match the documented schemas", () => {
     expectDocumented("get", "/tag", await admin("/tag"));
 
     // Errors of the listing family: validation, not found, the empty 401.
-    expectDocumented("get", "/template-item", await admin("/template-item?limit=abc"));
-    expectDocumented("get", "/template/{id}", await admin(`/template/${crypto.randomUUID()}`));
-    expectDocumented("get", "/template-item", await call(baseUrl, "/template-item"));
-    expectDocumented("delete", "/template-folder/{id}", await contributor(`/template-folder/${folderId}`, { method: "DELETE" }));
+    expectDocumented("get", "/template-item", await admin("/template-item?limit=abc"), 400);
+    expectDocumented("get", "/template/{id}", await admin(`/template/${crypto.randomUUID()}`), 404);
+    expectDocumented("get", "/template-item", await call(baseUrl, "/template-item"), 401);
+    expectDocumented("delete", "/template-folder/{id}", await contributor(`/template-folder/${folderId}`, { method: "DELETE" }), 409);
 
     expectDocumented("delete", "/template/{id}", await contributor(`/template/${templateId}`, { method: "DELETE" }));
-    expectDocumented("delete", "/template-folder/{id}", await contributor(`/template-folder/${folderId}`, { method: "DELETE" }));
+    expectDocumented("delete", "/template-folder/{id}", await contributor(`/template-folder/${folderId}`, { method: "DELETE" }), 200);
   });
 
   it("deliverables", async () => {
@@ -112,7 +113,7 @@ describe("real replies match the documented schemas", () => {
         ],
       },
     });
-    expectDocumented("post", "/v1/deliverable", created);
+    expectDocumented("post", "/v1/deliverable", created, 200);
     const id = created.json.data.results.deliverable.id;
     expectDocumented("get", "/v1/deliverable", await admin("/v1/deliverable?showTags=true&limit=5"));
     expectDocumented("get", "/v1/deliverable", await admin("/v1/deliverable"));
@@ -123,11 +124,11 @@ describe("real replies match the documented schemas", () => {
     expectDocumented("patch", "/v1/deliverable/{id}", await contributor(`/v1/deliverable/${id}`, { method: "PATCH", body: { name: "OpenAPI deliverable 2", tags: [] } }));
 
     // Errors of the deliverable family.
-    expectDocumented("post", "/v1/deliverable", await contributor("/v1/deliverable", { method: "POST", body: { name: "x" } }));
-    expectDocumented("post", "/v1/deliverable", await contributor("/v1/deliverable", { method: "POST", body: { name: "OpenAPI", templateId: crypto.randomUUID(), variables: [] } }));
-    expectDocumented("patch", "/v1/deliverable/{id}", await as(baseUrl, seed, "viewer")(`/v1/deliverable/${id}`, { method: "PATCH", body: { name: "nope" } }));
+    expectDocumented("post", "/v1/deliverable", await contributor("/v1/deliverable", { method: "POST", body: { name: "x" } }), 400);
+    expectDocumented("post", "/v1/deliverable", await contributor("/v1/deliverable", { method: "POST", body: { name: "OpenAPI", templateId: crypto.randomUUID(), variables: [] } }), 404);
+    expectDocumented("patch", "/v1/deliverable/{id}", await as(baseUrl, seed, "viewer")(`/v1/deliverable/${id}`, { method: "PATCH", body: { name: "nope" } }), 403);
     expectDocumented("delete", "/v1/deliverable/{id}", await contributor(`/v1/deliverable/${id}`, { method: "DELETE" }));
-    expectDocumented("get", "/v1/deliverable/{id}", await admin(`/v1/deliverable/${id}`));
+    expectDocumented("get", "/v1/deliverable/{id}", await admin(`/v1/deliverable/${id}`), 404);
   });
 
   it("signing documents, signing URLs and settings", async () => {
@@ -135,14 +136,14 @@ describe("real replies match the documented schemas", () => {
       { name: "Ada Signer", email: "ada.openapi@example.com", externalId: `ext-${crypto.randomUUID()}` },
       { name: "Bob Signer", email: "bob.openapi@example.com" },
     ]);
-    expectDocumented("post", "/esign/single/prepare-for-signing", prepared);
+    expectDocumented("post", "/esign/single/prepare-for-signing", prepared, 200);
     const { documentId, recipients } = prepared.json.data;
     expectDocumented("get", "/esign/documents/{id}", await admin(`/esign/documents/${documentId}`));
     expectDocumented("get", "/esign/documents", await admin("/esign/documents?limit=3"));
     expectDocumented("get", "/esign/documents/{id}/status", await admin(`/esign/documents/${documentId}/status`));
 
     const url = await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id, returnUrl: "https://app.example/done" } });
-    expectDocumented("post", "/esign/documents/{id}/signing-url", url);
+    expectDocumented("post", "/esign/documents/{id}/signing-url", url, 200);
     expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { externalId: recipients[0].externalId } }));
     const link = await contributor(`/esign/documents/${documentId}/recipients/${recipients[0].id}/signing-link`);
     expectDocumented("get", "/esign/documents/{id}/recipients/{recipientId}/signing-link", link);
@@ -150,11 +151,11 @@ describe("real replies match the documented schemas", () => {
     expectDocumented("get", "/esign/embedded-signing-settings", await as(baseUrl, seed, "viewer")("/esign/embedded-signing-settings"));
 
     // Errors of the signing family: a coded 400, a plain 403, the two 404 bodies, a 409.
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: {} }));
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await as(baseUrl, seed, "user")(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id } }));
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${crypto.randomUUID()}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id } }));
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { externalId: "nobody" } }));
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[1].id } }));
+    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: {} }), 400);
+    expectDocumented("post", "/esign/documents/{id}/signing-url", await as(baseUrl, seed, "user")(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id } }), 403);
+    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${crypto.randomUUID()}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id } }), 404);
+    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { externalId: "nobody" } }), 404);
+    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[1].id } }), 409);
 
     expectDocumented("post", "/esign/documents/{id}/resend-email", await contributor(`/esign/documents/${documentId}/resend-email`, { method: "POST", body: {} }));
     expectDocumented("get", "/esign/documents/{id}/audit-trail", await admin(`/esign/documents/${documentId}/audit-trail`));
@@ -169,14 +170,14 @@ describe("real replies match the documented schemas", () => {
     const name = `openapi-${crypto.randomBytes(3).toString("hex")}`;
     // Nothing listens there: the test delivery fails, which the delivery documents too.
     const created = await admin("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } });
-    expectDocumented("post", "/api/webhooks", created);
-    expectDocumented("post", "/api/webhooks", await admin("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } }));
-    expectDocumented("post", "/api/webhooks", await admin("/api/webhooks", { method: "POST", body: { name: "bad name!", urls: ["http://plain.example"], events: [] } }));
-    expectDocumented("post", "/api/webhooks", await contributor("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } }));
+    expectDocumented("post", "/api/webhooks", created, 201);
+    expectDocumented("post", "/api/webhooks", await admin("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } }), 409);
+    expectDocumented("post", "/api/webhooks", await admin("/api/webhooks", { method: "POST", body: { name: "bad name!", urls: ["http://plain.example"], events: [] } }), 400);
+    expectDocumented("post", "/api/webhooks", await contributor("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } }), 403);
 
     expectDocumented("get", "/api/webhooks", await admin("/api/webhooks"));
     expectDocumented("get", "/api/webhooks/{name}", await admin(`/api/webhooks/${name}`));
-    expectDocumented("get", "/api/webhooks/{name}", await admin(`/api/webhooks/no-such-${name}`));
+    expectDocumented("get", "/api/webhooks/{name}", await admin(`/api/webhooks/no-such-${name}`), 404);
     expectDocumented("patch", "/api/webhooks/{name}", await admin(`/api/webhooks/${name}`, { method: "PATCH", body: { events: ["signature.document.completed", "signature.document.voided"] } }));
 
     const tested = await admin(`/api/webhooks/${name}/test`, { method: "POST", body: {} });
@@ -189,7 +190,7 @@ describe("real replies match the documented schemas", () => {
     expectDocumented("post", "/api/webhooks/{name}/regenerate-secret", await admin(`/api/webhooks/${name}/regenerate-secret`, { method: "POST" }));
 
     expectDocumented("patch", "/api/webhooks/{name}", await admin(`/api/webhooks/${name}`, { method: "PATCH", body: { isActive: false } }));
-    expectDocumented("post", "/api/webhooks/{name}/test", await admin(`/api/webhooks/${name}/test`, { method: "POST", body: {} }));
+    expectDocumented("post", "/api/webhooks/{name}/test", await admin(`/api/webhooks/${name}/test`, { method: "POST", body: {} }), 400);
     expectDocumented("delete", "/api/webhooks/{name}", await admin(`/api/webhooks/${name}`, { method: "DELETE" }));
   });
 });
