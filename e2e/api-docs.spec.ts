@@ -23,7 +23,7 @@ test("a user reads the API reference on a phone", async ({ page, quire }) => {
   // Unfold one: its query parameters with defaults, and its responses with their fields.
   const list = page.locator("details#listDeliverables");
   await expect(list.getByText("Parameters")).toBeHidden();
-  await list.locator("summary").click();
+  await list.locator(":scope > summary").click();
   await expect(list.getByText("Parameters")).toBeVisible();
   await expect(list.getByText("default 6")).toBeVisible();
   await expect(list.getByText("data.totalRecords")).toBeVisible();
@@ -32,11 +32,11 @@ test("a user reads the API reference on a phone", async ({ page, quire }) => {
   // A component link leads to the schema, which unfolds to its fields.
   await list.getByRole("link", { name: "DeliverableListItem" }).first().click();
   const schema = page.locator("details#schema-DeliverableListItem");
-  await schema.locator("summary").click();
+  await schema.locator(":scope > summary").click();
   await expect(schema.getByText("templateId", { exact: true })).toBeVisible();
 
   // The deprecated endpoint says so.
-  await expect(page.locator("details#getSigningLink summary")).toContainText("deprecated");
+  await expect(page.locator("details#getSigningLink > summary")).toContainText("deprecated");
 
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
