@@ -237,9 +237,11 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     const org = await orgWith(A, full);
     const secret = { value: "" };
     // A short delay keeps deliveries in flight while the other instance's worker polls.
-    const rx = await startReceiver({ secret: () => secret.value, respond: () => ({ status: 200, delayMs: 100 }) });
+    const receivers = await Promise.all([0, 1].map(() => startReceiver({ secret: () => secret.value, respond: () => ({ status: 200, delayMs: 100 }) })));
     try {
-      const hook = await as(A.baseUrl, org)("/api/webhooks", { method: "POST", body: { name: "signature", urls: [rx.url], events: ["signature.document.voided"] } });
+      // Two URLs: 2 × N deliveries, more than one worker pass claims, so both workers take a share.
+      const urls = receivers.map((r) => r.url);
+      const hook = await as(A.baseUrl, org)("/api/webhooks", { method: "POST", body: { name: "signature", urls, events: ["signature.document.voided"] } });
       expect(hook.status, hook.text).toBe(201);
       secret.value = hook.json.data.secret;
 
@@ -258,7 +260,7 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
       await vi.waitFor(
         async () => {
           const { results } = (await list()).json.data as { results: { status: string }[] };
-          expect(results).toHaveLength(N);
+          expect(results).toHaveLength(2 * N);
           expect(results.every((d) => d.status === "delivered")).toBe(true);
         },
         { timeout: 60_000, interval: 250 },
@@ -268,15 +270,19 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
 
       const { results } = (await list()).json.data as { results: { id: string; attemptCount: number; payload: { id: string; data: { documentId: string } } }[] };
       expect(results.every((d) => d.attemptCount === 1)).toBe(true);
-      const deliveryIds = rx.received.map((d) => d.headers["x-service-delivery"]);
-      expect(rx.received).toHaveLength(N);
-      expect(new Set(deliveryIds).size).toBe(N);
+      const received = receivers.flatMap((r) => r.received);
+      const deliveryIds = received.map((d) => d.headers["x-service-delivery"]);
+      expect(received).toHaveLength(2 * N);
+      expect(new Set(deliveryIds).size).toBe(2 * N);
       expect(new Set(deliveryIds)).toEqual(new Set(results.map((d) => d.id)));
-      expect(rx.received.every((d) => d.signatureValid && verifySignature(secret.value, String(d.headers["x-service-signature"]), d.body))).toBe(true);
-      // One event per voided document, each once.
-      expect(new Set(rx.received.map((d) => (JSON.parse(d.body) as { data: { documentId: string } }).data.documentId))).toEqual(new Set(docs));
+      expect(received.every((d) => d.signatureValid && verifySignature(secret.value, String(d.headers["x-service-signature"]), d.body))).toBe(true);
+      // One event per voided document, each sent once to each URL.
+      for (const r of receivers) {
+        const documents = r.received.map((d) => (JSON.parse(d.body) as { data: { documentId: string } }).data.documentId);
+        expect(documents.sort()).toEqual([...docs].sort());
+      }
     } finally {
-      await rx.close();
+      await Promise.all(receivers.map((r) => r.close()));
     }
   }, 120_000);
 
