@@ -46,7 +46,8 @@ export function refuseSecondEmbeddedProcess(dataDir: string): void {
   if (running && running.pid !== process.pid) {
     throw new ConfigError(
       `The embedded database in ${dataDir} is already open in another Quire server (pid ${running.pid}, ${running.baseUrl}). ` +
-        "The embedded PGlite database serves one process: stop that server first, or run several instances on PostgreSQL (DATABASE_URL=postgres://…).",
+        "The embedded PGlite database serves one process: stop that server first, or run several instances on PostgreSQL (DATABASE_URL=postgres://…). " +
+        `If that process is not Quire, remove ${file(dataDir)}.`,
     );
   }
 }
