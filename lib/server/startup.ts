@@ -1,6 +1,6 @@
 // Runs once when the Node.js server starts (instrumentation.ts): migrate the database before the
 // first request, and record the process for CLI tools when the database is embedded.
-import { getConfig } from "@/lib/config";
+import { ConfigError, getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { recordRunningServer } from "@/lib/server/instance-file";
@@ -8,6 +8,20 @@ import { startDeliveryWorker } from "@/lib/webhooks/delivery";
 import { webhookDeps } from "@/lib/webhooks/service";
 
 export async function onServerStart(): Promise<void> {
+  try {
+    await start();
+  } catch (err) {
+    // A configuration that cannot work (another process on the embedded database, another instance
+    // secret than the database's) does not heal by waiting: stop with the reason instead of serving errors.
+    if (err instanceof ConfigError) {
+      log.fatal({ err: err.message }, "Quire cannot start");
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function start(): Promise<void> {
   const config = getConfig();
   await db();
   // Webhook deliveries: every instance polls the shared queue (rows are claimed, never shared).

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { SeedResult } from "@/lib/orgs/seed";
+import { persistedSecret } from "@/lib/config";
 
 export type TestDatabase = "pglite" | "postgres";
 
@@ -160,4 +161,65 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
     await waitForHealth(baseUrl, child, logFile);
   };
   return { server: { baseUrl, db, dataDir, seed, other, limited, env }, stop, restart };
+}
+
+export interface SecondInstanceOptions {
+  extraEnv?: Record<string, string | undefined>;
+  /**
+   * Start in the first server's DATA_DIR instead of a fresh one (the embedded database lives there, so
+   * on PGlite this is "a second process on the same database"). The log then goes to server-2.log.
+   */
+  sameDataDir?: boolean;
+  /** Do not hand over the first server's NEXTAUTH_SECRET (to show what a missing shared secret does). */
+  ownSecret?: boolean;
+}
+
+/**
+ * A second app process on the first one's database: same environment and DATABASE_URL, its own port
+ * and (unless sameDataDir) its own DATA_DIR for its log and local secrets. What every instance must
+ * share is handed over the way an operator would: NEXTAUTH_SECRET set to the first one's. Files are
+ * shared only through S3 storage (start the first server with startS3Server().env) or sameDataDir.
+ * Stopping it leaves the database alone (the first server drops it).
+ */
+export async function startSecondInstance(first: QuireTestServer, options: SecondInstanceOptions = {}): Promise<RunningQuire> {
+  const port = await freePort();
+  const dataDir = options.sameDataDir ? first.dataDir : fs.mkdtempSync(path.join(os.tmpdir(), `quire-test-${first.db}-2-`));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: Record<string, string | undefined> = {
+    ...first.env,
+    PORT: String(port),
+    BASE_URL: baseUrl,
+    DATA_DIR: dataDir,
+    NEXTAUTH_SECRET: options.ownSecret ? first.env.NEXTAUTH_SECRET : (first.env.NEXTAUTH_SECRET ?? persistedSecret(first.dataDir, "nextAuthSecret")),
+    ...options.extraEnv,
+  };
+  const logFile = path.join(dataDir, options.sameDataDir ? "server-2.log" : "server.log");
+  const log = fs.openSync(logFile, "a");
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", log, log],
+    detached: true,
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    }
+    fs.closeSync(log);
+    if (!options.sameDataDir && !process.env.QUIRE_TEST_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(baseUrl, child, logFile);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const restart = () => Promise.reject(new Error("restart is not supported for a second instance"));
+  return { server: { ...first, baseUrl, dataDir, env }, stop, restart };
 }
