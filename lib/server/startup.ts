@@ -1,14 +1,28 @@
-// Runs once when the Node.js server starts (instrumentation.ts): migrate the database before the
-// first request, and record the process for CLI tools when the database is embedded.
+// Runs once when the Node.js server starts (instrumentation.ts): take over the shutdown signals,
+// migrate the database before the first request, start the webhook worker, and record the process
+// for CLI tools when the database is embedded.
 import { getConfig } from "@/lib/config";
-import { db } from "@/lib/db/client";
+import { closeDb, db } from "@/lib/db/client";
 import { log } from "@/lib/log";
+import { closePdfConverter } from "@/lib/pdf/converter";
 import { recordRunningServer } from "@/lib/server/instance-file";
-import { startDeliveryWorker } from "@/lib/webhooks/delivery";
+import { installGracefulShutdown } from "@/lib/server/shutdown";
+import { startDeliveryWorker, stopDeliveryWorker } from "@/lib/webhooks/delivery";
 import { webhookDeps } from "@/lib/webhooks/service";
 
 export async function onServerStart(): Promise<void> {
   const config = getConfig();
+  // First, so a signal during start-up is handled too and every request is counted. Serverless
+  // platforms own the process life cycle themselves.
+  if (!config.serverless)
+    installGracefulShutdown({
+      timeoutMs: config.shutdownTimeoutMs,
+      drain: [{ name: "webhook worker", run: stopDeliveryWorker }],
+      close: [
+        { name: "pdf converter", run: closePdfConverter },
+        { name: "database", run: closeDb },
+      ],
+    });
   await db();
   // Webhook deliveries: every instance polls the shared queue (rows are claimed, never shared).
   // Serverless runtimes freeze between requests: there /api/cron/webhooks drives the queue instead.

@@ -84,6 +84,8 @@ export interface RunningQuire {
   stop: () => Promise<void>;
   /** Stops the server (hard: SIGKILL of its process group) and starts it again on the same port, DATA_DIR and database. */
   restart: (opts?: { hard?: boolean }) => Promise<void>;
+  /** Sends `signal` to the server process alone (as `docker stop` does to PID 1) and resolves with how it exited. */
+  terminate: (signal?: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export async function startQuireServer(db: TestDatabase, options: StartOptions = {}): Promise<RunningQuire> {
@@ -159,5 +161,14 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
     child = spawnServer();
     await waitForHealth(baseUrl, child, logFile);
   };
-  return { server: { baseUrl, db, dataDir, seed, other, limited, env }, stop, restart };
+  const terminate = async (signal: NodeJS.Signals = "SIGTERM") => {
+    const running = child;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      if (running.exitCode !== null || running.signalCode !== null) resolve({ code: running.exitCode, signal: running.signalCode });
+      else running.once("exit", (code, sig) => resolve({ code, signal: sig }));
+    });
+    running.kill(signal);
+    return exited;
+  };
+  return { server: { baseUrl, db, dataDir, seed, other, limited, env }, stop, restart, terminate };
 }
