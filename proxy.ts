@@ -1,4 +1,4 @@
-// Runs before every request except build assets:
+// Runs before every request except build assets and large uploads (see the matcher):
 // - Request ids: a sane incoming X-Request-Id is kept, anything else replaced by a fresh one; it is
 //   passed on to the handler (route wrappers log with it) and returned on every response, pages,
 //   API replies and Next.js's own error pages alike.
@@ -27,5 +27,13 @@ export async function proxy(req: NextRequest) {
   return res;
 }
 
-// Build assets are immutable files: no id, no work.
-export const config = { matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"] };
+// Not for build assets (immutable files), and not for requests with a large or streamed body: Next.js
+// hands a proxy a copy of the body, buffering all of it (and cutting it at 10 MB) before the route
+// runs, which would break streamed uploads. Those are all route handlers, where observed()
+// (lib/http/observe.ts) gives them their id. The literals must stay inline: Next.js reads them statically.
+export const config = {
+  matcher: [
+    { source: "/((?!_next/static|_next/image|favicon.ico).*)", missing: [{ type: "header", key: "content-length" }, { type: "header", key: "transfer-encoding" }] },
+    { source: "/((?!_next/static|_next/image|favicon.ico).*)", has: [{ type: "header", key: "content-length", value: "\\d{1,6}" }], missing: [{ type: "header", key: "transfer-encoding" }] },
+  ],
+};

@@ -73,6 +73,14 @@ describe(`request ids and access logs (${process.env.QUIRE_TEST_DB ?? "pglite"})
     expect(missing.status).toBe(404);
     expect(missing.headers.get("x-request-id")).toBe("obs-404");
 
+    // A large body: the proxy leaves it alone (Next.js would buffer it), the route wrapper sets the id.
+    const big = { name: "x".repeat(1_500_000) };
+    const largeSent = await api("/template-folder", { method: "POST", body: big, headers: { "x-request-id": "obs-large" } });
+    expect(largeSent.status).toBe(400);
+    expect(largeSent.headers.get("x-request-id")).toBe("obs-large");
+    expect((await api("/template-folder", { method: "POST", body: big })).headers.get("x-request-id")).toMatch(UUID);
+    expect((await api("/template-folder", { method: "POST", body: big, headers: { "x-request-id": "bad id" } })).headers.get("x-request-id")).toMatch(UUID);
+
     // Pages: the login page, the dashboard (redirects to it), an unknown path, the signing page.
     for (const [p, status] of [["/login", 200], ["/", 307], ["/no-such-page", 404], ["/sign/not-a-real-token-0123456789", 200]] as const) {
       const page = await call(baseUrl, p, { headers: { accept: "text/html", "x-request-id": `obs-page-${status}` } });

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { as, type ApiReply } from "../support/api";
+import { as } from "../support/api";
 import { prepareDoc } from "../support/embedded";
 import { startReceiver, webhookTestEnv } from "../support/https-receiver";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../support/quire-server";
@@ -86,7 +86,7 @@ describe(`graceful shutdown on SIGTERM (${DB})`, () => {
 
     // An HTTP request in flight: Test Webhook sends while the caller waits.
     let settled = false;
-    const testCall: Promise<ApiReply> = api("/api/webhooks/signature/test", { method: "POST", body: {} }).finally(() => (settled = true));
+    const testCall = api("/api/webhooks/signature/test", { method: "POST", body: {} }).finally(() => (settled = true));
     await vi.waitFor(() => expect(receiver.received).toHaveLength(2), { timeout: 10_000, interval: 20 });
 
     const signalled = Date.now();
