@@ -132,6 +132,11 @@ export function installGracefulShutdown(plan: ShutdownPlan): void {
     log.info({ durationMs: Date.now() - began, clean }, "shutdown complete");
     process.exit(clean ? 0 : 1);
   };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  const onSignal = (signal: NodeJS.Signals) =>
+    shutdown(signal).catch((err) => {
+      log.error({ err }, "shutdown failed");
+      process.exit(1);
+    });
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
 }

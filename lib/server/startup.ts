@@ -13,8 +13,9 @@ import { webhookDeps } from "@/lib/webhooks/service";
 export async function onServerStart(): Promise<void> {
   const config = getConfig();
   // First, so a signal during start-up is handled too and every request is counted. Serverless
-  // platforms own the process life cycle themselves.
-  if (!config.serverless)
+  // platforms own the process life cycle themselves; `next dev` keeps its own handler (it tears
+  // down its bundler on exit).
+  if (!config.serverless && config.env === "production")
     installGracefulShutdown({
       timeoutMs: config.shutdownTimeoutMs,
       drain: [{ name: "webhook worker", run: stopDeliveryWorker }],
