@@ -1,6 +1,7 @@
 // GET /api/openapi.json: the OpenAPI 3.1 document of the REST API, generated from the zod schemas
 // the routes parse with (lib/openapi). Public, like the embed script: it holds no secrets.
 import { getConfig } from "@/lib/config";
+import { observed } from "@/lib/http/observe";
 import { openApiDocument } from "@/lib/openapi/document";
 
 const HEADERS = {
@@ -10,6 +11,6 @@ const HEADERS = {
   "x-content-type-options": "nosniff",
 };
 
-export function GET(): Response {
+export const GET = observed(function GET(): Response {
   return new Response(JSON.stringify(openApiDocument(getConfig().baseUrl)), { headers: HEADERS });
-}
+});
