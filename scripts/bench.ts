@@ -5,18 +5,35 @@
 //   LibreOffice conversion vs Quire's create-with-PDF over HTTP; throughput of 8 concurrent creates.
 //   Webhooks: fan-out throughput (deliveries/s) of the durable queue to a local HTTPS receiver (N events x
 //   10 URLs, signed, each verified by the receiver), and Test Webhook over HTTP from 8 concurrent callers.
-// Options: --db pglite|postgres|both (default both), --requests N (default 200), --only listing|generation|webhooks.
-//   e.g. `npm run bench -- --only webhooks`
+//   Load (autocannon, against the built server): list endpoints at a fixed 200 requests/s, signing-URL issuance
+//   at the highest rate 8 connections reach, deliverable creation with PDF from 3 connections; p50/p99, rate
+//   achieved, non-2xx and errors. Exits non-zero when a scenario's failures pass --max-error-pct.
+// Options: --db pglite|postgres|both (default both; for load: PostgreSQL when reachable, else PGlite; also
+//   QUIRE_BENCH_DB), --requests N (default 200), --only listing|generation|webhooks|load, --seconds N (load:
+//   length of each timed scenario, default 10), --rate N (load: list rate, default 200), --pdf-requests N
+//   (load, default 60), --max-error-pct P (load, default 0.5).
+//   e.g. `npm run bench -- --only webhooks`, `npm run bench -- --only load --db pglite`
 import crypto from "node:crypto";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
+import { benchLoad } from "./bench-load";
+import { CONTRACT_VARIABLES, postgresReachable } from "./bench-shared";
 
-const { values } = parseArgs({ options: { db: { type: "string", default: "both" }, requests: { type: "string", default: "200" }, only: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    db: { type: "string", default: "both" },
+    requests: { type: "string", default: "200" },
+    only: { type: "string" },
+    seconds: { type: "string", default: "10" },
+    rate: { type: "string", default: "200" },
+    "pdf-requests": { type: "string", default: "60" },
+    "max-error-pct": { type: "string", default: "0.5" },
+  },
+});
 const REQUESTS = Number(values.requests);
 const TEMPLATES = 5_000;
 const LIMIT = 100;
@@ -39,17 +56,6 @@ async function time(label: string, fn: (offset: number) => Promise<unknown>, req
   }
   process.stderr.write("\n");
   return { label, p50: percentile(samples, 50), p99: percentile(samples, 99) };
-}
-
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function benchListing(kind: TestDatabase) {
@@ -122,16 +128,6 @@ function printTable(rows: { label: string; p50: number; p99: number }[]) {
   console.log(`| what | p50 ms | p99 ms |\n|---|---:|---:|`);
   for (const r of rows) console.log(`| ${r.label} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
 }
-
-const CONTRACT_VARIABLES = [
-  { placeholder: "{ClientName}", text: "Globex Corporation", mimeType: "text" as const },
-  { placeholder: "{ClientAddress}", text: "1 Main Street\nSpringfield", mimeType: "text" as const },
-  { placeholder: "{EffectiveDate}", text: "1 March 2027", mimeType: "text" as const },
-  { placeholder: "{ProviderName}", text: "Quire Consulting", mimeType: "text" as const },
-  { placeholder: "{Fee}", text: "12,000 EUR", mimeType: "text" as const },
-  { placeholder: "{@Scope}", text: "<p>Build <b>the portal</b></p><ul><li>Design</li><li>Delivery</li></ul>", mimeType: "html" as const },
-  { placeholder: "{ItemName}", mimeType: "text" as const, variableStack: [{ text: "Discovery", mimeType: "text" as const }, { text: "Build", mimeType: "text" as const }] },
-];
 
 async function benchGeneration() {
   const N = Math.min(REQUESTS, 50);
@@ -258,12 +254,22 @@ async function main() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (values.only === "generation") return benchGeneration();
   if (values.only === "webhooks") return benchWebhooks();
+  if (values.only === "load") {
+    return benchLoad({
+      db: values.db === "both" ? undefined : (values.db as TestDatabase),
+      seconds: Number(values.seconds),
+      rate: Number(values.rate),
+      pdfRequests: Number(values["pdf-requests"]),
+      maxErrorPct: Number(values["max-error-pct"]),
+    });
+  }
   if (values.db === "both") {
     // One process per database: configuration and the database handle are per process.
     const self = (...args: string[]) => execFileSync(process.execPath, [...process.execArgv, __filename, "--requests", String(REQUESTS), ...args], { cwd: root, stdio: "inherit" });
     if (values.only !== "generation") for (const kind of ["pglite", "postgres"]) self("--db", kind, "--only", "listing");
     if (values.only !== "listing") self("--only", "generation");
     if (values.only === undefined) self("--only", "webhooks");
+    if (values.only === undefined) self("--only", "load", "--seconds", String(values.seconds), "--rate", String(values.rate), "--pdf-requests", String(values["pdf-requests"]), "--max-error-pct", String(values["max-error-pct"]));
     return;
   }
   for (const kind of [values.db as TestDatabase]) {

@@ -1,0 +1,250 @@
+// npm run bench -- --only load: autocannon against the built server (started as the tests start it).
+//   1. List endpoints, each at a fixed rate (default 200 requests/s) for --seconds: GET /template-item,
+//      GET /v1/deliverable, GET /esign/documents, GET /api/webhooks.
+//   2. POST /esign/documents/{id}/signing-url over prepared documents, as fast as 8 connections go.
+//   3. POST /v1/deliverable on the sample Services Agreement (DOCX filled, converted to PDF by the
+//      LibreOffice pool) from 3 connections.
+// The demo key's plan allows 1,000,000 requests a minute, so the per-key limiter runs on every request
+// (it is part of what is measured) without capping the load.
+import os from "node:os";
+import fs from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import type { SeedResult } from "@/lib/orgs/seed";
+import { as } from "../tests/support/api";
+import { prepareDoc } from "../tests/support/embedded";
+import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
+import { CONTRACT_VARIABLES, postgresReachable } from "./bench-shared";
+
+export interface LoadOptions {
+  /** Unset: QUIRE_BENCH_DB, else PostgreSQL when reachable, else PGlite. */
+  db?: TestDatabase;
+  seconds: number;
+  rate: number;
+  pdfRequests: number;
+  maxErrorPct: number;
+}
+
+interface LoadRow {
+  scenario: string;
+  /** Requests/s asked for; undefined = as fast as the connections go. */
+  target?: number;
+  connections: number;
+  sent: number;
+  completed: number;
+  achieved: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  mismatches: number;
+  errors: number;
+  timeouts: number;
+  errorCodes: Record<string, number>;
+  statusCodes: string;
+}
+
+const SIGNING_DOCUMENTS = 20;
+const WARM_DELIVERABLES = 20;
+
+async function chooseDatabase(requested?: TestDatabase): Promise<{ kind: TestDatabase; why: string }> {
+  const asked = requested ?? (process.env.QUIRE_BENCH_DB as TestDatabase | undefined);
+  if (asked) {
+    if (asked !== "pglite" && asked !== "postgres") throw new Error(`--db/QUIRE_BENCH_DB must be pglite or postgres, not ${asked}`);
+    return { kind: asked, why: "as asked" };
+  }
+  return (await postgresReachable()) ? { kind: "postgres", why: "reachable, the default" } : { kind: "pglite", why: "PostgreSQL not reachable" };
+}
+
+/** One autocannon run, with a progress line per second on stderr. */
+async function cannon(scenario: string, opts: autocannon.Options, target?: number): Promise<LoadRow> {
+  const errorCodes: Record<string, number> = {};
+  let instance!: autocannon.Instance;
+  const finished = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+  const started = Date.now();
+  let done = 0;
+  // "tick" (once a second) is missing from the type definitions.
+  (instance as unknown as NodeJS.EventEmitter).on("tick", ({ counter }: { counter: number }) => {
+    done += counter;
+    const total = opts.amount ? `${done}/${opts.amount} requests` : `${Math.round((Date.now() - started) / 1000)}/${opts.duration} s, ${done} requests`;
+    process.stderr.write(`  ${scenario}: ${total}, ${counter} in the last second   \r`);
+  });
+  instance.on("reqError", (err: { code?: string; message?: string }) => {
+    const code = err.code ?? err.message ?? "unknown";
+    errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+  });
+  const r = (await finished) as autocannon.Result & { requests: { sent: number } };
+  process.stderr.write("\n");
+  const statusCodes = Object.entries(r.statusCodeStats ?? {})
+    .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
+    .join(" ");
+  return {
+    scenario,
+    target,
+    connections: r.connections,
+    sent: r.requests.sent,
+    completed: r.requests.total,
+    achieved: r.requests.total / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    mismatches: r.mismatches,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    errorCodes,
+    statusCodes,
+  };
+}
+
+const isJsonData = (body: unknown) => String(body).startsWith('{"data"');
+
+export async function benchLoad(options: LoadOptions): Promise<void> {
+  const { kind, why } = await chooseDatabase(options.db);
+  const dbLabel = kind === "pglite" ? "embedded PGlite" : "PostgreSQL";
+  console.log(`\n## Load (autocannon) on ${dbLabel} (${why}); ${os.cpus().length} cores, load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+
+  let seed!: SeedResult;
+  const { server, stop } = await startQuireServer(kind, {
+    async beforeStart(env) {
+      // Re-seeding the demo workspace sets its plan's per-key limit (and issues fresh keys).
+      seed = runSeed(env, ["--rate-limit", "1000000"]);
+      // One webhook, so GET /api/webhooks lists something; it listens for completions, which the load
+      // never causes. Written here because the receiver URL is on loopback (the API refuses those).
+      Object.assign(process.env, env);
+      const { closeDb } = await import("../lib/db/client");
+      const { webhookDeps } = await import("../lib/webhooks/service");
+      const { createWebhook } = await import("../lib/webhooks/webhooks");
+      const deps = await webhookDeps();
+      const user = await deps.db.apiKey.findFirstOrThrow({ where: { orgId: seed.orgId }, select: { userId: true } });
+      await createWebhook({ ...deps, allowPrivate: true }, { orgId: seed.orgId, userId: user.userId }, { name: "signature", urls: ["https://127.0.0.1:9/quire"], events: ["signature.document.completed"] });
+      await closeDb();
+    },
+  });
+  const rows: LoadRow[] = [];
+  let serverErrors = 0;
+  try {
+    const { baseUrl } = server;
+    const admin = as(baseUrl, seed, "administrator");
+    const headers = { authorization: `Bearer ${seed.keys.administrator}`, "x-service-org-id": seed.orgId, accept: "application/json" };
+
+    // Data to list and to sign; the first creates also warm the LibreOffice pool.
+    const found = await admin("/template-item?type=template&query=services%20agreement");
+    const templateId = found.json?.data?.results?.[0]?.id as string | undefined;
+    if (!templateId) throw new Error(`the sample Services Agreement is missing: ${found.status} ${found.text}`);
+    const deliverableBody = JSON.stringify({ name: "Load deliverable", templateId, variables: CONTRACT_VARIABLES });
+    for (let i = 0; i < WARM_DELIVERABLES; i++) {
+      const res = await admin("/v1/deliverable", { method: "POST", body: deliverableBody, headers: { "content-type": "application/json" } });
+      if (res.status !== 200) throw new Error(`setup: create deliverable: ${res.status} ${res.text}`);
+      process.stderr.write(`  setup: ${i + 1}/${WARM_DELIVERABLES} deliverables\r`);
+    }
+    process.stderr.write("\n");
+    const signers: { documentId: string; recipientId: string; externalId: string }[] = [];
+    for (let i = 0; i < SIGNING_DOCUMENTS; i++) {
+      const recipients = [1, 2].map((n) => ({ name: `Signer ${n}`, email: `signer${n}.${i}@example.com`, externalId: `crm-${i}-${n}`, signingOrder: 1 }));
+      const prep = await prepareDoc(baseUrl, seed, recipients, { documentName: `Load document ${i}` });
+      if (prep.status !== 200) throw new Error(`setup: prepare-for-signing: ${prep.status} ${prep.text}`);
+      const ids = (prep.json.data.recipients as { id: string }[]).map((r) => r.id);
+      ids.forEach((recipientId, n) => signers.push({ documentId: prep.json.data.documentId, recipientId, externalId: recipients[n].externalId }));
+      process.stderr.write(`  setup: ${i + 1}/${SIGNING_DOCUMENTS} documents prepared for signing\r`);
+    }
+    process.stderr.write("\n");
+
+    // 1. Lists at a fixed rate. 20 connections leave each request 100 ms at 200/s before the rate slips.
+    const lists: [string, string][] = [
+      ["GET /template-item", "/template-item?type=template&limit=9"],
+      ["GET /v1/deliverable", "/v1/deliverable?limit=20&showTags=true"],
+      ["GET /esign/documents", "/esign/documents?limit=20"],
+      ["GET /api/webhooks", "/api/webhooks"],
+    ];
+    for (const [scenario, p] of lists) {
+      rows.push(
+        await cannon(scenario, { url: baseUrl + p, headers, connections: 20, overallRate: options.rate, duration: options.seconds, timeout: 10, verifyBody: isJsonData }, options.rate),
+      );
+    }
+
+    // 2. Signing URLs, round-robin over the prepared signers, by recipientId and by externalId in turn.
+    let n = 0;
+    rows.push(
+      await cannon("POST /esign/documents/{id}/signing-url", {
+        url: baseUrl,
+        connections: 8,
+        duration: options.seconds,
+        timeout: 10,
+        verifyBody: (body) => String(body).includes('"url":'),
+        requests: [
+          {
+            method: "POST",
+            setupRequest: (req) => {
+              const s = signers[n % signers.length];
+              const selector = Math.floor(n / signers.length) % 2 === 0 ? { recipientId: s.recipientId } : { externalId: s.externalId };
+              n++;
+              return { ...req, path: `/esign/documents/${s.documentId}/signing-url`, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(selector) };
+            },
+          },
+        ],
+      }),
+    );
+
+    // 3. Deliverables with PDF: each request fills the DOCX and converts it in the LibreOffice pool.
+    let lastDeliverable: string | undefined;
+    rows.push(
+      await cannon("POST /v1/deliverable (DOCX + PDF)", {
+        url: baseUrl,
+        connections: 3,
+        amount: options.pdfRequests,
+        timeout: 60,
+        verifyBody: isJsonData,
+        requests: [
+          {
+            method: "POST",
+            path: "/v1/deliverable",
+            headers: { ...headers, "content-type": "application/json" },
+            body: deliverableBody,
+            onResponse: (status, body) => {
+              if (status === 200) lastDeliverable = JSON.parse(body).data.results.deliverable.id;
+            },
+          },
+        ],
+      }),
+    );
+    // The creates made real PDFs: fetch the last one.
+    const pdf = await fetch(`${baseUrl}/v1/deliverable/file/pdf/${lastDeliverable}`, { headers });
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    if (pdf.status !== 200 || bytes.subarray(0, 5).toString() !== "%PDF-") throw new Error(`the last deliverable has no PDF: ${pdf.status} ${bytes.subarray(0, 200).toString()}`);
+
+    const log = path.join(server.dataDir, "server.log");
+    serverErrors = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((l) => /"level":(50|60)\b/.test(l)).length : 0;
+  } finally {
+    await stop();
+  }
+
+  printLoadTable(rows, dbLabel, serverErrors);
+  const failing = rows.filter((r) => failures(r) > (r.sent * options.maxErrorPct) / 100);
+  if (failing.length) {
+    throw new Error(`load: failures above ${options.maxErrorPct}% in ${failing.map((r) => `${r.scenario} (${failures(r)} of ${r.sent})`).join(", ")}`);
+  }
+}
+
+/** Requests that did not get a proper answer: errors (timeouts, resets), non-2xx and unexpected bodies. */
+function failures(r: LoadRow): number {
+  return r.errors + r.non2xx + r.mismatches;
+}
+
+function printLoadTable(rows: LoadRow[], dbLabel: string, serverErrors: number) {
+  console.log(`\n| scenario | conns | rps target / achieved | requests | p50 ms | p99 ms | non-2xx | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|`);
+  for (const r of rows) {
+    const target = r.target === undefined ? "max" : String(r.target);
+    const codes = Object.entries(r.errorCodes).map(([c, k]) => `${c}×${k}`).join(" ");
+    const errors = `${r.errors}${r.timeouts ? ` (${r.timeouts} timeouts)` : ""}${codes ? ` ${codes}` : ""}${r.mismatches ? `, ${r.mismatches} bad bodies` : ""}`;
+    const non2xx = r.non2xx ? `${r.non2xx} (${r.statusCodes})` : "0";
+    console.log(`| ${r.scenario} | ${r.connections} | ${target} / ${r.achieved.toFixed(1)} | ${r.completed} | ${r.p50} | ${r.p99} | ${non2xx} | ${errors} |`);
+  }
+  const fixed = rows.filter((r) => r.target !== undefined);
+  const held = fixed.filter((r) => r.achieved >= r.target! * 0.97);
+  console.log(
+    `\n${dbLabel}, ${os.cpus().length} cores, load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}. ` +
+      `Fixed rate held (≥97% of target) by ${held.length} of ${fixed.length} list scenarios${held.length < fixed.length ? ` (not: ${fixed.filter((r) => !held.includes(r)).map((r) => r.scenario).join(", ")})` : ""}. ` +
+      `Latencies are corrected for coordinated omission at a fixed rate. Server log: ${serverErrors} error lines.`,
+  );
+}
