@@ -6,8 +6,9 @@
 //      LibreOffice pool) from 3 connections.
 // The demo key's plan allows 1,000,000 requests a minute, so the per-key limiter runs on every request
 // (it is part of what is measured) without capping the load.
-import os from "node:os";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import type { SeedResult } from "@/lib/orgs/seed";
@@ -43,6 +44,8 @@ interface LoadRow {
   timeouts: number;
   errorCodes: Record<string, number>;
   statusCodes: string;
+  /** CPU the server's process tree (Next.js, its LibreOffice pool; PGlite runs inside) spent per answer. */
+  serverCpuMs: number;
 }
 
 type LoadRequest = Omit<autocannon.Request, "onResponse"> & { onResponse?: (status: number, body: string) => void };
@@ -57,6 +60,44 @@ async function chooseDatabase(requested?: TestDatabase): Promise<{ kind: TestDat
     return { kind: asked, why: "as asked" };
   }
   return (await postgresReachable()) ? { kind: "postgres", why: "reachable, the default" } : { kind: "pglite", why: "PostgreSQL not reachable" };
+}
+
+const CLOCK_TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU time (ms) used so far by the processes started from this one (the server, LibreOffice), read from
+ * /proc: on a shared machine the rate a server reaches says little, its CPU per request says more.
+ * NaN where /proc is missing.
+ */
+function childrenCpuMs(): number {
+  if (!fs.existsSync("/proc/self/stat")) return NaN;
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after "(comm)": state ppid ... utime (12th) stime (13th).
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parent.set(Number(entry), Number(fields[1]));
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, t] of ticks) if (descends(pid)) total += t;
+  return (total * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /**
@@ -87,6 +128,7 @@ async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests
     instance = autocannon({ ...opts, requests, ignoreCoordinatedOmission: Boolean(opts.overallRate || opts.connectionRate) }, (err, result) => (err ? reject(err) : resolve(result)));
   });
   const started = Date.now();
+  const cpuBefore = childrenCpuMs();
   let done = 0;
   // "tick" (once a second) is missing from the type definitions.
   (instance as unknown as NodeJS.EventEmitter).on("tick", ({ counter }: { counter: number }) => {
@@ -99,6 +141,7 @@ async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests
     errorCodes[code] = (errorCodes[code] ?? 0) + 1;
   });
   const r = await finished;
+  const cpuMs = childrenCpuMs() - cpuBefore;
   process.stderr.write("\n");
   const statusCodes = Object.entries(r.statusCodeStats ?? {})
     .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
@@ -118,6 +161,7 @@ async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests
     timeouts: r.timeouts,
     errorCodes,
     statusCodes,
+    serverCpuMs: r.requests.total ? cpuMs / r.requests.total : NaN,
   };
 }
 
@@ -235,19 +279,20 @@ function failures(r: LoadRow): number {
 }
 
 function printLoadTable(rows: LoadRow[], dbLabel: string, serverErrors: number) {
-  console.log(`\n| scenario | conns | rps target / achieved | requests | p50 ms | p99 ms | non-2xx | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|`);
+  console.log(`\n| scenario | conns | rps target / achieved | requests | p50 ms | p99 ms | non-2xx | errors | server CPU ms/req |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|`);
   for (const r of rows) {
     const target = r.target === undefined ? "max" : String(r.target);
     const codes = Object.entries(r.errorCodes).map(([c, k]) => `${c}×${k}`).join(" ");
     const errors = `${r.errors}${r.timeouts ? ` (${r.timeouts} timeouts)` : ""}${codes ? ` ${codes}` : ""}${r.badBodies ? `, ${r.badBodies} bad bodies` : ""}`;
     const non2xx = r.non2xx ? `${r.non2xx} (${r.statusCodes})` : "0";
-    console.log(`| ${r.scenario} | ${r.connections} | ${target} / ${r.achieved.toFixed(1)} | ${r.requests} | ${r.p50} | ${r.p99} | ${non2xx} | ${errors} |`);
+    console.log(`| ${r.scenario} | ${r.connections} | ${target} / ${r.achieved.toFixed(1)} | ${r.requests} | ${r.p50} | ${r.p99} | ${non2xx} | ${errors} | ${Number.isNaN(r.serverCpuMs) ? "n/a" : r.serverCpuMs.toFixed(1)} |`);
   }
   const fixed = rows.filter((r) => r.target !== undefined);
   const held = fixed.filter((r) => r.achieved >= r.target! * 0.97);
   console.log(
     `\n${dbLabel}, ${os.cpus().length} cores, load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}. ` +
       `Fixed rate held (≥97% of target) by ${held.length} of ${fixed.length} list scenarios${held.length < fixed.length ? ` (not: ${fixed.filter((r) => !held.includes(r)).map((r) => r.scenario).join(", ")})` : ""}. ` +
-      `Latencies as measured (see cannon()). Server log: ${serverErrors} error lines.`,
+      `Latencies as measured (see cannon()); server CPU is Quire's process tree${dbLabel === "PostgreSQL" ? ", PostgreSQL's own processes not included" : ", the embedded database included"}. ` +
+      `Server log: ${serverErrors} error lines.`,
   );
 }

@@ -251,6 +251,7 @@ async function benchWebhooks() {
 }
 
 async function main() {
+  if (values.only !== undefined && !["listing", "generation", "webhooks", "load"].includes(values.only)) throw new Error(`--only must be listing, generation, webhooks or load, not ${values.only}`);
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (values.only === "generation") return benchGeneration();
   if (values.only === "webhooks") return benchWebhooks();
