@@ -33,7 +33,6 @@ interface LoadRow {
   connections: number;
   /** Answered or failed (timeouts, connection errors); requests still in flight at the end are left out. */
   requests: number;
-  completed: number;
   achieved: number;
   p50: number;
   p99: number;
@@ -151,7 +150,6 @@ async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests
     target,
     connections: r.connections,
     requests: r.requests.total + r.errors,
-    completed: r.requests.total,
     achieved: r.requests.total / r.duration,
     p50: r.latency.p50,
     p99: r.latency.p99,
