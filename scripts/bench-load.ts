@@ -129,7 +129,7 @@ async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests
   const started = Date.now();
   const cpuBefore = childrenCpuMs();
   // autocannon notices the end only at its next one-second sample, so its duration runs long on a fixed
-  // amount; the rate is taken up to the last answer instead.
+  // amount: the rate is taken up to the last answer there (a timed run lasts its duration).
   let lastAnswer = started;
   instance.on("response", () => {
     lastAnswer = Date.now();
@@ -156,7 +156,7 @@ async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests
     target,
     connections: r.connections,
     requests: r.requests.total + r.errors,
-    achieved: lastAnswer > started ? r.requests.total / ((lastAnswer - started) / 1000) : 0,
+    achieved: r.requests.total / (opts.amount ? Math.max(lastAnswer - started, 1) / 1000 : Number(opts.duration)),
     p50: r.latency.p50,
     p99: r.latency.p99,
     non2xx: r.non2xx,
