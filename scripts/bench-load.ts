@@ -5,7 +5,7 @@
 //   3. POST /v1/deliverable on the sample Services Agreement (DOCX filled, converted to PDF by the
 //      LibreOffice pool) from 3 connections.
 // The demo key's plan allows 1,000,000 requests a minute, so the per-key limiter runs on every request
-// (it is part of what is measured) without capping the load.
+// (it is part of what is measured) without capping the load; the server logs at info, as deployed.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -178,6 +178,8 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
 
   let seed!: SeedResult;
   const { server, stop } = await startQuireServer(kind, {
+    // As deployed: info, so each API request writes its access line (the tests run at warn).
+    extraEnv: { LOG_LEVEL: "info" },
     async beforeStart(env) {
       // Re-seeding the demo workspace sets its plan's per-key limit (and issues fresh keys).
       seed = runSeed(env, ["--rate-limit", "1000000"]);
