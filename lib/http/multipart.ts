@@ -154,20 +154,12 @@ async function parse(req: Request, type: string, dir: string, options: Multipart
     for (const part of parts) part.destroy(err as Error);
     busboy.destroy();
     await (state.spool as Spool | null)?.written.catch(() => {});
-    releaseBody(req, reader, err);
+    // A refused upload's remaining body is left unread, not cancelled: in Node, cancelling destroys
+    // the socket before the error reply is written. Node closes the idle connection after its
+    // keep-alive timeout (5 s) instead, which also tells browsers to stop sending and read the reply.
+    if (err instanceof ClientClosedError) void reader.cancel().catch(() => {});
     throw err;
   }
-}
-
-/**
- * The body is left unread, not cancelled, until the response has gone out: in Node, cancelling it
- * destroys the socket, and the client would see a reset instead of our error. Next aborts
- * req.signal once the response is done; the rest of the upload is dropped with the connection then.
- */
-function releaseBody(req: Request, reader: ReadableStreamDefaultReader<Uint8Array>, err: unknown) {
-  const cancel = () => void reader.cancel().catch(() => {});
-  if (err instanceof ClientClosedError || req.signal.aborted) return cancel();
-  req.signal.addEventListener("abort", cancel, { once: true });
 }
 
 /** A list sent either as one JSON array field or as repeated fields. */

@@ -69,12 +69,17 @@ interface ChunkedReply {
   sentWhenAnswered: number;
   /** Whether the whole body had been sent by then. */
   finishedSending: boolean;
+  /** Bytes written when the server closed the connection; null if it did not before the body ended. */
+  sentWhenClosed: number | null;
+  /** Milliseconds from the answer to the server closing the connection. */
+  closedAfterMs: number | null;
 }
 
 /**
  * POSTs a multipart body with Transfer-Encoding: chunked (no Content-Length): `fields`, then a file
  * part of `fileBytes` bytes (`file` first, then filler) written in 64 KB chunks as the socket takes
- * them. Writing stops as soon as a response arrives.
+ * them. Like a browser, it goes on sending after an early response, until the body is done or the
+ * server closes the connection; `abortAfter` makes it give up after that many bytes instead.
  */
 function chunkedUpload(urlPath: string, opts: { fields?: Record<string, string>; fileName: string; file?: Buffer; fileBytes: number; abortAfter?: number }): Promise<ChunkedReply> {
   const prelude = Buffer.from(
@@ -88,42 +93,64 @@ function chunkedUpload(urlPath: string, opts: { fields?: Record<string, string>;
   return new Promise((resolve, reject) => {
     let sent = 0;
     let fileSent = 0;
-    let answered = false;
     let finished = false;
+    let closedAt: number | null = null;
+    let answeredAt = 0;
+    let closedAfterMs: number | null = null;
+    let answer: Omit<ChunkedReply, "sentWhenClosed" | "closedAfterMs"> | null = null;
+    let responseEnded = false;
     const req = http.request(url, {
       method: "POST",
       headers: { ...authHeaders(quire.server.seed, "contributor"), "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "transfer-encoding": "chunked" },
     });
+    const settle = () => {
+      if (answer && responseEnded && (finished || closedAt !== null)) {
+        req.destroy();
+        resolve({ ...answer, sentWhenClosed: closedAt, closedAfterMs });
+      }
+    };
     const write = (chunk: Buffer) => {
       sent += chunk.length;
       return req.write(chunk);
     };
     const pump = () => {
-      while (!answered) {
+      while (closedAt === null) {
         if (opts.abortAfter !== undefined && sent >= opts.abortAfter) return void req.destroy();
         if (fileSent >= opts.fileBytes) {
           write(epilogue);
+          req.end();
           finished = true;
-          return void req.end();
+          return settle();
         }
         const chunk = opts.file && fileSent < opts.file.length ? opts.file.subarray(fileSent, fileSent + filler.length) : filler.subarray(0, Math.min(filler.length, opts.fileBytes - fileSent));
         fileSent += chunk.length;
         if (!write(chunk)) return void req.once("drain", pump);
       }
     };
+    req.on("socket", (socket) =>
+      socket.once("close", () => {
+        if (closedAt === null && answeredAt) closedAfterMs = Date.now() - answeredAt;
+        closedAt ??= sent;
+        settle();
+      }),
+    );
     req.on("response", (res) => {
-      answered = true;
-      const sentWhenAnswered = sent;
-      const finishedSending = finished;
       let text = "";
+      answeredAt = Date.now();
+      answer = { status: res.statusCode!, json: undefined, sentWhenAnswered: sent, finishedSending: finished };
       res.setEncoding("utf8");
       res.on("data", (d) => (text += d));
       res.on("end", () => {
-        req.destroy();
-        resolve({ status: res.statusCode!, json: text ? JSON.parse(text) : undefined, sentWhenAnswered, finishedSending });
+        answer!.json = text ? JSON.parse(text) : undefined;
+        responseEnded = true;
+        settle();
       });
     });
-    req.on("error", (err) => (opts.abortAfter !== undefined && !answered ? resolve({ status: 0, json: undefined, sentWhenAnswered: sent, finishedSending: false }) : reject(err)));
+    req.on("error", (err) => {
+      if (answer) return; // the server dropping the rest of the upload after its answer
+      if (opts.abortAfter !== undefined) resolve({ status: 0, json: undefined, sentWhenAnswered: sent, finishedSending: false, sentWhenClosed: sent, closedAfterMs: null });
+      else reject(err);
+    });
     write(prelude);
     pump();
   });
@@ -147,6 +174,11 @@ describe("template uploads", () => {
     expect(reply.finishedSending).toBe(false);
     // The cap plus what was in flight in socket buffers, nowhere near the 200 MB the client meant to send.
     expect(reply.sentWhenAnswered).toBeLessThan(TEMPLATE_CAP + 16 * MB);
+    // The rest is never read: the client's writes stall until Node closes the idle connection
+    // (keep-alive timeout, 5 s), which is how browsers learn to stop and read the answer.
+    expect(reply.sentWhenClosed).not.toBeNull();
+    expect(reply.sentWhenClosed!).toBeLessThan(reply.sentWhenAnswered + 16 * MB);
+    expect(reply.closedAfterMs!).toBeLessThan(15_000);
     expect(spools()).toEqual([]);
     expect(await counts()).toEqual(before);
     expect((await fetch(`${baseUrl}/api/health`)).status).toBe(200);
@@ -200,6 +232,9 @@ describe("signing document uploads", () => {
     expect(reply.json).toEqual({ message: "The file is larger than 25 MB", type: "DocumentTooLarge", error: "The file is larger than 25 MB", code: "DocumentTooLarge" });
     expect(reply.finishedSending).toBe(false);
     expect(reply.sentWhenAnswered).toBeLessThan(DOCUMENT_CAP + 16 * MB);
+    expect(reply.sentWhenClosed).not.toBeNull();
+    expect(reply.sentWhenClosed!).toBeLessThan(reply.sentWhenAnswered + 16 * MB);
+    expect(reply.closedAfterMs!).toBeLessThan(15_000);
     expect(spools()).toEqual([]);
     expect(await counts()).toEqual(before);
   });
