@@ -155,8 +155,8 @@ async function parse(req: Request, type: string, dir: string, options: Multipart
     busboy.destroy();
     await (state.spool as Spool | null)?.written.catch(() => {});
     // A refused upload's remaining body is left unread, not cancelled: in Node, cancelling destroys
-    // the socket before the error reply is written. Node closes the idle connection after its
-    // keep-alive timeout (5 s) instead, which also tells browsers to stop sending and read the reply.
+    // the socket before the error reply is written. Clients read the early reply (browsers, fetch
+    // and node:http do), and Node closes the then idle connection after its keep-alive timeout.
     if (err instanceof ClientClosedError) void reader.cancel().catch(() => {});
     throw err;
   }
