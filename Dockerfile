@@ -27,8 +27,11 @@ RUN apt-get update \
     fi \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# NEXT_MANUAL_SIG_HANDLE: SIGTERM is Quire's graceful shutdown (lib/server/shutdown.ts), not Next.js's;
+# give `docker stop` a time-out above SHUTDOWN_TIMEOUT_MS (25 s), e.g. `docker stop -t 30`.
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
+    NEXT_MANUAL_SIG_HANDLE=true \
     PORT=3000 \
     HOSTNAME=0.0.0.0 \
     DATA_DIR=/app/data

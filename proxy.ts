@@ -1,16 +1,39 @@
-// Framing policy for the hosted signing page: Content-Security-Policy frame-ancestors from the
-// organization's allowedFrameAncestors (interface.md 2.12). Page components cannot set response
-// headers, so it is decided here, before the page renders.
+// Runs before every request except build assets and large uploads (see the matcher):
+// - Request ids: a sane incoming X-Request-Id is kept, anything else replaced by a fresh one; it is
+//   passed on to the handler (route wrappers log with it) and returned on every response, pages,
+//   API replies and Next.js's own error pages alike.
+// - Framing policy for the hosted signing page: Content-Security-Policy frame-ancestors from the
+//   organization's allowedFrameAncestors (interface.md 2.12). Page components cannot set response
+//   headers, so it is decided here, before the page renders.
 import { NextResponse, type NextRequest } from "next/server";
 import { db } from "@/lib/db/client";
 import { frameAncestorsForToken, frameAncestorsHeader } from "@/lib/esign/framing";
+import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/http/request-id";
+
+const SIGNING_PAGE = /^\/sign\/([^/]+)$/;
 
 export async function proxy(req: NextRequest) {
-  const token = req.nextUrl.pathname.split("/")[2] ?? "";
-  const origins = token === "open" ? null : await frameAncestorsForToken(await db(), token);
-  const res = NextResponse.next();
-  if (origins) res.headers.set("content-security-policy", frameAncestorsHeader(origins));
+  const reqId = requestIdFrom(req.headers);
+  const headers = new Headers(req.headers);
+  headers.set(REQUEST_ID_HEADER, reqId);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set(REQUEST_ID_HEADER, reqId);
+
+  const token = SIGNING_PAGE.exec(req.nextUrl.pathname)?.[1];
+  if (token && token !== "open") {
+    const origins = await frameAncestorsForToken(await db(), token);
+    if (origins) res.headers.set("content-security-policy", frameAncestorsHeader(origins));
+  }
   return res;
 }
 
-export const config = { matcher: ["/sign/:token"] };
+// Not for build assets (immutable files), and not for requests with a large or streamed body: Next.js
+// hands a proxy a copy of the body, buffering all of it (and cutting it at 10 MB) before the route
+// runs, which would break streamed uploads. Those are all route handlers, where observed()
+// (lib/http/observe.ts) gives them their id. The literals must stay inline: Next.js reads them statically.
+export const config = {
+  matcher: [
+    { source: "/((?!_next/static|_next/image|favicon.ico).*)", missing: [{ type: "header", key: "content-length" }, { type: "header", key: "transfer-encoding" }] },
+    { source: "/((?!_next/static|_next/image|favicon.ico).*)", has: [{ type: "header", key: "content-length", value: "\\d{1,6}" }], missing: [{ type: "header", key: "transfer-encoding" }] },
+  ],
+};

@@ -50,6 +50,23 @@ export function DataTable({ columns, minWidth = "34rem", children }: { columns: 
   );
 }
 
+/** A labelled `<select>` for GET filter forms: the empty option means "no filter". */
+export function FilterSelect({ label, name, options, value, anyLabel = "Any", className = "" }: { label: string; name: string; options: readonly string[]; value?: string; anyLabel?: string; className?: string }) {
+  return (
+    <label className="text-sm">
+      <span className="block font-medium text-slate-700">{label}</span>
+      <select name={name} defaultValue={value ?? ""} className={`mt-1 block max-w-[14rem] rounded-md border border-slate-300 bg-white px-2 py-2 ${className}`}>
+        <option value="">{anyLabel}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** A labelled single-line input, as used across dashboard forms. */
 export function LabeledInput({ label, ...input }: { label: string } & React.InputHTMLAttributes<HTMLInputElement>) {
   return (

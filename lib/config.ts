@@ -62,6 +62,8 @@ const envSchema = z.object({
   SIGNING_P12_PATH: z.string().min(1).optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
   /** smtp://user:pass@host:587 or smtps://…; unset: mail is only recorded in the outbox. */
+  /** Graceful shutdown: the longest SIGTERM/SIGINT may take to finish requests, deliveries and close. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).default("Quire <no-reply@quire.local>"),
 });
@@ -96,6 +98,7 @@ export interface QuireConfig {
   serverless: boolean;
   signingCertificate: { p12Path?: string; password?: string };
   mail: { smtpUrl: string | null; from: string };
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -168,6 +171,7 @@ export function parseConfig(env: Env): QuireConfig {
     serverless,
     signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }
 
@@ -196,6 +200,8 @@ export const KNOWN_ENV_VARS: readonly string[] = [
   "NEXT_OUTPUT",
   "HOSTNAME",
   "NEXT_TELEMETRY_DISABLED",
+  // Next.js then leaves SIGTERM/SIGINT to Quire's graceful shutdown (lib/server/shutdown.ts).
+  "NEXT_MANUAL_SIG_HANDLE",
   "NODE_EXTRA_CA_CERTS",
 ];
 

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
+# Quire's graceful shutdown handles SIGTERM/SIGINT (lib/server/shutdown.ts), not Next.js's.
+export NEXT_MANUAL_SIG_HANDLE=true
 export PORT="${PORT:-3000}"
 
 step() { printf '\n\033[1m[quire]\033[0m %s\n' "$*"; }

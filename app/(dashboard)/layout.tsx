@@ -16,6 +16,7 @@ const NAV: NavItem[] = [
   { href: "/webhooks", label: "Webhooks", adminOnly: true },
   { href: "/settings", label: "Settings" },
   { href: "/api-keys", label: "API keys" },
+  { href: "/api-docs", label: "API reference" },
 ];
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {

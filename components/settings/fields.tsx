@@ -19,14 +19,22 @@ export function FieldError({ id, error }: { id: string; error?: string }) {
   );
 }
 
-export function TextField({ label, error, hint, ...input }: { label: string; error?: string; hint?: React.ReactNode } & React.InputHTMLAttributes<HTMLInputElement>) {
+interface FieldProps {
+  label: string;
+  error?: string;
+  hint?: React.ReactNode;
+}
+
+/** Label, hint and error around one control; the control gets its id and aria attributes from `render`. */
+function Field({ label, error, hint, render }: FieldProps & { render: (a11y: { id: string; "aria-invalid"?: true; "aria-describedby"?: string; className: string }) => React.ReactNode }) {
   const id = useId();
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <div>
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <input id={id} {...input} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined} className={`${INPUT} ${border(error)}`} />
+      {render({ id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy, className: `${INPUT} ${border(error)}` })}
       {hint && !error ? (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
           {hint}
@@ -37,33 +45,26 @@ export function TextField({ label, error, hint, ...input }: { label: string; err
   );
 }
 
-export function TextAreaField({ label, error, hint, ...input }: { label: string; error?: string; hint?: React.ReactNode } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  return (
-    <div>
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <textarea id={id} {...input} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={`${INPUT} font-mono text-xs ${border(error)}`} />
-      {hint && !error ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <FieldError id={`${id}-error`} error={error} />
-    </div>
-  );
+export function TextField({ label, error, hint, ...input }: FieldProps & React.InputHTMLAttributes<HTMLInputElement>) {
+  return <Field label={label} error={error} hint={hint} render={(a11y) => <input {...input} {...a11y} />} />;
 }
 
-export function SelectField({ label, error, hint, children, ...select }: { label: string; error?: string; hint?: React.ReactNode; children: React.ReactNode } & React.SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
+export function TextAreaField({ label, error, hint, ...input }: FieldProps & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <Field label={label} error={error} hint={hint} render={(a11y) => <textarea {...input} {...a11y} className={`${a11y.className} font-mono text-xs`} />} />;
+}
+
+export function SelectField({ label, error, hint, children, ...select }: FieldProps & { children: React.ReactNode } & React.SelectHTMLAttributes<HTMLSelectElement>) {
   return (
-    <div>
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <select id={id} {...select} aria-invalid={error ? true : undefined} className={`${INPUT} bg-white ${border(error)}`}>
-        {children}
-      </select>
-      {hint && !error ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <FieldError id={`${id}-error`} error={error} />
-    </div>
+    <Field
+      label={label}
+      error={error}
+      hint={hint}
+      render={(a11y) => (
+        <select {...select} {...a11y} className={`${a11y.className} bg-white`}>
+          {children}
+        </select>
+      )}
+    />
   );
 }
 

@@ -1,19 +1,25 @@
 // The Prisma client, on top of the shared driver. `db()` migrates once per process before
-// handing out the client, so every entry point (server, seed, tests) sees an up-to-date schema.
+// handing out the client, so every entry point (server, seed, tests) sees an up-to-date schema,
+// and refuses a process whose instance secret differs from the database's (lib/db/instance-secret.ts).
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getConfig } from "@/lib/config";
 import { closeDriver, getDriver, sqlRunner, type Driver } from "@/lib/db/driver";
+import { checkInstanceSecret } from "@/lib/db/instance-secret";
 import { applyMigrations } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { refuseSecondEmbeddedProcess } from "@/lib/server/instance-file";
 
 export type Db = PrismaClient;
 
 const registry = globalThis as unknown as { __quirePrisma?: Promise<PrismaClient> };
 
 async function createClient(): Promise<PrismaClient> {
-  const driver: Driver = await getDriver(getConfig().database);
+  const config = getConfig();
+  if (config.database.kind === "pglite") refuseSecondEmbeddedProcess(config.dataDir);
+  const driver: Driver = await getDriver(config.database);
   await applyMigrations(sqlRunner(driver));
+  await checkInstanceSecret(sqlRunner(driver), config.nextAuthSecret);
   const adapter = driver.kind === "pglite" ? new PrismaPGlite(driver.pglite) : new PrismaPg(driver.pool);
   return new PrismaClient({ adapter });
 }

@@ -5,7 +5,9 @@ import { boolParam, intParam, uuidListParam } from "@/lib/http/params";
 
 export const MIME_TYPES = ["text", "html", "image", "markdown"] as const;
 
-const stackEntry = z.object({ text: z.string({ message: "must be a string" }), mimeType: z.enum(MIME_TYPES, { message: `must be one of ${MIME_TYPES.join(", ")}` }) });
+const stackEntry = z
+  .object({ text: z.string({ message: "must be a string" }), mimeType: z.enum(MIME_TYPES, { message: `must be one of ${MIME_TYPES.join(", ")}` }) })
+  .meta({ id: "VariableStackEntry" });
 
 const baseVariable = z.object({
   placeholder: z.string({ message: "is required (a string such as {Name})" }).min(1, "must not be empty"),
@@ -26,8 +28,9 @@ function requireText(v: BaseVariable, ctx: z.RefinementCtx) {
 }
 
 export const variableSchema = baseVariable
-  .extend({ subvariables: z.array(baseVariable.superRefine(requireText), { message: "must be an array of variables" }).optional() })
-  .superRefine(requireText);
+  .extend({ subvariables: z.array(baseVariable.superRefine(requireText).meta({ id: "Subvariable" }), { message: "must be an array of variables" }).optional() })
+  .superRefine(requireText)
+  .meta({ id: "Variable", description: "text is required unless variableStack is present, isDisabled is true or an aiPrompt answers it" });
 
 export const createDeliverableBody = z.object({
   name: z.string({ message: "is required" }),

@@ -17,6 +17,18 @@ function jsonArray<T extends z.ZodType>(item: T, what: string) {
   }, z.array(item, { message: `must be an array of ${what} (or a JSON string of one)` }));
 }
 
+/**
+ * The identityVerification block of 2.9, for the API document only: lib/esign/identity.ts checks
+ * the block itself so that each problem gets its own 7.4 code.
+ */
+export const identityVerificationDoc = z
+  .discriminatedUnion("mode", [
+    z.object({ mode: z.literal("otp"), channel: z.enum(["email", "sms"]).optional().meta({ description: "Omit to take the organization default (email when that default is none)" }) }),
+    z.object({ mode: z.literal("external_idv"), provider: z.string().min(1), maxAgeMinutes: z.number().int().min(1).max(525_600).optional() }),
+    z.object({ mode: z.literal("override"), overrideIdentityVerification: z.literal(true).meta({ description: "Must be true to acknowledge" }), reason: z.string().max(1000).optional() }),
+  ])
+  .meta({ id: "IdentityVerification", description: "Omit to take the organization default" });
+
 export const recipientSchema = z.object({
   name: z.string({ message: "is required" }).trim().min(1, "must not be empty").max(255),
   email: z.email({ message: "must be an email address" }).max(320),
@@ -24,8 +36,11 @@ export const recipientSchema = z.object({
   phone: z.string().max(32).optional(),
   externalId: z.string().trim().min(1).max(255).optional(),
   // Checked by lib/esign/identity.ts, which names each problem with its own 7.4 code.
-  identityVerification: z.unknown().optional(),
-});
+  identityVerification: z
+    .unknown()
+    .optional()
+    .meta({ override: { $ref: "#/components/schemas/IdentityVerification" } }),
+}).meta({ id: "SigningRecipientInput" });
 export type RecipientInput = z.infer<typeof recipientSchema>;
 
 export const fieldSchema = z
@@ -60,7 +75,8 @@ export const fieldSchema = z
     const hasCoords = coords.every((v) => v !== undefined);
     const hasAnchor = Boolean(f.template?.anchor ?? f.template?.searchText);
     if (!hasCoords && !hasAnchor) ctx.addIssue({ code: "custom", path: ["template"], message: "give page, x, y, width and height, or a template anchor/searchText" });
-  });
+  })
+  .meta({ id: "SigningField", description: "On coordinates (page, x, y, width, height in PDF points from the top-left) or on a text anchor (template)" });
 export type FieldInput = z.infer<typeof fieldSchema>;
 
 const booleanish = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ message: "must be true or false" }));

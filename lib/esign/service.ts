@@ -1,7 +1,8 @@
 // Wires the signing domain to the configured adapters: storage, converter, mail, PDF tools and
 // the instance certificate.
 import { getConfig } from "@/lib/config";
-import { db } from "@/lib/db/client";
+import { open, seal } from "@/lib/crypto/secret-box";
+import { db, type Db } from "@/lib/db/client";
 import type { EsignDeps } from "@/lib/esign/documents";
 import type { SigningDeps } from "@/lib/esign/signing";
 import { sendMail } from "@/lib/mail/mailer";
@@ -9,7 +10,7 @@ import { documentVoidedEmail, signingCompletedEmail, signingRequestEmail } from 
 import { safeDownload } from "@/lib/net/safe-fetch";
 import { findAnchors } from "@/lib/pdf/anchors";
 import { pdfConverter } from "@/lib/pdf/converter";
-import { loadOrCreateSigningCertificate } from "@/lib/pdf/instance-certificate";
+import { loadOrCreateSigningCertificate, type CertificateStore } from "@/lib/pdf/instance-certificate";
 import { pageSizes } from "@/lib/pdf/raster";
 import { sealCompletedDocument } from "@/lib/pdf/seal";
 import { fileStorage } from "@/lib/storage";
@@ -40,9 +41,28 @@ export async function signingDeps(): Promise<SigningDeps> {
     ...base,
     emailsCompleted: signingCompletedEmail,
     seal: async (input) => {
-      const cert = await loadOrCreateSigningCertificate({ ...config.signingCertificate, dataDir: config.dataDir });
+      const cert = await loadOrCreateSigningCertificate({ ...config.signingCertificate, dataDir: config.dataDir, store: certificateStore(base.db, config.nextAuthSecret) });
       const { pdf } = await sealCompletedDocument({ ...input, signing: { p12: cert.p12, password: cert.password, name: "Quire" } });
       return pdf;
+    },
+  };
+}
+
+/**
+ * The generated signing certificate lives in the database, sealed with the instance secret: every
+ * instance signs with the same one, and a database dump alone does not give away its key.
+ */
+function certificateStore(client: Db, instanceSecret: string): CertificateStore {
+  const name = "signing_certificate";
+  return {
+    async getOrPut(make) {
+      let row = await client.instanceSetting.findUnique({ where: { name } });
+      if (!row) {
+        // Instances that make one at the same time keep whichever was stored first.
+        await client.instanceSetting.createMany({ data: [{ name, value: seal(instanceSecret, make()) }], skipDuplicates: true });
+        row = await client.instanceSetting.findUniqueOrThrow({ where: { name } });
+      }
+      return open(instanceSecret, row.value);
     },
   };
 }

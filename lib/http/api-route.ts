@@ -1,9 +1,11 @@
 // Wraps a REST route handler: authenticate the key, check role and license feature, apply the
-// rate limit, run the handler, and turn any thrown error into the family's contract shape.
+// rate limit, run the handler, and turn any thrown error into the family's contract shape. Logged and
+// given a request id by observed().
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { authenticateApiRequest } from "@/lib/auth/authenticate";
 import { requireFeature, requireRole, type LicenseFeature, type Role } from "@/lib/auth/roles";
 import { errorResponse, type ErrorFamily } from "@/lib/http/errors";
+import { noteCaller, observed } from "@/lib/http/observe";
 
 export interface ApiRouteOptions {
   family: ErrorFamily;
@@ -23,16 +25,17 @@ export function apiRoute<P = Record<string, never>>(
   options: ApiRouteOptions,
   handler: (ctx: ApiContext<P>) => Promise<Response>,
 ): (req: Request, ctx: RouteContext<P>) => Promise<Response> {
-  return async (req, ctx) => {
+  return observed(async (req: Request, ctx: RouteContext<P>) => {
     try {
       const principal = await authenticateApiRequest(req.headers);
+      noteCaller({ orgId: principal.orgId, keyPrefix: principal.keyPrefix });
       requireRole(principal.role, options.roles);
       if (options.feature) requireFeature(principal.plan, options.feature);
       return await handler({ req, principal, params: await ctx.params });
     } catch (err) {
       return errorResponse(err, options.family);
     }
-  };
+  });
 }
 
 /** `{ data }` envelope used by every JSON reply of the contract. */

@@ -5,6 +5,7 @@ import { requireFeature, requireRole, type LicenseFeature, type Role } from "@/l
 import { db } from "@/lib/db/client";
 import { UnauthenticatedError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/errors";
+import { noteCaller, observed } from "@/lib/http/observe";
 import { loadPlan } from "@/lib/orgs/plan";
 import type { Plan } from "@/lib/auth/roles";
 
@@ -19,10 +20,11 @@ export function dashboardRoute<P = Record<string, never>>(
   options: { roles: readonly Role[]; feature?: LicenseFeature },
   handler: (c: DashboardRouteContext<P>) => Promise<Response>,
 ): (req: Request, route: { params: Promise<P> }) => Promise<Response> {
-  return async (req, route) => {
+  return observed(async (req: Request, route: { params: Promise<P> }) => {
     try {
       const ctx = await dashboardContext();
       if (!ctx) throw new UnauthenticatedError("Sign in to the dashboard first");
+      noteCaller({ orgId: ctx.org.id });
       requireRole(ctx.role, options.roles);
       const plan = await loadPlan(await db(), ctx.org.id);
       if (options.feature) requireFeature(plan, options.feature);
@@ -30,5 +32,5 @@ export function dashboardRoute<P = Record<string, never>>(
     } catch (err) {
       return errorResponse(err, "deliverable");
     }
-  };
+  });
 }

@@ -1,5 +1,7 @@
 // The certificate that digitally signs completed documents: the operator's PKCS#12 file when
-// configured, otherwise a self-signed development certificate made once and kept under DATA_DIR.
+// configured, otherwise a self-signed development certificate made once. The server keeps that one
+// in the database (sealed), so every instance on one database signs with the same certificate; without
+// a store (unit tests, tools) it is kept under DATA_DIR.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -45,15 +47,34 @@ function createSelfSigned(password: string): Buffer {
   return Buffer.from(forge.asn1.toDer(p12).getBytes(), "binary");
 }
 
+/** Where the generated certificate is shared: the stored value, or `make()`'s if none is stored yet. */
+export interface CertificateStore {
+  getOrPut(make: () => string): Promise<string>;
+}
+
+interface LoadOptions {
+  p12Path?: string;
+  password?: string;
+  dataDir: string;
+  store?: CertificateStore;
+}
+
 const cache = new Map<string, Promise<SigningCertificate>>();
 
-export function loadOrCreateSigningCertificate(opts: { p12Path?: string; password?: string; dataDir: string }): Promise<SigningCertificate> {
-  const key = opts.p12Path ?? opts.dataDir;
-  if (!cache.has(key)) cache.set(key, load(opts));
+export function loadOrCreateSigningCertificate(opts: LoadOptions): Promise<SigningCertificate> {
+  const key = opts.p12Path ?? (opts.store ? "store" : opts.dataDir);
+  if (!cache.has(key)) {
+    // A failure (database away, unreadable file) is not remembered: the next document tries again.
+    const loading = load(opts).catch((err) => {
+      cache.delete(key);
+      throw err;
+    });
+    cache.set(key, loading);
+  }
   return cache.get(key)!;
 }
 
-async function load(opts: { p12Path?: string; password?: string; dataDir: string }): Promise<SigningCertificate> {
+async function load(opts: LoadOptions): Promise<SigningCertificate> {
   if (opts.p12Path) {
     try {
       const p12 = fs.readFileSync(opts.p12Path);
@@ -65,6 +86,18 @@ async function load(opts: { p12Path?: string; password?: string; dataDir: string
   const dir = path.join(opts.dataDir, "signing");
   const file = path.join(dir, "instance.p12");
   const passwordFile = path.join(dir, "password");
+  if (opts.store) {
+    // A certificate an earlier version left under DATA_DIR becomes the shared one, so signing goes on
+    // with the same certificate; otherwise the first instance to need one makes it.
+    const stored = await opts.store.getOrPut(() => {
+      if (fs.existsSync(file)) return JSON.stringify({ p12: fs.readFileSync(file).toString("base64"), password: fs.readFileSync(passwordFile, "utf8") });
+      const password = crypto.randomBytes(24).toString("base64url");
+      return JSON.stringify({ p12: createSelfSigned(password).toString("base64"), password });
+    });
+    const { p12: encoded, password } = JSON.parse(stored) as { p12: string; password: string };
+    const p12 = Buffer.from(encoded, "base64");
+    return { p12, password, subject: subjectOf(p12, password), selfSigned: true };
+  }
   if (!fs.existsSync(file)) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const password = crypto.randomBytes(24).toString("base64url");

@@ -31,6 +31,7 @@ import type {
   PrepareDocumentInput,
   PrepareReply,
   ResendResult,
+  ReviewReply,
   SigningDocument,
   SigningField,
   SigningRecipientInput,
@@ -39,6 +40,7 @@ import type {
   Tag,
   Template,
   TemplateFolder,
+  TemplateFolderDetail,
   TemplateItem,
   TestWebhookInput,
   TestWebhookResult,
@@ -287,8 +289,8 @@ export class FoldersApi {
   }
 
   /** With `path` (root first). */
-  async get(id: string): Promise<TemplateFolder> {
-    return (await this.#t.request<Data<TemplateFolder>>("GET", `/template-folder/${seg(id)}`)).data;
+  async get(id: string): Promise<TemplateFolderDetail> {
+    return (await this.#t.request<Data<TemplateFolderDetail>>("GET", `/template-folder/${seg(id)}`)).data;
   }
 
   /** Rename and/or move (`parentId`, null = root). */
@@ -489,8 +491,8 @@ export class EsignApi {
   }
 
   /** Creates a draft to review (`previewUrl`); send it with `send`. */
-  async prepareForReview(input: PrepareDocumentInput): Promise<PrepareReply & { previewUrl: string }> {
-    return (await this.#t.request<Data<PrepareReply & { previewUrl: string }>>("POST", "/esign/single/prepare-for-review", prepareBody(input))).data;
+  async prepareForReview(input: PrepareDocumentInput): Promise<ReviewReply> {
+    return (await this.#t.request<Data<ReviewReply>>("POST", "/esign/single/prepare-for-review", prepareBody(input))).data;
   }
 
   /** Sends a reviewed draft. */

@@ -2,25 +2,14 @@
 // <QuireSigning url=... onCompleted=... />: the embed core (lib/sdk/embed.ts) as a React component.
 // The frame is created once per url; callbacks may change between renders without reloading it.
 import { useEffect, useRef } from "react";
-import { mount, type CompletedMessage, type DeclinedMessage, type ErrorMessage, type QuireMessage } from "./embed.js";
+import { mount, type MountOptions } from "./embed.js";
 
 export type { CompletedMessage, DeclinedMessage, ErrorMessage, QuireMessage } from "./embed.js";
 
-export interface QuireSigningProps {
-  /** The signing URL from POST /esign/documents/{id}/signing-url. */
-  url: string;
-  onCompleted?: (message: CompletedMessage) => void;
-  onDeclined?: (message: DeclinedMessage) => void;
-  onError?: (message: ErrorMessage) => void;
-  onMessage?: (message: QuireMessage) => void;
-  /** CSS height of the frame (a number means pixels). Default 720px. */
-  height?: number | string;
-  width?: number | string;
-  title?: string;
-  /** Class of the wrapping element. */
+/** The embed core's options; `className` and `style` style the wrapping element instead of the frame. */
+export interface QuireSigningProps extends Omit<MountOptions, "className"> {
   className?: string;
   style?: React.CSSProperties;
-  referrerPolicy?: ReferrerPolicy;
 }
 
 export function QuireSigning({ url, onCompleted, onDeclined, onError, onMessage, height, width, title, className, style, referrerPolicy }: QuireSigningProps) {

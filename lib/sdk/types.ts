@@ -33,14 +33,19 @@ export interface VariableStackEntry {
 }
 
 /** A variable of a create request (2.4). */
-export interface Variable {
+export interface Variable extends Subvariable {
+  /** For a parent with mimeType html whose text holds `{Token}` placeholders: one value per token (one level deep). */
+  subvariables?: Subvariable[];
+}
+
+/** A variable without subvariables of its own: an entry of a parent's subvariables. */
+export interface Subvariable {
   /** The template placeholder written with braces, e.g. `{ClientName}`. */
   placeholder: string;
   /** Required unless variableStack is present or isDisabled is true. */
   text?: string;
   mimeType: VariableMimeType;
   isDisabled?: boolean;
-  subvariables?: Variable[];
   /** An array, or an object keyed by zero-based index strings ("0", "1", ...). */
   variableStack?: VariableStackEntry[] | Record<string, VariableStackEntry>;
   /** Up to 16,000 characters. */
@@ -231,8 +236,12 @@ export interface TemplateFolder {
   createdBy: string;
   createdOn: Timestamp;
   updatedOn: Timestamp;
-  /** GET only: the folder's ancestors and itself, root first. */
-  path?: { id: string; name: string }[];
+}
+
+/** A folder as GET /template-folder/{id} returns it. */
+export interface TemplateFolderDetail extends TemplateFolder {
+  /** The folder's ancestors and itself, root first. */
+  path: { id: string; name: string }[];
 }
 
 export interface CreateFolderInput {
@@ -273,7 +282,7 @@ export type OtpChannel = "email" | "sms";
 export type IdentityVerification =
   | { mode: "otp"; channel?: OtpChannel }
   | { mode: "external_idv"; provider: string; maxAgeMinutes?: number }
-  | { mode: "override"; overrideIdentityVerification: true; reason: string };
+  | { mode: "override"; overrideIdentityVerification: true; reason?: string };
 
 export type IdentityVerificationMode = IdentityVerification["mode"];
 
@@ -372,15 +381,19 @@ export interface PreparedRecipient {
   status: RecipientStatus;
 }
 
-/** Reply of prepare-for-signing, prepare-for-review and send. */
+/** Reply of prepare-for-signing and send. */
 export interface PrepareReply {
   success: boolean;
   documentId: string;
   status: DocumentStatus;
   message: string;
   recipients: PreparedRecipient[];
-  /** prepare-for-review only. */
-  previewUrl?: string;
+}
+
+/** Reply of prepare-for-review. */
+export interface ReviewReply extends PrepareReply {
+  /** Where to download the document for review. */
+  previewUrl: string;
 }
 
 export interface SigningDocumentRecipient extends PreparedRecipient {
@@ -436,9 +449,10 @@ export interface AuditEntry {
   timestamp: Timestamp;
   previousHash: string;
   currentHash: string;
-  details: unknown;
+  details: Record<string, unknown>;
   recipientId: string | null;
-  [key: string]: unknown;
+  ip: string | null;
+  userAgent: string | null;
 }
 
 export interface AuditTrail {
@@ -464,7 +478,7 @@ export interface SigningUrlResult {
   externalId: string | null;
   identityVerificationMode: IdentityVerificationMode | null;
   /** `email_otp` or `sms_otp` while a passcode step remains. */
-  pendingChecks: string[];
+  pendingChecks: ("email_otp" | "sms_otp")[];
 }
 
 /** 2.12 */
@@ -548,16 +562,12 @@ export interface EmbeddedSignatureResult {
 
 export type WebhookEvent = "signature.document.completed" | "signature.document.voided";
 
-export interface Webhook {
+interface WebhookFields {
   id: string;
   orgId: string;
   name: string;
   urls: string[];
   events: string[];
-  /** Only on create and on secret regeneration. */
-  secret?: string;
-  /** Everywhere else. */
-  maskedSecret?: string;
   secretExists: boolean;
   isActive: boolean;
   createdBy: string;
@@ -565,8 +575,14 @@ export interface Webhook {
   updatedOn: Timestamp;
 }
 
-/** A webhook with its full secret (create, regenerate). */
-export interface WebhookWithSecret extends Webhook {
+/** A webhook as every endpoint but create and regenerate shows it: the secret masked. */
+export interface Webhook extends WebhookFields {
+  /** `whsec_…` and the secret's last four characters. */
+  maskedSecret: string;
+}
+
+/** A webhook with its full secret (create, regenerate): shown this once. */
+export interface WebhookWithSecret extends WebhookFields {
   secret: string;
 }
 
@@ -579,7 +595,6 @@ export interface WebhookDeliveryStats {
 }
 
 export interface WebhookDetail extends Webhook {
-  maskedSecret: string;
   deliveryStats: WebhookDeliveryStats;
   availableEvents: string[];
 }
@@ -594,13 +609,16 @@ export interface WebhookDelivery {
   maxAttempts: number;
   isDelivered: boolean;
   status: "delivered" | "retrying" | "failed";
+  /** Present with details on failure. */
   errorMessage?: string;
-  webhookId?: string;
-  payload?: unknown;
-  responseBody?: string | null;
-  nextAttemptAt?: Timestamp | null;
-  createdOn?: Timestamp;
-  updatedOn?: Timestamp;
+  webhookId: string;
+  /** The body sent to the receiver. */
+  payload: WebhookEnvelope;
+  /** The receiver's answer, first 2 KB. */
+  responseBody: string | null;
+  nextAttemptAt: Timestamp | null;
+  createdOn: Timestamp;
+  updatedOn: Timestamp;
 }
 
 export interface CreateWebhookInput {
@@ -608,7 +626,7 @@ export interface CreateWebhookInput {
   name?: string;
   /** Up to 10 HTTPS URLs. */
   urls: string[];
-  events: (WebhookEvent | (string & {}))[];
+  events: WebhookEvent[];
 }
 
 export interface UpdateWebhookInput {
@@ -617,12 +635,12 @@ export interface UpdateWebhookInput {
   /** Replaces the full list. */
   urls?: string[];
   /** Replaces the full list. */
-  events?: (WebhookEvent | (string & {}))[];
+  events?: WebhookEvent[];
   isActive?: boolean;
 }
 
 export interface TestWebhookInput {
-  eventType?: string;
+  eventType?: WebhookEvent;
   payload?: Record<string, unknown>;
 }
 

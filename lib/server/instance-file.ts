@@ -2,6 +2,7 @@
 // here so CLI tools (seed) can go through it instead of opening the database a second time.
 import fs from "node:fs";
 import path from "node:path";
+import { ConfigError } from "@/lib/config";
 
 export interface RunningServer {
   pid: number;
@@ -33,5 +34,20 @@ export function findRunningServer(dataDir: string): RunningServer | null {
     return server;
   } catch {
     return null;
+  }
+}
+
+/**
+ * PGlite runs inside one process: a second process opening the same directory would corrupt it. Called
+ * before the embedded database is opened; several instances need PostgreSQL.
+ */
+export function refuseSecondEmbeddedProcess(dataDir: string): void {
+  const running = findRunningServer(dataDir);
+  if (running && running.pid !== process.pid) {
+    throw new ConfigError(
+      `The embedded database in ${dataDir} is already open in another Quire server (pid ${running.pid}, ${running.baseUrl}). ` +
+        "The embedded PGlite database serves one process: stop that server first, or run several instances on PostgreSQL (DATABASE_URL=postgres://…). " +
+        `If that process is not Quire, remove ${file(dataDir)}.`,
+    );
   }
 }

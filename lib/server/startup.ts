@@ -1,14 +1,43 @@
-// Runs once when the Node.js server starts (instrumentation.ts): migrate the database before the
-// first request, and record the process for CLI tools when the database is embedded.
-import { getConfig } from "@/lib/config";
-import { db } from "@/lib/db/client";
+// Runs once when the Node.js server starts (instrumentation.ts): take over the shutdown signals,
+// migrate the database before the first request, start the webhook worker, and record the process
+// for CLI tools when the database is embedded.
+import { ConfigError, getConfig } from "@/lib/config";
+import { closeDb, db } from "@/lib/db/client";
 import { log } from "@/lib/log";
+import { closePdfConverter } from "@/lib/pdf/converter";
 import { recordRunningServer } from "@/lib/server/instance-file";
-import { startDeliveryWorker } from "@/lib/webhooks/delivery";
+import { installGracefulShutdown } from "@/lib/server/shutdown";
+import { startDeliveryWorker, stopDeliveryWorker } from "@/lib/webhooks/delivery";
 import { webhookDeps } from "@/lib/webhooks/service";
 
 export async function onServerStart(): Promise<void> {
+  try {
+    await start();
+  } catch (err) {
+    // A configuration that cannot work (another process on the embedded database, another instance
+    // secret than the database's) does not heal by waiting: stop with the reason instead of serving errors.
+    if (err instanceof ConfigError) {
+      log.fatal({ err: err.message }, "Quire cannot start");
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function start(): Promise<void> {
   const config = getConfig();
+  // First, so a signal during start-up is handled too and every request is counted. Serverless
+  // platforms own the process life cycle themselves; `next dev` keeps its own handler (it tears
+  // down its bundler on exit).
+  if (!config.serverless && config.env === "production")
+    installGracefulShutdown({
+      timeoutMs: config.shutdownTimeoutMs,
+      drain: [{ name: "webhook worker", run: stopDeliveryWorker }],
+      close: [
+        { name: "pdf converter", run: closePdfConverter },
+        { name: "database", run: closeDb },
+      ],
+    });
   await db();
   // Webhook deliveries: every instance polls the shared queue (rows are claimed, never shared).
   // Serverless runtimes freeze between requests: there /api/cron/webhooks drives the queue instead.

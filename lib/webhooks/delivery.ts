@@ -141,19 +141,28 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
 }
 
 /** One pass of the worker: fan out new events, then send what is due (a few at a time). */
-export async function runDeliveryPass(deps: DeliveryDeps, concurrency = 8): Promise<number> {
+export async function runDeliveryPass(deps: DeliveryDeps, concurrency = 8, options: { stopping?: () => boolean } = {}): Promise<number> {
   await fanOutEvents(deps.db);
+  if (options.stopping?.()) return 0;
   const ids = await claimDue(deps.db, concurrency * CLAIM_PER_SENDER, leaseMs(deps, CLAIM_PER_SENDER));
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, ids.length) }, async () => {
-      while (next < ids.length) {
+      // Stopping (shutdown): the attempts under way finish; no sender starts another.
+      while (next < ids.length && !options.stopping?.()) {
         const id = ids[next++];
         await attemptDelivery(deps, id).catch((err) => log.error({ deliveryId: id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery attempt failed"));
       }
     }),
   );
-  return ids.length;
+  // Claimed but not tried: give them back now rather than leave them to wait for the lease to run out.
+  if (next < ids.length) await releaseClaims(deps.db, ids.slice(next));
+  return next;
+}
+
+/** Ends the lease on deliveries this process claimed and did not try (nobody else may hold them). */
+async function releaseClaims(db: Db, ids: string[]): Promise<void> {
+  await db.webhookDelivery.updateMany({ where: { id: { in: ids } }, data: { leaseUntil: null } });
 }
 
 /** Passes until nothing is due or the time budget is spent (a cron call); returns attempts made. */
@@ -168,28 +177,44 @@ export async function drainDeliveries(deps: DeliveryDeps, options: { budgetMs: n
   return attempted;
 }
 
-const worker = globalThis as unknown as { __quireWebhookWorker?: { stop: () => void } };
+const worker = globalThis as unknown as { __quireWebhookWorker?: { stop: () => Promise<void> } };
 
 /** Polls for work while the server runs; several instances may each run one. */
 export function startDeliveryWorker(getDeps: () => Promise<DeliveryDeps>, intervalMs = 500): void {
   if (worker.__quireWebhookWorker) return;
-  let running = false;
+  let pass: Promise<void> | null = null;
   let stopped = false;
-  const tick = async () => {
-    if (running || stopped) return;
-    running = true;
-    try {
-      // Keep going while there is a backlog; then wait for the next tick.
-      while (!stopped && (await runDeliveryPass(await getDeps())) > 0);
-    } catch (err) {
-      log.error({ err: err instanceof Error ? err.message : String(err) }, "webhook worker pass failed");
-    } finally {
-      running = false;
-    }
+  const stopping = () => stopped;
+  const tick = () => {
+    if (pass || stopped) return;
+    pass = (async () => {
+      try {
+        // Keep going while there is a backlog; then wait for the next tick.
+        while (!stopped && (await runDeliveryPass(await getDeps(), undefined, { stopping })) > 0);
+      } catch (err) {
+        log.error({ err: err instanceof Error ? err.message : String(err) }, "webhook worker pass failed");
+      } finally {
+        pass = null;
+      }
+    })();
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
-  worker.__quireWebhookWorker = { stop: () => ((stopped = true), clearInterval(timer)) };
+  worker.__quireWebhookWorker = {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await pass;
+    },
+  };
+}
+
+/**
+ * Graceful shutdown: claims nothing more, waits for the attempts under way (each bounded by the
+ * receiver time-out) and releases what was claimed but not tried, so nothing is lost or sent twice.
+ */
+export async function stopDeliveryWorker(): Promise<void> {
+  await worker.__quireWebhookWorker?.stop();
 }
 
 export async function listDeliveries(db: Db, orgId: string, webhookName: WebhookRef, q: { limit: number; offset: number; status?: string; eventType?: string }) {

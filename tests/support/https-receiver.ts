@@ -78,7 +78,7 @@ export function webhookTestEnv(overrides: Record<string, string> = {}): Record<s
   return { NODE_EXTRA_CA_CERTS: testCertificates().caFile, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCALE: "0.0001", WEBHOOK_TIMEOUT_MS: "3000", ...overrides };
 }
 
-export async function startReceiver(options: { secret?: () => string; respond?: (n: number, d: ReceivedDelivery) => { status: number; delayMs?: number; body?: string } } = {}) {
+export async function startReceiver(options: { secret?: () => string; respond?: (n: number, d: ReceivedDelivery) => { status: number; delayMs?: number; body?: string; headers?: Record<string, string> } } = {}) {
   const certs = testCertificates();
   const received: ReceivedDelivery[] = [];
   const server = https.createServer({ cert: certs.certPem, key: certs.keyPem }, (req, res) => {
@@ -92,7 +92,7 @@ export async function startReceiver(options: { secret?: () => string; respond?: 
       const answer = options.respond?.(received.length, d) ?? { status: 200 };
       setTimeout(() => {
         if (res.destroyed) return;
-        res.writeHead(answer.status, { "content-type": "text/plain" });
+        res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers });
         res.end(answer.body ?? "ok");
       }, answer.delayMs ?? 0);
     });

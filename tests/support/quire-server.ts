@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { SeedResult } from "@/lib/orgs/seed";
+import { persistedSecret } from "@/lib/config";
 
 export type TestDatabase = "pglite" | "postgres";
 
@@ -84,6 +85,8 @@ export interface RunningQuire {
   stop: () => Promise<void>;
   /** Stops the server (hard: SIGKILL of its process group) and starts it again on the same port, DATA_DIR and database. */
   restart: (opts?: { hard?: boolean }) => Promise<void>;
+  /** Sends `signal` to the server process alone (as `docker stop` does to PID 1) and resolves with how it exited. */
+  terminate: (signal?: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export async function startQuireServer(db: TestDatabase, options: StartOptions = {}): Promise<RunningQuire> {
@@ -122,27 +125,10 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
 
   const logFile = path.join(dataDir, "server.log");
   const log = fs.openSync(logFile, "a");
-  const spawnServer = () =>
-    spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      env: env as NodeJS.ProcessEnv,
-      stdio: ["ignore", log, log],
-      detached: true,
-    });
+  const spawnServer = () => spawnNextStart(env, port, log);
   let child = spawnServer();
   await waitForHealth(baseUrl, child, logFile);
-
-  // Signals the whole process group (detached: next start and anything it spawned) and waits for the exit.
-  const kill = async (signal: NodeJS.Signals, graceMs: number) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // already gone
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs))]);
-  };
+  const kill = (signal: NodeJS.Signals, graceMs: number) => killGroup(child, signal, graceMs);
 
   const stop = async () => {
     await kill("SIGTERM", 10_000);
@@ -159,5 +145,84 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
     child = spawnServer();
     await waitForHealth(baseUrl, child, logFile);
   };
-  return { server: { baseUrl, db, dataDir, seed, other, limited, env }, stop, restart };
+  return { server: { baseUrl, db, dataDir, seed, other, limited, env }, stop, restart, terminate: (signal) => terminateProcess(child, signal) };
+}
+
+function spawnNextStart(env: Record<string, string | undefined>, port: number, logFd: number): ChildProcess {
+  return spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", logFd, logFd],
+    detached: true,
+  });
+}
+
+/** Signals the whole process group (detached: next start and anything it spawned) and waits for the exit. */
+async function killGroup(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
+  }
+  await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs))]);
+}
+
+/** Signals the server process alone (as `docker stop` does to PID 1) and resolves with how it exited. */
+function terminateProcess(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once("exit", (code, sig) => resolve({ code, signal: sig }));
+  });
+  child.kill(signal);
+  return exited;
+}
+
+export interface SecondInstanceOptions {
+  extraEnv?: Record<string, string | undefined>;
+  /**
+   * Start in the first server's DATA_DIR instead of a fresh one (the embedded database lives there, so
+   * on PGlite this is "a second process on the same database"). The log then goes to server-2.log.
+   */
+  sameDataDir?: boolean;
+  /** Do not hand over the first server's NEXTAUTH_SECRET (to show what a missing shared secret does). */
+  ownSecret?: boolean;
+}
+
+/**
+ * A second app process on the first one's database: same environment and DATABASE_URL, its own port
+ * and (unless sameDataDir) its own DATA_DIR for its log and local secrets. What every instance must
+ * share is handed over the way an operator would: NEXTAUTH_SECRET set to the first one's. Files are
+ * shared only through S3 storage (start the first server with startS3Server().env) or sameDataDir.
+ * Stopping it leaves the database alone (the first server drops it).
+ */
+export async function startSecondInstance(first: QuireTestServer, options: SecondInstanceOptions = {}): Promise<RunningQuire> {
+  const port = await freePort();
+  const dataDir = options.sameDataDir ? first.dataDir : fs.mkdtempSync(path.join(os.tmpdir(), `quire-test-${first.db}-2-`));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: Record<string, string | undefined> = {
+    ...first.env,
+    PORT: String(port),
+    BASE_URL: baseUrl,
+    DATA_DIR: dataDir,
+    NEXTAUTH_SECRET: options.ownSecret ? first.env.NEXTAUTH_SECRET : (first.env.NEXTAUTH_SECRET ?? persistedSecret(first.dataDir, "nextAuthSecret")),
+    ...options.extraEnv,
+  };
+  const logFile = path.join(dataDir, options.sameDataDir ? "server-2.log" : "server.log");
+  const log = fs.openSync(logFile, "a");
+  const child = spawnNextStart(env, port, log);
+  const stop = async () => {
+    await killGroup(child, "SIGTERM", 10_000);
+    fs.closeSync(log);
+    if (!options.sameDataDir && !process.env.QUIRE_TEST_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(baseUrl, child, logFile);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const restart = () => Promise.reject(new Error("restart is not supported for a second instance"));
+  return { server: { ...first, baseUrl, dataDir, env }, stop, restart, terminate: (signal) => terminateProcess(child, signal) };
 }

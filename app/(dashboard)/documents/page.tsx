@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Pager } from "@/components/pager";
-import { Badge, Card, PageHeader, formatDate } from "@/components/ui";
+import { Badge, DataTable, FilterSelect, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
@@ -34,30 +34,10 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
           <span className="text-sm font-medium">Search by name</span>
           <input name="q" defaultValue={params.q} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
         </label>
-        <label>
-          <span className="text-sm font-medium">Status</span>
-          <select name="status" defaultValue={status ?? ""} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
-            <option value="">All</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Status" name="status" options={STATUSES} value={status} anyLabel="All" />
         <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium">Apply</button>
       </form>
-      <Card className="overflow-x-auto p-0 sm:p-0">
-        <table className="w-full min-w-[34rem] text-left text-sm">
-          <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              <th className="px-4 py-2 font-medium">Name</th>
-              <th className="px-4 py-2 font-medium">Status</th>
-              <th className="px-4 py-2 font-medium">Signers</th>
-              <th className="px-4 py-2 font-medium">Created</th>
-            </tr>
-          </thead>
-          <tbody>
+      <DataTable columns={["Name", "Status", "Signers", "Created"]}>
             {results.length === 0 ? (
               <tr>
                 <td colSpan={4} className="px-4 py-8 text-center text-slate-500">
@@ -81,9 +61,7 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
                 <td className="px-4 py-2 text-slate-600">{formatDate(new Date(d.createdOn))}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </Card>
+      </DataTable>
       <Pager page={page} pageSize={PAGE_SIZE} total={totalRecords} href={href} />
     </>
   );

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Pager } from "@/components/pager";
-import { Badge, Card, DataTable, PageHeader, formatDate } from "@/components/ui";
+import { Badge, Card, DataTable, FilterSelect, PageHeader, formatDate } from "@/components/ui";
 import { NewWebhookCard } from "@/components/webhooks/new-webhook-card";
 import { StatusBadge, WebhookPanel } from "@/components/webhooks/webhook-panel";
 import { requireDashboard } from "@/lib/auth/dashboard";
@@ -61,29 +61,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               </h2>
               <form className="flex flex-wrap items-end gap-2" aria-label="Filter deliveries">
                 <input type="hidden" name="webhook" value={selected.id} />
-                <label className="text-sm">
-                  <span className="block text-slate-600">Status</span>
-                  <select name="status" defaultValue={status ?? ""} className="mt-1 rounded-md border border-slate-300 bg-white px-2 py-1.5">
-                    <option value="">any</option>
-                    {STATUSES.map((s) => (
-                      <option key={s} value={s}>
-                        {s}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label className="text-sm">
-                  <span className="block text-slate-600">Event</span>
-                  <select name="event" defaultValue={event ?? ""} className="mt-1 max-w-[14rem] rounded-md border border-slate-300 bg-white px-2 py-1.5">
-                    <option value="">any</option>
-                    {events.map((e) => (
-                      <option key={e} value={e}>
-                        {e}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium">Filter</button>
+                <FilterSelect label="Status" name="status" options={STATUSES} value={status} />
+                <FilterSelect label="Event" name="event" options={events} value={event} />
+                <button className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium">Filter</button>
               </form>
             </div>
             <DataTable minWidth="44rem" columns={["Time", "Event", "URL", "Status", "Attempts", "HTTP"]}>

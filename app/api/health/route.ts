@@ -1,8 +1,9 @@
 import { checkHealth } from "@/lib/server/health";
+import { observed } from "@/lib/http/observe";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
+export const GET = observed(async function GET(): Promise<Response> {
   const health = await checkHealth();
   return Response.json(health, { status: health.database === "ok" ? 200 : 503 });
-}
+}, { accessLog: "debug" });

@@ -2,11 +2,12 @@ import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { loadByToken, redeemGrant, SignerError } from "@/lib/esign/signer-access";
 import { frameAncestorsForToken, frameAncestorsHeader } from "@/lib/esign/framing";
+import { observed } from "@/lib/http/observe";
 
 // Signing URLs open here (the token rides in the query). A reusable link goes on to the signing
 // page; a single-use one is redeemed now — exactly once — and its session handed to the page in
 // the fragment, which never reaches a server or a log.
-export async function GET(req: Request): Promise<Response> {
+export const GET = observed(async function GET(req: Request): Promise<Response> {
   const token = new URL(req.url).searchParams.get("token") ?? "";
   const base = getConfig().baseUrl;
   const client = await db();
@@ -24,7 +25,7 @@ export async function GET(req: Request): Promise<Response> {
     const csp = frameAncestorsHeader(await frameAncestorsForToken(client, token));
     return new Response(html, { status: gone ? 410 : 404, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": csp } });
   }
-}
+});
 
 function redirect(location: string, csp: string): Response {
   return new Response(null, { status: 303, headers: { location, "content-security-policy": csp, "cache-control": "no-store" } });

@@ -6,11 +6,12 @@ import { NotFoundError, UnauthenticatedError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/errors";
 import { drainDeliveries } from "@/lib/webhooks/delivery";
 import { webhookDeps } from "@/lib/webhooks/service";
+import { observed } from "@/lib/http/observe";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 60;
 
-export async function GET(req: Request): Promise<Response> {
+export const GET = observed(async function GET(req: Request): Promise<Response> {
   try {
     const { cronSecret } = getConfig();
     if (!cronSecret) throw new NotFoundError("Not found", "NotFound");
@@ -21,4 +22,4 @@ export async function GET(req: Request): Promise<Response> {
   } catch (err) {
     return errorResponse(err, "deliverable");
   }
-}
+});

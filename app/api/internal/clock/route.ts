@@ -7,10 +7,11 @@ import { getConfig } from "@/lib/config";
 import { NotFoundError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/errors";
 import { parseJsonBody } from "@/lib/http/validation";
+import { observed } from "@/lib/http/observe";
 
 const body = z.object({ offsetMs: z.number().int() });
 
-export async function POST(req: Request): Promise<Response> {
+export const POST = observed(async function POST(req: Request): Promise<Response> {
   try {
     const config = getConfig();
     if (!config.testClock) throw new NotFoundError("Not found", "NotFound");
@@ -21,4 +22,4 @@ export async function POST(req: Request): Promise<Response> {
   } catch (err) {
     return errorResponse(err, "deliverable");
   }
-}
+});

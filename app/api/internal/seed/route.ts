@@ -8,6 +8,7 @@ import { errorResponse } from "@/lib/http/errors";
 import { parseJsonBody } from "@/lib/http/validation";
 import { seedDemoWorkspace } from "@/lib/orgs/seed";
 import { identityProviderInput, signingSettingsInput } from "@/lib/esign/settings";
+import { observed } from "@/lib/http/observe";
 
 const bodySchema = z.object({
   baseUrl: z.string(),
@@ -33,7 +34,7 @@ const bodySchema = z.object({
   identityProviders: z.array(identityProviderInput).optional(),
 });
 
-export async function POST(req: Request): Promise<Response> {
+export const POST = observed(async function POST(req: Request): Promise<Response> {
   try {
     const config = getConfig();
     requireLocalSecret(req);
@@ -42,4 +43,4 @@ export async function POST(req: Request): Promise<Response> {
   } catch (err) {
     return errorResponse(err, "deliverable");
   }
-}
+});

@@ -2,11 +2,12 @@ import { passcodeDeps } from "@/lib/esign/embedded";
 import { sendPasscode } from "@/lib/esign/passcodes";
 import { errorResponse } from "@/lib/http/errors";
 import { requestMeta } from "@/lib/http/request-meta";
+import { observed } from "@/lib/http/observe";
 
-export async function POST(req: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
+export const POST = observed(async function POST(req: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
   try {
     return Response.json({ data: await sendPasscode(await passcodeDeps(), (await params).token, requestMeta(req)) });
   } catch (err) {
     return errorResponse(err, "signer");
   }
-}
+});

@@ -5,14 +5,15 @@ import { errorResponse } from "@/lib/http/errors";
 import { requestMeta } from "@/lib/http/request-meta";
 import { parseJsonBody } from "@/lib/http/validation";
 import { signerSessionOf } from "@/lib/http/signer-session";
+import { observed } from "@/lib/http/observe";
 
 const body = z.object({ values: z.record(z.string(), z.string().max(2_500_000)) });
 
-export async function POST(req: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
+export const POST = observed(async function POST(req: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
   try {
     const { values } = await parseJsonBody(body, req);
     return Response.json({ data: await submitSignature(await signingDeps(), (await params).token, values, requestMeta(req), signerSessionOf(req)) });
   } catch (err) {
     return errorResponse(err, "signer");
   }
-}
+});

@@ -4,8 +4,9 @@ import { errorResponse } from "@/lib/http/errors";
 import { parsePageImageRequest } from "@/lib/http/page-image";
 import { signerSessionOf } from "@/lib/http/signer-session";
 import { renderPage } from "@/lib/pdf/raster";
+import { observed } from "@/lib/http/observe";
 
-export async function GET(req: Request, { params }: { params: Promise<{ token: string; n: string }> }): Promise<Response> {
+export const GET = observed(async function GET(req: Request, { params }: { params: Promise<{ token: string; n: string }> }): Promise<Response> {
   try {
     const { token, n } = await params;
     const { page, width } = parsePageImageRequest(n, req.url);
@@ -14,4 +15,4 @@ export async function GET(req: Request, { params }: { params: Promise<{ token: s
   } catch (err) {
     return errorResponse(err, "signer");
   }
-}
+});

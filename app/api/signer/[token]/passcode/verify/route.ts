@@ -4,14 +4,15 @@ import { verifyPasscode } from "@/lib/esign/passcodes";
 import { errorResponse } from "@/lib/http/errors";
 import { requestMeta } from "@/lib/http/request-meta";
 import { parseJsonBody } from "@/lib/http/validation";
+import { observed } from "@/lib/http/observe";
 
 const body = z.object({ code: z.string().trim().max(20) });
 
-export async function POST(req: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
+export const POST = observed(async function POST(req: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
   try {
     const { code } = await parseJsonBody(body, req);
     return Response.json({ data: await verifyPasscode(await passcodeDeps(), (await params).token, code, requestMeta(req)) });
   } catch (err) {
     return errorResponse(err, "signer");
   }
-}
+});

@@ -1,0 +1,94 @@
+// Response shapes of the signing API (interface.md 2.11, 2.12; decisions.md "Signing documents").
+import { z } from "zod";
+import { timestamp, uuid } from "@/lib/http/response-schemas";
+
+export const documentStatusSchema = z.enum(["draft", "sent", "completed", "voided"]).meta({ id: "DocumentStatus" });
+export const recipientStatusSchema = z
+  .enum(["ready", "pending", "completed"])
+  .meta({ id: "RecipientStatus", description: "ready: their turn; pending: an earlier signer has not signed; completed: signed" });
+export const identityModeSchema = z.enum(["otp", "external_idv", "override"]).meta({ id: "IdentityVerificationMode" });
+
+const preparedRecipient = {
+  id: uuid,
+  name: z.string(),
+  email: z.string(),
+  externalId: z.string().nullable(),
+  signingOrder: z.number().int(),
+  status: recipientStatusSchema,
+};
+export const preparedRecipientSchema = z.object(preparedRecipient).meta({ id: "PreparedRecipient" });
+
+/** Reply of prepare-for-signing and send. */
+export const prepareReplySchema = z
+  .object({ success: z.boolean(), documentId: uuid, status: documentStatusSchema, message: z.string(), recipients: z.array(preparedRecipientSchema) })
+  .meta({ id: "PrepareReply" });
+/** Reply of prepare-for-review. */
+export const reviewReplySchema = prepareReplySchema.extend({ previewUrl: z.string().meta({ description: "Where to download the document for review" }) }).meta({ id: "ReviewReply" });
+
+export const signingDocumentSchema = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    description: z.string(),
+    status: documentStatusSchema,
+    pageCount: z.number().int(),
+    documentHash: z.string().meta({ description: "SHA-256 (hex) of the original PDF" }),
+    senderName: z.string().nullable(),
+    senderEmail: z.string().nullable(),
+    ccEmails: z.array(z.string()),
+    sendEmail: z.boolean(),
+    expiresAt: timestamp.nullable(),
+    createdOn: timestamp,
+    updatedOn: timestamp,
+    sentAt: timestamp.nullable(),
+    completedAt: timestamp.nullable(),
+    voidedAt: timestamp.nullable(),
+    voidReason: z.string().nullable(),
+    recipients: z.array(z.object({ ...preparedRecipient, viewedAt: timestamp.nullable(), signedAt: timestamp.nullable() }).meta({ id: "SigningDocumentRecipient" })),
+  })
+  .meta({ id: "SigningDocument" });
+
+export const documentStatusReplySchema = z.object({ status: documentStatusSchema });
+
+export const voidResultSchema = z.object({ id: uuid, name: z.string(), status: z.literal("voided"), voidReason: z.string(), voidedAt: timestamp }).meta({ id: "VoidResult" });
+export const resendResultSchema = z.object({ success: z.boolean(), recipientCount: z.number().int().meta({ description: "Signers emailed" }) }).meta({ id: "ResendResult" });
+
+export const auditEntrySchema = z
+  .object({
+    id: uuid,
+    documentId: uuid,
+    actionType: z.string().meta({ description: "created, sent, viewed, signed, completed, voided, signing_url_issued, …" }),
+    timestamp,
+    previousHash: z.string(),
+    currentHash: z.string().meta({ description: "SHA-256 of previousHash and the entry's canonical JSON" }),
+    details: z.record(z.string(), z.unknown()),
+    recipientId: z.string().nullable(),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+  })
+  .meta({ id: "AuditEntry" });
+export const auditTrailSchema = z.object({ document: z.object({ id: uuid, name: z.string() }), auditTrail: z.array(auditEntrySchema) }).meta({ id: "AuditTrail" });
+
+/** 2.11 */
+export const signingUrlResultSchema = z
+  .object({
+    url: z.string().meta({ description: "Absolute HTTPS link carrying an opaque token in its query" }),
+    expiresAt: timestamp.nullable().meta({ description: "otp or none: the document's own expiry (null if none); external_idv or override: about five minutes after issue" }),
+    recipientId: z.string(),
+    externalId: z.string().nullable().meta({ description: "The recipient's externalId; null when it has none" }),
+    identityVerificationMode: identityModeSchema.nullable(),
+    pendingChecks: z.array(z.enum(["email_otp", "sms_otp"])).meta({ description: "The passcode step that remains; empty otherwise" }),
+  })
+  .meta({ id: "SigningUrlResult" });
+
+/** 2.12 */
+export const embeddedSigningSettingsSchema = z
+  .object({
+    enabled: z.boolean(),
+    allowExternalIdv: z.boolean(),
+    allowIdentityOverride: z.boolean(),
+    defaultChannel: z.enum(["none", "email", "sms"]),
+    allowChannelOverride: z.boolean(),
+    allowedFrameAncestors: z.array(z.string()).meta({ description: "Origins allowed to frame the signing page; empty denies all framing" }),
+  })
+  .meta({ id: "EmbeddedSigningSettings" });

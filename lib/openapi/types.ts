@@ -1,0 +1,52 @@
+// The shape of one documented REST operation. lib/openapi/operations.ts lists them all;
+// lib/openapi/document.ts renders them into OpenAPI 3.1.
+import type { z } from "zod";
+import type { oas31 } from "zod-openapi";
+import type { LicenseFeature, Role } from "@/lib/auth/roles";
+import type { DocumentedFamily } from "@/lib/http/error-schemas";
+
+export type Method = "get" | "post" | "put" | "patch" | "delete";
+
+export const TAGS = [
+  { name: "Deliverables", description: "Documents generated from templates (interface.md 4.1)" },
+  { name: "Templates", description: "Templates, folders, tags and the template listing (4.2)" },
+  { name: "Signing", description: "Documents for signing and embedded signing (4.3)" },
+  { name: "Webhooks", description: "The organization's signature webhooks and their deliveries (4.4)" },
+  { name: "Service", description: "Health, readiness, the calling key, the mail outbox and this document" },
+] as const;
+export type Tag = (typeof TAGS)[number]["name"];
+
+
+export interface SuccessResponse {
+  status: 200 | 201 | 303;
+  description: string;
+  /** A JSON body. */
+  json?: z.ZodType;
+  /** A file: its possible content types. */
+  file?: string[];
+  headers?: oas31.HeadersObject;
+}
+
+export interface Operation {
+  operationId: string;
+  method: Method;
+  /** OpenAPI form: `{param}` segments. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: Tag;
+  /** null: public, no API key. */
+  auth: { family: DocumentedFamily; roles: readonly Role[]; feature?: LicenseFeature } | null;
+  deprecated?: boolean;
+  /** The query schema the route parses with. */
+  query?: z.ZodObject;
+  /** The body schemas the route parses with, per content type. */
+  body?: { json?: z.ZodType; multipart?: z.ZodType; required?: boolean; description?: string };
+  success: SuccessResponse;
+  /** Error statuses beyond 401, 403 and 429 (which every keyed operation may answer). */
+  errors?: number[];
+  /** Replaces the default error statuses entirely (e.g. an endpoint whose only error is 401). */
+  onlyErrors?: number[];
+  /** A status whose body is more specific than the family's. */
+  errorBodies?: Record<number, { description: string; json: z.ZodType }>;
+}

@@ -1,0 +1,173 @@
+// Observability over HTTP against the built server (own instance, LOG_LEVEL=info): every response
+// carries an X-Request-Id (the caller's when sane, a fresh one otherwise), every API request leaves
+// one JSON access-log line with that id, domain log lines written while serving carry it too, and no
+// credential that requests carry (API key, cookie, signing token, passcode, signer session) reaches
+// the log file. Last, a plain `next start` (Next.js's own signal handler in place, no
+// NEXT_MANUAL_SIG_HANDLE) still shuts down cleanly on SIGTERM.
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { as, call } from "../support/api";
+import { latestMailTo, orgWith, passcodeApi, prepareDoc, signingUrlOf, tokenOfUrl } from "../support/embedded";
+import { startQuireServer, type RunningQuire, type TestDatabase } from "../support/quire-server";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let quire: RunningQuire;
+let smtpPort: number;
+
+type LogLine = { level: number; msg: string; reqId?: string; method?: string; path?: string; status?: number; durationMs?: number; orgId?: string; keyPrefix?: string; [k: string]: unknown };
+
+const logText = () => fs.readFileSync(path.join(quire.server.dataDir, "server.log"), "utf8");
+const logLines = (): LogLine[] =>
+  logText()
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as LogLine);
+/** The access-log lines of one request id (waits briefly: the line is written as the reply leaves). */
+const accessLines = (reqId: string) =>
+  vi.waitFor(
+    () => {
+      const lines = logLines().filter((l) => l.reqId === reqId && l.msg === "request");
+      expect(lines.length).toBeGreaterThan(0);
+      return lines;
+    },
+    { timeout: 5_000, interval: 50 },
+  );
+
+beforeAll(async () => {
+  // A closed port: every email fails to send, which the mailer logs (inside the request) and records.
+  smtpPort = await new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+  quire = await startQuireServer((process.env.QUIRE_TEST_DB ?? "pglite") as TestDatabase, { extraEnv: { LOG_LEVEL: "info", SMTP_URL: `smtp://127.0.0.1:${smtpPort}` } });
+});
+
+afterAll(async () => {
+  await quire?.stop();
+});
+
+describe(`request ids and access logs (${process.env.QUIRE_TEST_DB ?? "pglite"})`, () => {
+  it("echoes a sane X-Request-Id and makes one up otherwise, on REST replies, errors and pages", async () => {
+    const { baseUrl, seed } = quire.server;
+    const api = as(baseUrl, seed);
+    const sent = (id: string) => ({ headers: { "x-request-id": id } });
+
+    const ok = await api("/api/whoami", sent("obs-ok.1:A_b"));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("x-request-id")).toBe("obs-ok.1:A_b");
+    const okFresh = await api("/api/whoami");
+    expect(okFresh.headers.get("x-request-id")).toMatch(UUID);
+
+    const unauthenticated = await call(baseUrl, "/api/whoami", sent("obs-401"));
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get("x-request-id")).toBe("obs-401");
+    const invalid = await api("/template-folder", { method: "POST", body: { name: 42 } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("x-request-id")).toMatch(UUID);
+    const missing = await api("/v1/deliverable/00000000-0000-0000-0000-000000000000", sent("obs-404"));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-request-id")).toBe("obs-404");
+
+    // A large body: the proxy leaves it alone (Next.js would buffer it), the route wrapper sets the id.
+    const big = { name: "x".repeat(1_500_000) };
+    const largeSent = await api("/template-folder", { method: "POST", body: big, headers: { "x-request-id": "obs-large" } });
+    expect(largeSent.status).toBe(400);
+    expect(largeSent.headers.get("x-request-id")).toBe("obs-large");
+    expect((await api("/template-folder", { method: "POST", body: big })).headers.get("x-request-id")).toMatch(UUID);
+    expect((await api("/template-folder", { method: "POST", body: big, headers: { "x-request-id": "bad id" } })).headers.get("x-request-id")).toMatch(UUID);
+
+    // Pages: the login page, the dashboard (redirects to it), an unknown path, the signing page.
+    for (const [p, status] of [["/login", 200], ["/", 307], ["/no-such-page", 404], ["/sign/not-a-real-token-0123456789", 200]] as const) {
+      const page = await call(baseUrl, p, { headers: { accept: "text/html", "x-request-id": `obs-page-${status}` } });
+      expect([p, page.status]).toEqual([p, status]);
+      expect([p, page.headers.get("x-request-id")]).toEqual([p, `obs-page-${status}`]);
+      const fresh = await call(baseUrl, p, { headers: { accept: "text/html" } });
+      expect([p, fresh.headers.get("x-request-id")]).toEqual([p, expect.stringMatching(UUID)]);
+    }
+    // The signing page keeps its framing policy.
+    expect((await call(baseUrl, "/sign/not-a-real-token-0123456789")).headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+
+    // Unsafe ids are not echoed (nor logged).
+    for (const bad of ["has space", "x".repeat(129), "a/b", "<script>"]) {
+      const r = await api("/api/whoami", sent(bad));
+      expect(r.headers.get("x-request-id")).toMatch(UUID);
+    }
+    expect(logText()).not.toContain("<script>");
+  });
+
+  it("writes one JSON access-log line per API request with the id, route, status, duration and caller", async () => {
+    const { baseUrl, seed } = quire.server;
+    const ok = await as(baseUrl, seed)("/api/whoami?limit=5", { headers: { "x-request-id": "obs-access-ok" } });
+    const [line, ...more] = await accessLines("obs-access-ok");
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({ level: 30, service: "quire", method: "GET", path: "/api/whoami", status: 200, orgId: seed.orgId, keyPrefix: ok.json.data.keyPrefix });
+    expect(line.durationMs).toEqual(expect.any(Number));
+
+    await call(baseUrl, "/api/whoami", { headers: { "x-request-id": "obs-access-401" } });
+    expect((await accessLines("obs-access-401"))[0]).toMatchObject({ method: "GET", path: "/api/whoami", status: 401 });
+    expect((await accessLines("obs-access-401"))[0].orgId).toBeUndefined();
+
+    await as(baseUrl, seed)("/template-folder", { method: "POST", body: { name: 42 }, headers: { "x-request-id": "obs-access-400" } });
+    expect((await accessLines("obs-access-400"))[0]).toMatchObject({ method: "POST", path: "/template-folder", status: 400, orgId: seed.orgId });
+  });
+
+  it("leaves no API key, cookie, signing token, passcode or signer session in the log; domain lines carry the request id", async () => {
+    const server = quire.server;
+    const { baseUrl } = server;
+    const org = await orgWith(server, { enabled: true, allowIdentityOverride: true });
+    const apiKey = org.keys.contributor;
+    const cookie = "next-auth.session-token=cookie-secret-value-0123456789abcdef";
+    const prep = await prepareDoc(baseUrl, org, [{ name: "Lou Logs", email: "lou.logs@example.com", identityVerification: { mode: "otp", channel: "email" } }], {}, {});
+    expect(prep.status, prep.text).toBe(200);
+    const link = await signingUrlOf(baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id });
+    expect(link.status, link.text).toBe(200);
+    const token = tokenOfUrl(link.json.data.results.url);
+
+    expect((await call(baseUrl, `/sign/${token}`, { headers: { accept: "text/html", cookie } })).status).toBe(200);
+    const otp = passcodeApi(baseUrl, token);
+    const sendId = "obs-passcode-send";
+    const sent = await call(baseUrl, `/api/signer/${token}/passcode`, { method: "POST", body: {}, headers: { "x-request-id": sendId } });
+    expect(sent.status, sent.text).toBe(200);
+    const code = /\b(\d{6})\b/.exec((await latestMailTo(baseUrl, org, "lou.logs@example.com", "signing_passcode"))!.text)![1];
+    expect((await otp.verify(code === "000000" ? "111111" : "000000")).status).toBe(400);
+    const verifyId = "obs-passcode-verify";
+    const right = await call(baseUrl, `/api/signer/${token}/passcode/verify`, { method: "POST", body: { code }, headers: { "x-request-id": verifyId } });
+    expect(right.status, right.text).toBe(200);
+    const session = right.json.data.session as string;
+    expect((await call(baseUrl, `/api/signer/${token}`, { headers: { "x-signer-session": session } })).json.data.state).toBe("ready");
+    expect((await fetch(`${baseUrl}/api/signer/${token}/page/1?s=${session}`)).status).toBe(200);
+    expect((await as(baseUrl, org, "contributor")("/api/whoami", { headers: { cookie } })).status).toBe(200);
+    // Last: opening the link redeems it.
+    const opened = await call(baseUrl, `/sign/open?token=${token}`, { headers: { cookie } });
+    expect(opened.status).toBe(303);
+
+    // The requests were logged, under their ids, with the token masked.
+    expect((await accessLines(verifyId))[0]).toMatchObject({ method: "POST", path: "/api/signer/:token/passcode/verify", status: 200 });
+    expect((await accessLines(sendId))[0]).toMatchObject({ path: "/api/signer/:token/passcode", status: 200 });
+    // The mailer's failure (the SMTP port is closed) was logged while serving the send: same id.
+    const mailFailure = logLines().find((l) => l.msg === "email could not be sent" && l.reqId === sendId);
+    expect(mailFailure, "mail failure logged with the request id").toBeTruthy();
+    expect(mailFailure!.level).toBe(50);
+
+    await accessLines((await call(baseUrl, "/api/whoami", { headers: { "x-request-id": "obs-last" } })).headers.get("x-request-id")!);
+    const text = logText();
+    const secrets = { apiKey, keySecret: apiKey.split("_").pop()!, cookie: "cookie-secret-value-0123456789abcdef", token, session };
+    for (const [name, value] of Object.entries(secrets)) expect([name, text.includes(value)]).toEqual([name, false]);
+    // Six digits could hide inside a timestamp: look for the code standing alone.
+    expect(new RegExp(`(?<![0-9])${code}(?![0-9])`).test(text)).toBe(false);
+  });
+});
+
+describe("shutdown under a plain `next start`", () => {
+  it("takes over Next.js's signal handler and exits 0 on SIGTERM", async () => {
+    const exit = await quire.terminate("SIGTERM");
+    expect(exit).toEqual({ code: 0, signal: null });
+    const done = logLines().find((l) => l.msg === "shutdown complete");
+    expect(done).toMatchObject({ clean: true });
+  });
+});
