@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { buildDocx } from "../tests/support/ooxml";
 import { expect, logIn, test } from "./fixtures";
 
@@ -48,4 +51,19 @@ test("a hostile upload shows the server's reason and nothing is added; the brows
   await page.reload();
   await expect(page.getByText(/Showing \d+–\d+ of \d+/)).toHaveText(before!);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+});
+
+test("a file over the upload limit is refused with the limit message, not a hung upload", async ({ page, quire }) => {
+  await logIn(page, quire);
+  await page.goto("/templates");
+  // The server answers on the first bytes and reads no further; the browser must still show it.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-e2e-big-"));
+  const big = path.join(dir, "Huge deck.pptx");
+  fs.writeFileSync(big, Buffer.alloc(60 * 1024 * 1024, 1));
+  try {
+    await page.getByLabel("Template file").setInputFiles(big);
+    await expect(page.getByRole("alert").filter({ hasText: "limit" })).toContainText("The file is larger than the 25 MB limit", { timeout: 15_000 });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -13,6 +13,7 @@ import { NotFoundError } from "@/lib/errors";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 import type { PdfConverter } from "@/lib/pdf/converter";
 import type { FileStorage } from "@/lib/storage";
+import type { UploadedFile } from "@/lib/uploads/file";
 
 export interface AnchorHit {
   page: number;
@@ -94,15 +95,17 @@ function officeKind(name: string): "docx" | "pptx" | null {
 }
 
 /** Exactly one of file, fileLink, templateId, deliverableId becomes the PDF to sign. */
-async function resolveSource(deps: EsignDeps, actor: Actor, input: PrepareInput, file?: { name: string; data: Buffer }): Promise<{ pdf: Buffer; kind: string; ref: string | null; name: string }> {
+async function resolveSource(deps: EsignDeps, actor: Actor, input: PrepareInput, file?: UploadedFile): Promise<{ pdf: Buffer; kind: string; ref: string | null; name: string }> {
   const given = [file ? "file" : null, input.fileLink ? "fileLink" : null, input.templateId ? "templateId" : null, input.deliverableId ? "deliverableId" : null].filter(Boolean);
   if (given.length !== 1) throw invalid(`Give exactly one document source (file, fileLink, templateId or deliverableId); got ${given.length ? given.join(", ") : "none"}`, "DocumentSourceInvalid", "file");
 
   if (file) {
-    if (isPdf(file.data)) return { pdf: file.data, kind: "file", ref: file.name, name: file.name.replace(/\.pdf$/i, "") };
+    // pdf-lib and the converter work on bytes in memory; the upload's cap bounds them.
+    const data = await file.readAll();
+    if (isPdf(data)) return { pdf: data, kind: "file", ref: file.name, name: file.name.replace(/\.pdf$/i, "") };
     const office = officeKind(file.name);
     if (!office) throw invalid("The file must be a PDF, DOCX or PPTX", "UnsupportedDocument", "file");
-    return { pdf: await deps.converter.convert(file.data, office), kind: "file", ref: file.name, name: file.name.replace(/\.(docx|pptx)$/i, "") };
+    return { pdf: await deps.converter.convert(data, office), kind: "file", ref: file.name, name: file.name.replace(/\.(docx|pptx)$/i, "") };
   }
   if (input.fileLink) {
     const data = await deps.download(input.fileLink);
@@ -245,7 +248,7 @@ export async function prepareDocument(
   deps: EsignDeps,
   actor: Actor,
   input: PrepareInput,
-  file: { name: string; data: Buffer } | undefined,
+  file: UploadedFile | undefined,
   mode: "sign" | "review",
   meta: RequestMeta,
 ): Promise<PrepareReply> {

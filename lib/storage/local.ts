@@ -6,7 +6,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { StorageKeyError, type FileStorage, type StoredFile } from "@/lib/storage/types";
+import { StorageKeyError, type FileStorage, type PutOptions, type StoredFile } from "@/lib/storage/types";
 
 export class LocalFileStorage implements FileStorage {
   readonly kind = "local";
@@ -19,13 +19,14 @@ export class LocalFileStorage implements FileStorage {
     return full;
   }
 
-  async put(key: string, data: Buffer | Readable): Promise<{ size: number }> {
+  async put(key: string, data: Buffer | Readable, opts: PutOptions = {}): Promise<{ size: number }> {
     const target = this.resolve(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     const tmp = `${target}.${crypto.randomBytes(6).toString("hex")}.tmp`;
     try {
       await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, fs.createWriteStream(tmp, { flags: "wx" }));
       const { size } = await fsp.stat(tmp);
+      if (opts.size !== undefined && size !== opts.size) throw new Error(`Storing ${key}: got ${size} bytes, expected ${opts.size}`);
       await fsp.rename(tmp, target);
       return { size };
     } catch (err) {

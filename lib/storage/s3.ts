@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { StorageKeyError, StorageNotFoundError, type FileStorage, type StoredFile } from "@/lib/storage/types";
+import { StorageKeyError, StorageNotFoundError, type FileStorage, type PutOptions, type StoredFile } from "@/lib/storage/types";
 
 export interface S3StorageOptions {
   bucket: string;
@@ -47,16 +47,27 @@ export class S3FileStorage implements FileStorage {
     return this.options.prefix + key;
   }
 
-  async put(key: string, data: Buffer | Readable): Promise<{ size: number }> {
+  async put(key: string, data: Buffer | Readable, opts: PutOptions = {}): Promise<{ size: number }> {
     const Key = this.key(key);
+    const Bucket = this.options.bucket;
     if (Buffer.isBuffer(data)) {
-      await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key, Body: data, ContentLength: data.length }));
+      await this.client.send(new PutObjectCommand({ Bucket, Key, Body: data, ContentLength: data.length }));
       return { size: data.length };
+    }
+    if (opts.size !== undefined && opts.size <= PART_SIZE) {
+      // Known and small (a spooled upload): one PutObject streaming the body, no part buffer. S3
+      // stores nothing unless the whole declared length arrives.
+      await this.client.send(new PutObjectCommand({ Bucket, Key, Body: data, ContentLength: opts.size }));
+      return { size: opts.size };
     }
     let size = 0;
     const counted = data.on("data", (chunk: Buffer) => (size += chunk.length));
     // Small streams become one PutObject, large ones a multipart upload that is aborted on failure.
-    await new Upload({ client: this.client, params: { Bucket: this.options.bucket, Key, Body: counted }, partSize: PART_SIZE, queueSize: 2, leavePartsOnError: false }).done();
+    await new Upload({ client: this.client, params: { Bucket, Key, Body: counted }, partSize: PART_SIZE, queueSize: 2, leavePartsOnError: false }).done();
+    if (opts.size !== undefined && size !== opts.size) {
+      await this.delete(key).catch(() => {});
+      throw new Error(`Storing ${key}: got ${size} bytes, expected ${opts.size}`);
+    }
     return { size };
   }
 

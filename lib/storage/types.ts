@@ -3,8 +3,12 @@ import type { Readable } from "node:stream";
 /** Where Quire keeps files (templates, generated documents, PDFs). Keys are relative paths. */
 export interface FileStorage {
   readonly kind: string;
-  /** Writes atomically: readers see the old object or the whole new one, never a partial file. */
-  put(key: string, data: Buffer | Readable): Promise<{ size: number }>;
+  /**
+   * Writes atomically: readers see the old object or the whole new one, never a partial file.
+   * A stream is written as it is read. `size`, when the caller knows it (a spooled upload), is
+   * checked: a stream that ends short or long stores nothing and throws.
+   */
+  put(key: string, data: Buffer | Readable, opts?: PutOptions): Promise<{ size: number }>;
   get(key: string): Promise<Buffer>;
   /** For downloads: the bytes as they come, never the whole file in memory. */
   stream(key: string): Promise<StoredFile>;
@@ -13,6 +17,10 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** Reports whether the backend is reachable and writable. */
   check(): Promise<void>;
+}
+
+export interface PutOptions {
+  size?: number;
 }
 
 export interface StoredFile {

@@ -45,6 +45,11 @@ export class TemplateFileError extends ValidationError {
   }
 }
 
+/** Refused while the upload is still streaming in, before any inspection. */
+export function templateTooLarge(maxBytes: number): TemplateFileError {
+  return new TemplateFileError(`The file is larger than the ${formatBytes(maxBytes)} limit`, "TemplateTooLarge");
+}
+
 /**
  * Options every docxtemplater instance over a template must share: whether a template compiles
  * (e.g. loops spanning paragraphs) depends on them, so rendering must use the same ones.

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import type { FileStorage } from "@/lib/storage";
 import { SAMPLE_TEMPLATES } from "@/lib/templates/samples";
 import { uploadTemplate, type Actor } from "@/lib/templates/templates";
+import { fileFromBuffer } from "@/lib/uploads/file";
 
 async function ensureFolderPath(db: Db, actor: Actor, names: readonly string[]): Promise<string | null> {
   let parentId: string | null = null;
@@ -31,7 +32,7 @@ export async function installSampleTemplates(db: Db, storage: FileStorage, actor
       db,
       storage,
       actor,
-      { file, fileName: sample.fileName, name: sample.name, description: sample.description, templateFolderId: folderId, tags: [...sample.tags] },
+      { file: fileFromBuffer(sample.fileName, file), name: sample.name, description: sample.description, templateFolderId: folderId, tags: [...sample.tags] },
       { maxBytes: Number.MAX_SAFE_INTEGER },
     );
     ids.push(created.id);

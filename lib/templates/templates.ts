@@ -5,9 +5,10 @@ import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { ensureTags, normalizeLabels, tagJson, type TagJson } from "@/lib/tags/tags";
-import { inspectTemplate, type TemplateInspection } from "@/lib/templates/inspect";
+import { inspectTemplate, templateTooLarge, type TemplateInspection } from "@/lib/templates/inspect";
 import type { FileStorage } from "@/lib/storage";
 import type { StoredFile } from "@/lib/storage/types";
+import type { UploadedFile } from "@/lib/uploads/file";
 
 export const TEMPLATE_NAME_MAX = 255;
 export const TEMPLATE_DESCRIPTION_MAX = 65_535;
@@ -92,8 +93,7 @@ async function requireFolder(db: Db, orgId: string, folderId: string | null | un
 }
 
 export interface UploadTemplateInput {
-  file: Buffer;
-  fileName: string;
+  file: UploadedFile;
   name?: string;
   description?: string;
   templateFolderId?: string | null;
@@ -107,14 +107,17 @@ export async function uploadTemplate(
   input: UploadTemplateInput,
   opts: { maxBytes: number },
 ): Promise<TemplateDetailJson> {
-  const inspection: TemplateInspection = await inspectTemplate(input.file, input.fileName, { maxBytes: opts.maxBytes });
+  // The ZIP inspector needs the bytes in memory, so the cap is checked before reading them;
+  // storage gets a stream of the file, not this buffer.
+  if (input.file.size > opts.maxBytes) throw templateTooLarge(opts.maxBytes);
+  const inspection: TemplateInspection = await inspectTemplate(await input.file.readAll(), input.file.name, { maxBytes: opts.maxBytes });
   const labels = normalizeLabels(input.tags ?? []);
   await requireFolder(db, actor.orgId, input.templateFolderId, "templateFolderId");
-  const name = (input.name?.trim() || input.fileName.replace(/\.(docx|pptx)$/i, "")).slice(0, TEMPLATE_NAME_MAX);
+  const name = (input.name?.trim() || input.file.name.replace(/\.(docx|pptx)$/i, "")).slice(0, TEMPLATE_NAME_MAX);
 
   const id = crypto.randomUUID();
   const storageKey = `templates/${actor.orgId}/${id}.${inspection.kind}`;
-  await storage.put(storageKey, input.file);
+  await storage.put(storageKey, input.file.stream(), { size: input.file.size });
   try {
     await db.$transaction(async (tx) => {
       const tags = await ensureTags(tx, actor.orgId, actor.userId, labels);

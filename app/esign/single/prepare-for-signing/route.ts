@@ -1,11 +1,10 @@
 import { SENDERS } from "@/lib/auth/roles";
 import { prepareDocument } from "@/lib/esign/documents";
-import { readPrepareRequest } from "@/lib/esign/http";
+import { withPrepareRequest } from "@/lib/esign/http";
 import { esignDeps } from "@/lib/esign/service";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { requestMeta } from "@/lib/http/request-meta";
 
 export const POST = apiRoute({ family: "signing", roles: SENDERS }, async ({ req, principal }) => {
-  const { input, file } = await readPrepareRequest(req);
-  return dataResponse(await prepareDocument(await esignDeps(), principal, input, file, "sign", requestMeta(req)));
+  return withPrepareRequest(req, async (input, file) => dataResponse(await prepareDocument(await esignDeps(), principal, input, file, "sign", requestMeta(req))));
 });
