@@ -15,7 +15,7 @@ import type { SeedResult } from "@/lib/orgs/seed";
 import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
-import { CONTRACT_VARIABLES, postgresReachable } from "./bench-shared";
+import { CONTRACT_VARIABLES, createBenchWebhook, postgresReachable } from "./bench-shared";
 
 export interface LoadOptions {
   /** Unset: QUIRE_BENCH_DB, else PostgreSQL when reachable, else PGlite. */
@@ -185,14 +185,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       seed = runSeed(env, ["--rate-limit", "1000000"]);
       // One webhook, so GET /api/webhooks lists something; it listens for completions, which the load
       // never causes. Written here because the receiver URL is on loopback (the API refuses those).
-      Object.assign(process.env, env);
-      const { closeDb } = await import("../lib/db/client");
-      const { webhookDeps } = await import("../lib/webhooks/service");
-      const { createWebhook } = await import("../lib/webhooks/webhooks");
-      const deps = await webhookDeps();
-      const user = await deps.db.apiKey.findFirstOrThrow({ where: { orgId: seed.orgId }, select: { userId: true } });
-      await createWebhook({ ...deps, allowPrivate: true }, { orgId: seed.orgId, userId: user.userId }, { name: "signature", urls: ["https://127.0.0.1:9/quire"], events: ["signature.document.completed"] });
-      await closeDb();
+      await createBenchWebhook(env, seed.orgId, ["https://127.0.0.1:9/quire"]);
     },
   });
   const rows: LoadRow[] = [];

@@ -23,3 +23,20 @@ export async function postgresReachable(): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * Writes a webhook straight into the database of a server that has not started yet (the embedded
+ * database belongs to one process at a time; the API also refuses loopback receivers).
+ */
+export async function createBenchWebhook(env: Record<string, string | undefined>, orgId: string, urls: string[], extra?: (db: import("../lib/db/client").Db) => Promise<void>): Promise<{ secret: string }> {
+  Object.assign(process.env, env);
+  const { closeDb } = await import("../lib/db/client");
+  const { webhookDeps } = await import("../lib/webhooks/service");
+  const { createWebhook } = await import("../lib/webhooks/webhooks");
+  const deps = await webhookDeps();
+  const user = await deps.db.apiKey.findFirstOrThrow({ where: { orgId }, select: { userId: true } });
+  const hook = await createWebhook({ ...deps, allowPrivate: true }, { orgId, userId: user.userId }, { name: "signature", urls, events: ["signature.document.completed"] });
+  await extra?.(deps.db);
+  await closeDb();
+  return { secret: hook.secret };
+}

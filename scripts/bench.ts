@@ -21,7 +21,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 import { benchLoad } from "./bench-load";
-import { CONTRACT_VARIABLES, postgresReachable } from "./bench-shared";
+import { CONTRACT_VARIABLES, createBenchWebhook, postgresReachable } from "./bench-shared";
 
 const { values } = parseArgs({
   options: {
@@ -196,19 +196,15 @@ async function benchWebhooks() {
   const { server, stop } = await startQuireServer("pglite", {
     extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true", ...webhookTestEnv({ WEBHOOK_TIMEOUT_MS: "10000", WEBHOOK_RETRY_SCALE: "1" }) },
     async beforeStart(env, seed) {
-      Object.assign(process.env, env);
-      const { closeDb } = await import("../lib/db/client");
-      const { webhookDeps } = await import("../lib/webhooks/service");
-      const { createWebhook } = await import("../lib/webhooks/webhooks");
-      const deps = await webhookDeps();
-      const user = await deps.db.apiKey.findFirstOrThrow({ where: { orgId: seed.orgId }, select: { userId: true } });
-      const hook = await createWebhook(deps, { orgId: seed.orgId, userId: user.userId }, { name: "signature", urls, events: ["signature.document.completed"] });
-      secret.value = hook.secret;
       orgId = seed.orgId;
-      await deps.db.domainEvent.createMany({
-        data: Array.from({ length: EVENTS }, (_, i) => ({ orgId: seed.orgId, type: "signature.document.completed", payload: { documentId: crypto.randomUUID(), name: `Bench document ${i}`, completedAt: new Date().toISOString() } })),
-      });
-      await closeDb();
+      const hook = await createBenchWebhook(env, seed.orgId, urls, (db) =>
+        db.domainEvent
+          .createMany({
+            data: Array.from({ length: EVENTS }, (_, i) => ({ orgId: seed.orgId, type: "signature.document.completed", payload: { documentId: crypto.randomUUID(), name: `Bench document ${i}`, completedAt: new Date().toISOString() } })),
+          })
+          .then(() => undefined),
+      );
+      secret.value = hook.secret;
     },
   });
   try {

@@ -81,14 +81,19 @@ export const signingUrlResultSchema = z
   })
   .meta({ id: "SigningUrlResult" });
 
+/** The switches of 2.12, shared with the settings form's input schema (lib/esign/settings.ts). */
+export const signingSettingsFlags = {
+  enabled: z.boolean(),
+  allowExternalIdv: z.boolean(),
+  allowIdentityOverride: z.boolean(),
+  defaultChannel: z.enum(["none", "email", "sms"]),
+  allowChannelOverride: z.boolean(),
+};
+
 /** 2.12 */
 export const embeddedSigningSettingsSchema = z
   .object({
-    enabled: z.boolean(),
-    allowExternalIdv: z.boolean(),
-    allowIdentityOverride: z.boolean(),
-    defaultChannel: z.enum(["none", "email", "sms"]),
-    allowChannelOverride: z.boolean(),
+    ...signingSettingsFlags,
     allowedFrameAncestors: z.array(z.string()).meta({ description: "Origins allowed to frame the signing page; empty denies all framing" }),
   })
   .meta({ id: "EmbeddedSigningSettings" });

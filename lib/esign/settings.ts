@@ -4,6 +4,7 @@ import { importSPKI } from "jose";
 import { z } from "zod";
 import { seal } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
+import { signingSettingsFlags } from "@/lib/esign/responses";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { OUTBOX_SMS_PROVIDER } from "@/lib/sms/sms";
 
@@ -21,11 +22,7 @@ function normalizeOrigin(value: string, ctx: z.RefinementCtx): string {
 
 export const signingSettingsInput = z
   .object({
-    enabled: z.boolean(),
-    allowExternalIdv: z.boolean(),
-    allowIdentityOverride: z.boolean(),
-    defaultChannel: z.enum(["none", "email", "sms"]),
-    allowChannelOverride: z.boolean(),
+    ...signingSettingsFlags,
     allowedFrameAncestors: z.array(z.string().transform(normalizeOrigin)).max(50).transform((origins) => [...new Set(origins)]),
     sms: z
       .discriminatedUnion("provider", [
