@@ -125,3 +125,23 @@ test("send a two-signer document from the dashboard, sign it in order from the o
   const sig = execFileSync("pdfsig", [file], { encoding: "utf8" });
   expect(sig).toMatch(/Signature is Valid/);
 });
+
+test("a file over the 25 MB signing limit is refused before it is sent", async ({ page, quire }) => {
+  await logIn(page, quire);
+  await page.goto("/documents/new");
+  const posts: string[] = [];
+  page.on("request", (r) => r.method() === "POST" && posts.push(r.url()));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-e2e-big-"));
+  const big = path.join(dir, "Huge contract.pdf");
+  fs.writeFileSync(big, Buffer.alloc(26 * 1024 * 1024, 1));
+  try {
+    await page.getByLabel("PDF, DOCX or PPTX").setInputFiles(big);
+    await page.getByLabel("Signer 1 name").fill("Alice Client");
+    await page.getByLabel("Signer 1 email").fill("alice@example.com");
+    await page.getByRole("button", { name: "Continue to fields" }).click();
+    await expect(page.getByRole("alert")).toHaveText("The file is larger than 25 MB");
+    expect(posts).toEqual([]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -53,16 +53,19 @@ test("a hostile upload shows the server's reason and nothing is added; the brows
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 });
 
-test("a file over the upload limit is refused with the limit message, not a hung upload", async ({ page, quire }) => {
+test("a file over the upload limit is refused with the limit message before it is sent", async ({ page, quire }) => {
   await logIn(page, quire);
   await page.goto("/templates");
-  // The server answers on the first bytes and reads no further; the browser must still show it.
+  // The dashboard checks the size first; the server's own streamed refusal is tested in uploads.test.ts.
+  const uploads: string[] = [];
+  page.on("request", (r) => r.method() === "POST" && r.url().includes("/api/dashboard/templates") && uploads.push(r.url()));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-e2e-big-"));
   const big = path.join(dir, "Huge deck.pptx");
   fs.writeFileSync(big, Buffer.alloc(60 * 1024 * 1024, 1));
   try {
     await page.getByLabel("Template file").setInputFiles(big);
     await expect(page.getByRole("alert").filter({ hasText: "limit" })).toContainText("The file is larger than the 25 MB limit", { timeout: 15_000 });
+    expect(uploads).toEqual([]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

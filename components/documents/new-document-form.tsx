@@ -15,7 +15,7 @@ const blankSigner = (): Signer => ({ key: nextKey++, name: "", email: "" });
 
 // Step one of "Send for signing": a source (upload or deliverable), the signers in order, and
 // whether Quire emails the links. The server turns it into a draft; the field placer is next.
-export function NewDocumentForm({ deliverables, initialDeliverableId }: { deliverables: { id: string; name: string }[]; initialDeliverableId?: string }) {
+export function NewDocumentForm({ deliverables, initialDeliverableId, limit }: { deliverables: { id: string; name: string }[]; initialDeliverableId?: string; limit: { bytes: number; message: string } }) {
   const router = useRouter();
   const [source, setSource] = useState<"file" | "deliverable">(initialDeliverableId ? "deliverable" : "file");
   const [file, setFile] = useState<File | null>(null);
@@ -40,6 +40,7 @@ export function NewDocumentForm({ deliverables, initialDeliverableId }: { delive
     e.preventDefault();
     setMessage(null);
     if (source === "file" && !file) return setMessage({ tone: "error", text: "Choose a PDF, DOCX or PPTX file." });
+    if (source === "file" && file && file.size > limit.bytes) return setMessage({ tone: "error", text: limit.message });
     if (source === "deliverable" && !deliverableId) return setMessage({ tone: "error", text: "Choose a deliverable." });
     const form = new FormData();
     if (source === "file" && file) form.set("file", file);

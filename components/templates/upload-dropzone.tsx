@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 
 // Drag-and-drop (or choose) a .docx/.pptx; uploaded with XMLHttpRequest so progress is real.
-export function UploadDropzone({ folderId }: { folderId: string | null }) {
+// A file over the limit is refused here, before any byte is sent (the server refuses it too).
+export function UploadDropzone({ folderId, limit }: { folderId: string | null; limit: { bytes: number; message: string } }) {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -15,6 +16,10 @@ export function UploadDropzone({ folderId }: { folderId: string | null }) {
   function upload(file: File) {
     setError(null);
     setDone(null);
+    if (file.size > limit.bytes) {
+      setError(limit.message);
+      return;
+    }
     setProgress(0);
     const form = new FormData();
     form.set("file", file);

@@ -6,9 +6,9 @@ import { parseJsonBody, parseWith } from "@/lib/http/validation";
 import { prepareSchema, type PrepareInput } from "@/lib/esign/schemas";
 import type { UploadedFile } from "@/lib/uploads/file";
 
-const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
+export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
 
-const documentTooLarge = () => new ValidationError("The file is larger than 25 MB", [{ field: "file", message: "too large" }], "DocumentTooLarge");
+export const documentTooLarge = () => new ValidationError("The file is larger than 25 MB", [{ field: "file", message: "too large" }], "DocumentTooLarge");
 
 /** Reads the request and runs `use` with it; an uploaded file is a temp file removed afterwards. */
 export async function withPrepareRequest<T>(req: Request, use: (input: PrepareInput, file?: UploadedFile) => Promise<T>): Promise<T> {

@@ -7,11 +7,13 @@ import { UploadDropzone } from "@/components/templates/upload-dropzone";
 import { Pager } from "@/components/pager";
 import { Card, DataTable, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
+import { getConfig } from "@/lib/config";
 import { SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
 import { listTags } from "@/lib/tags/tags";
 import { getFolder } from "@/lib/templates/folders";
+import { templateTooLarge } from "@/lib/templates/inspect";
 import { listTemplateItems, SORT_COLUMNS, type SortColumn, type TemplateItemJson } from "@/lib/templates/listing";
 
 export const metadata: Metadata = { title: "Templates" };
@@ -28,6 +30,7 @@ function kindLabel(item: TemplateItemJson): string {
 
 export default async function TemplatesPage({ searchParams }: { searchParams: Promise<Search> }) {
   const { org, role } = await requireDashboard();
+  const { maxUploadBytes } = getConfig();
   const params = await searchParams;
   const client = await db();
   const folderId = params.folder && UUID.test(params.folder) ? params.folder : undefined;
@@ -81,7 +84,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
       </nav>
       {canEdit ? (
         <div className="mb-4">
-          <UploadDropzone folderId={folderId ?? null} />
+          <UploadDropzone folderId={folderId ?? null} limit={{ bytes: maxUploadBytes, message: templateTooLarge(maxUploadBytes).message }} />
         </div>
       ) : null}
       <form className="mb-4 flex flex-wrap items-end gap-3" role="search">

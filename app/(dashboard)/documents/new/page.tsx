@@ -5,6 +5,7 @@ import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { listDeliverables } from "@/lib/deliverables/deliverables";
+import { documentTooLarge, MAX_DOCUMENT_BYTES } from "@/lib/esign/http";
 
 export const metadata: Metadata = { title: "Send for signing" };
 
@@ -25,7 +26,7 @@ export default async function NewDocumentPage({ searchParams }: { searchParams: 
   return (
     <>
       <PageHeader title="Send for signing" description="Step 1 of 2: the document and who signs it. Next you place the fields." />
-      <NewDocumentForm deliverables={results.map((d) => ({ id: d.id, name: d.name }))} initialDeliverableId={results.some((d) => d.id === deliverableId) ? deliverableId : undefined} />
+      <NewDocumentForm deliverables={results.map((d) => ({ id: d.id, name: d.name }))} initialDeliverableId={results.some((d) => d.id === deliverableId) ? deliverableId : undefined} limit={{ bytes: MAX_DOCUMENT_BYTES, message: documentTooLarge().message }} />
     </>
   );
 }
