@@ -139,7 +139,7 @@ test("a file over the 25 MB signing limit is refused before it is sent", async (
     await page.getByLabel("Signer 1 name").fill("Alice Client");
     await page.getByLabel("Signer 1 email").fill("alice@example.com");
     await page.getByRole("button", { name: "Continue to fields" }).click();
-    await expect(page.getByRole("alert")).toHaveText("The file is larger than 25 MB");
+    await expect(page.getByRole("alert").filter({ hasText: "25 MB" })).toHaveText("The file is larger than 25 MB");
     expect(posts).toEqual([]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
