@@ -3,9 +3,8 @@
 // and the origins allowed to frame the signing page. Administrators edit; others see them disabled.
 import { useState, useTransition } from "react";
 import { saveSigningSettingsAction } from "@/app/(dashboard)/settings/actions";
-import { FormMessage } from "@/components/ui";
 import type { SigningSettingsView } from "@/lib/esign/settings";
-import { CheckboxField, FieldError, SelectField, SubmitButton, type FieldErrors } from "./fields";
+import { CheckboxField, FieldError, FormActions, SelectField, type FieldErrors } from "./fields";
 
 type Flags = Pick<SigningSettingsView, "enabled" | "allowExternalIdv" | "allowIdentityOverride" | "defaultChannel" | "allowChannelOverride">;
 
@@ -110,14 +109,9 @@ export function EmbeddedSigningForm({ initial, readOnly }: { initial: SigningSet
         ) : null}
       </fieldset>
 
-      {!readOnly ? (
-        <div className="flex flex-wrap items-center gap-3">
-          <SubmitButton pending={pending} pendingLabel="Saving…">
-            Save embedded signing
-          </SubmitButton>
-          <FormMessage message={message} />
-        </div>
-      ) : null}
+      <FormActions readOnly={readOnly} pending={pending} message={message}>
+        Save embedded signing
+      </FormActions>
     </form>
   );
 }

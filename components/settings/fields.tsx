@@ -1,6 +1,7 @@
 "use client";
 // Form pieces of the settings page: labelled controls with their validation message beside them.
 import { useId } from "react";
+import { FormMessage } from "@/components/ui";
 
 export type FieldErrors = Record<string, string>;
 
@@ -84,7 +85,20 @@ export function CheckboxField({ label, hint, error, ...input }: { label: string;
   );
 }
 
-export function SubmitButton({ pending, children, pendingLabel }: { pending: boolean; children: React.ReactNode; pendingLabel: string }) {
+/** The save row of a settings form: its button and the last result; nothing for read-only viewers. */
+export function FormActions({ readOnly = false, pending, pendingLabel = "Saving…", message, children }: { readOnly?: boolean; pending: boolean; pendingLabel?: string; message: { tone: "ok" | "error"; text: string } | null; children: React.ReactNode }) {
+  if (readOnly) return null;
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <SubmitButton pending={pending} pendingLabel={pendingLabel}>
+        {children}
+      </SubmitButton>
+      <FormMessage message={message} />
+    </div>
+  );
+}
+
+function SubmitButton({ pending, children, pendingLabel }: { pending: boolean; children: React.ReactNode; pendingLabel: string }) {
   return (
     <button type="submit" disabled={pending} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
       {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}

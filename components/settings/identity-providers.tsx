@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { addIdentityProviderAction, removeIdentityProviderAction } from "@/app/(dashboard)/settings/actions";
 import { Badge, FormMessage } from "@/components/ui";
 import type { SigningSettingsView } from "@/lib/esign/settings";
-import { SelectField, SubmitButton, TextAreaField, TextField, type FieldErrors } from "./fields";
+import { FormActions, SelectField, TextAreaField, TextField, type FieldErrors } from "./fields";
 
 type ProviderRow = SigningSettingsView["identityProviders"][number];
 type Kind = "jwks" | "pem" | "hs256";
@@ -102,12 +102,9 @@ function AddProviderForm() {
       {kind === "jwks" ? <TextField label="JWKS URL" value={jwksUrl} onChange={(e) => setJwksUrl(e.target.value)} inputMode="url" placeholder="https://idv.example.com/.well-known/jwks.json" error={errors.jwksUrl} /> : null}
       {kind === "pem" ? <TextAreaField label="Public key (PEM)" rows={5} value={publicKeyPem} onChange={(e) => setPublicKeyPem(e.target.value)} placeholder="-----BEGIN PUBLIC KEY-----" error={errors.publicKeyPem} /> : null}
       {kind === "hs256" ? <TextField label="Shared secret" type="password" autoComplete="new-password" value={secret} onChange={(e) => setSecret(e.target.value)} error={errors.secret} hint="At least 32 characters. Encrypted at rest and never shown again." /> : null}
-      <div className="flex flex-wrap items-center gap-3">
-        <SubmitButton pending={pending} pendingLabel="Adding…">
-          Add provider
-        </SubmitButton>
-        <FormMessage message={message} />
-      </div>
+      <FormActions pending={pending} pendingLabel="Adding…" message={message}>
+        Add provider
+      </FormActions>
     </form>
   );
 }

@@ -3,9 +3,9 @@
 // token is write-only: the page only says whether one is saved.
 import { useState, useTransition } from "react";
 import { saveSmsProviderAction } from "@/app/(dashboard)/settings/actions";
-import { Badge, FormMessage } from "@/components/ui";
+import { Badge } from "@/components/ui";
 import type { SigningSettingsView } from "@/lib/esign/settings";
-import { SelectField, SubmitButton, TextField, type FieldErrors } from "./fields";
+import { FormActions, SelectField, TextField, type FieldErrors } from "./fields";
 
 type Provider = SigningSettingsView["sms"]["provider"];
 
@@ -65,14 +65,9 @@ export function SmsProviderForm({ initial, readOnly }: { initial: SigningSetting
           </div>
         ) : null}
       </fieldset>
-      {!readOnly ? (
-        <div className="flex flex-wrap items-center gap-3">
-          <SubmitButton pending={pending} pendingLabel="Saving…">
-            Save SMS provider
-          </SubmitButton>
-          <FormMessage message={message} />
-        </div>
-      ) : null}
+      <FormActions readOnly={readOnly} pending={pending} message={message}>
+        Save SMS provider
+      </FormActions>
     </form>
   );
 }
