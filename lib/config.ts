@@ -60,6 +60,8 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The instance certificate that digitally signs completed PDFs (a self-signed one is made when unset). */
   SIGNING_P12_PATH: z.string().min(1).optional(),
+  /** RFC 3161 time-stamping service: seals become PAdES B-LT (signature timestamp + validation data). */
+  TSA_URL: z.url({ protocol: /^https?$/, message: "must be an http:// or https:// URL" }).optional(),
   SIGNING_P12_PASSWORD: z.string().optional(),
   /** smtp://user:pass@host:587 or smtps://…; unset: mail is only recorded in the outbox. */
   /** Graceful shutdown: the longest SIGTERM/SIGINT may take to finish requests, deliveries and close. */
@@ -97,6 +99,8 @@ export interface QuireConfig {
   /** A serverless platform (Vercel, AWS Lambda): no long-lived process, no persistent disk. */
   serverless: boolean;
   signingCertificate: { p12Path?: string; password?: string };
+  /** RFC 3161 time-stamping service for seals (TSA_URL); null: PAdES B-B. */
+  tsaUrl: string | null;
   mail: { smtpUrl: string | null; from: string };
   shutdownTimeoutMs: number;
 }
@@ -170,6 +174,7 @@ export function parseConfig(env: Env): QuireConfig {
     cronSecret: e.CRON_SECRET ?? null,
     serverless,
     signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },
+    tsaUrl: e.TSA_URL ?? null,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

@@ -11,26 +11,14 @@ import type { FieldInput, PrepareInput, RecipientInput } from "@/lib/esign/schem
 import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
 import { NotFoundError } from "@/lib/errors";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
+import type { AnchorHit, AnchorRequest } from "@/lib/pdf/anchors";
 import type { PdfConverter } from "@/lib/pdf/converter";
+import { fitsOn, type Rect } from "@/lib/pdf/geometry";
+import type { SealablePdf } from "@/lib/pdf/inspect";
 import type { FileStorage } from "@/lib/storage";
 import type { UploadedFile } from "@/lib/uploads/file";
 
-export interface AnchorHit {
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export interface AnchorRequest {
-  anchor: string;
-  placement?: "replace" | "before" | "after" | "above" | "below";
-  size?: { width: number; height: number };
-  offset?: { x: number; y: number };
-  caseSensitive?: boolean;
-  useRegex?: boolean;
-}
+export type { AnchorHit, AnchorRequest };
 
 export interface MailMessage {
   orgId: string;
@@ -53,6 +41,8 @@ export interface EsignDeps {
   /** SSRF-safe download of a fileLink. */
   download: (url: string) => Promise<Buffer>;
   pageSizes: (pdf: Buffer) => Promise<{ width: number; height: number }[]>;
+  /** Refuses what cannot be sealed (PdfPasswordProtected, PdfDamaged, PdfUnsupported); page geometry. */
+  inspectPdf: (pdf: Buffer) => Promise<SealablePdf>;
   findAnchors: (pdf: Buffer, requests: AnchorRequest[]) => Promise<AnchorHit[][]>;
   sendMail: (mail: MailMessage) => Promise<unknown>;
   emails: {
@@ -100,7 +90,7 @@ async function resolveSource(deps: EsignDeps, actor: Actor, input: PrepareInput,
   if (given.length !== 1) throw invalid(`Give exactly one document source (file, fileLink, templateId or deliverableId); got ${given.length ? given.join(", ") : "none"}`, "DocumentSourceInvalid", "file");
 
   if (file) {
-    // pdf-lib and the converter work on bytes in memory; the upload's cap bounds them.
+    // The PDF engine and the converter work on bytes in memory; the upload's cap bounds them.
     const data = await file.readAll();
     if (isPdf(data)) return { pdf: data, kind: "file", ref: file.name, name: file.name.replace(/\.pdf$/i, "") };
     const office = officeKind(file.name);
@@ -183,9 +173,22 @@ interface PlannedField {
   isReadonly: boolean;
   isMultiline: boolean;
   anchor: string | null;
+  anchorRect: Rect | null;
 }
 
-async function planFields(deps: EsignDeps, pdf: Buffer, pageCount: number, recipients: RecipientInput[], fields: FieldInput[]): Promise<PlannedField[]> {
+type PageSize = { width: number; height: number };
+
+/** A field must lie on its page as displayed (decisions.md); the message names it and the page. */
+export function checkFieldFits(pages: PageSize[], f: { page: number } & Rect, field: string): void {
+  const page = pages[f.page - 1];
+  if (!page) throw invalid(`${field}.page is ${f.page} but the document has ${pages.length} page(s)`, "FieldOutOfDocument", `${field}.page`);
+  if (!fitsOn(page, f)) {
+    const r = (n: number) => Math.round(n * 10) / 10;
+    throw invalid(`${field} (x ${r(f.x)}, y ${r(f.y)}, ${r(f.width)}×${r(f.height)}) does not fit on page ${f.page}, which is ${r(page.width)}×${r(page.height)} from its top-left corner`, "FieldOutOfPage", field);
+  }
+}
+
+async function planFields(deps: EsignDeps, pdf: Buffer, pages: PageSize[], recipients: RecipientInput[], fields: FieldInput[]): Promise<PlannedField[]> {
   const recipientOf = (f: FieldInput, i: number): number => {
     const index = f.recipientExternalId
       ? recipients.findIndex((r) => r.externalId === f.recipientExternalId)
@@ -214,11 +217,15 @@ async function planFields(deps: EsignDeps, pdf: Buffer, pageCount: number, recip
     const k = anchored.findIndex((a) => a.i === i);
     if (k >= 0) {
       const anchor = (f.template!.anchor ?? f.template!.searchText)!;
-      for (const hit of hits[k]) planned.push({ ...common, ...hit, anchor: f.template!.placement === "replace" || !f.template!.placement ? anchor : null });
+      for (const { match, ...hit } of hits[k]) {
+        checkFieldFits(pages, hit, `fields.${i}`);
+        planned.push({ ...common, ...hit, anchor, anchorRect: match });
+      }
       continue;
     }
-    if (f.page! > pageCount) throw invalid(`fields.${i}.page is ${f.page} but the document has ${pageCount} page(s)`, "FieldOutOfDocument", `fields.${i}.page`);
-    planned.push({ ...common, page: f.page!, x: f.x!, y: f.y!, width: f.width!, height: f.height!, anchor: null });
+    const placed = { page: f.page!, x: f.x!, y: f.y!, width: f.width!, height: f.height! };
+    checkFieldFits(pages, placed, `fields.${i}`);
+    planned.push({ ...common, ...placed, anchor: null, anchorRect: null });
   }
   return planned;
 }
@@ -256,9 +263,11 @@ export async function prepareDocument(
   checkReturnUrl(input.returnUrl);
   await checkIdentities(deps.db, actor.orgId, input.recipients.map((r) => ({ identityVerification: r.identityVerification, phone: r.phone ?? null })), input.automated ?? false);
   checkExpiresAt(input.expiresAt);
-  const source = await resolveSource(deps, actor, input, file);
-  const pageCount = (await deps.pageSizes(source.pdf)).length;
-  const fields = await planFields(deps, source.pdf, pageCount, input.recipients, input.fields ?? []);
+  const resolved = await resolveSource(deps, actor, input, file);
+  const sealable = await deps.inspectPdf(resolved.pdf);
+  const source = { ...resolved, pdf: sealable.pdf };
+  const pageCount = sealable.pages.length;
+  const fields = await planFields(deps, source.pdf, sealable.pages, input.recipients, input.fields ?? []);
   const sendEmail = input.sendEmail ?? true;
 
   const id = crypto.randomUUID();
@@ -302,7 +311,7 @@ export async function prepareDocument(
       });
       if (fields.length) {
         await tx.signingField.createMany({
-          data: fields.map(({ recipientIndex, ...f }) => ({ ...f, documentId: id, recipientId: recipientIds[recipientIndex] })),
+          data: fields.map(({ recipientIndex, anchorRect, ...f }) => ({ ...f, anchorRect: anchorRect ? { ...anchorRect } : undefined, documentId: id, recipientId: recipientIds[recipientIndex] })),
         });
       }
       await appendAudit(tx, id, { actionType: "created", ip: meta.ip, userAgent: meta.userAgent, details: { source: source.kind, pageCount, recipients: input.recipients.length, fields: fields.length } });

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { appendAudit } from "@/lib/esign/audit";
 import type { EsignDeps, Actor, RequestMeta } from "@/lib/esign/documents";
-import { requireDocument } from "@/lib/esign/documents";
+import { checkFieldFits, requireDocument } from "@/lib/esign/documents";
 import { invalid } from "@/lib/esign/errors";
 import { FIELD_TYPES } from "@/lib/esign/schemas";
 
@@ -65,10 +65,7 @@ export async function replaceDraftFields(
   const recipientIds = new Set(doc.recipients.map((r) => r.id));
   for (const [i, f] of fields.entries()) {
     if (!recipientIds.has(f.recipientId)) throw invalid(`fields.${i} is assigned to someone who is not a recipient of this document`, "FieldRecipientUnknown", `fields.${i}.recipientId`);
-    const page = pages[f.page - 1];
-    if (!page) throw invalid(`fields.${i}.page is ${f.page} but the document has ${pages.length} page(s)`, "FieldOutOfDocument", `fields.${i}.page`);
-    // Half a point of slack: the placer rounds to tenths of a point.
-    if (f.x + f.width > page.width + 0.5 || f.y + f.height > page.height + 0.5) throw invalid(`fields.${i} reaches past the edge of page ${f.page}`, "FieldOutOfDocument", `fields.${i}`);
+    checkFieldFits(pages, f, `fields.${i}`);
   }
   if (opts.forSending) {
     const idle = doc.recipients.filter((r) => !fields.some((f) => f.recipientId === r.id)).map((r) => r.name);

@@ -11,6 +11,7 @@ import { safeDownload } from "@/lib/net/safe-fetch";
 import { findAnchors } from "@/lib/pdf/anchors";
 import { pdfConverter } from "@/lib/pdf/converter";
 import { loadOrCreateSigningCertificate, type CertificateStore } from "@/lib/pdf/instance-certificate";
+import { checkSealable } from "@/lib/pdf/inspect";
 import { pageSizes } from "@/lib/pdf/raster";
 import { sealCompletedDocument } from "@/lib/pdf/seal";
 import { fileStorage } from "@/lib/storage";
@@ -25,6 +26,7 @@ export async function esignDeps(): Promise<EsignDeps> {
     converter: pdfConverter(),
     download: (url) => safeDownload(url, { field: "fileLink", maxBytes: MAX_LINKED_FILE_BYTES, allowPrivate: config.allowPrivateFetch }),
     pageSizes,
+    inspectPdf: checkSealable,
     findAnchors,
     sendMail: (mail) => sendMail(mail),
     emails: { signingRequest: signingRequestEmail, documentVoided: documentVoidedEmail },
@@ -42,7 +44,7 @@ export async function signingDeps(): Promise<SigningDeps> {
     emailsCompleted: signingCompletedEmail,
     seal: async (input) => {
       const cert = await loadOrCreateSigningCertificate({ ...config.signingCertificate, dataDir: config.dataDir, store: certificateStore(base.db, config.nextAuthSecret) });
-      const { pdf } = await sealCompletedDocument({ ...input, signing: { p12: cert.p12, password: cert.password, name: "Quire" } });
+      const { pdf } = await sealCompletedDocument({ ...input, signing: { p12: cert.p12, password: cert.password, name: "Quire" }, tsaUrl: config.tsaUrl });
       return pdf;
     },
   };

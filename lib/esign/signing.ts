@@ -11,7 +11,9 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 export interface SealInput {
   original: Buffer;
-  fields: { page: number; x: number; y: number; width: number; height: number; type: string; value: string; coverAnchor?: boolean }[];
+  fields: { page: number; x: number; y: number; width: number; height: number; type: string; value: string }[];
+  /** Text anchors the fields consumed, removed from the output (decisions.md). */
+  hide: { page: number; x: number; y: number; width: number; height: number }[];
   certificate: { documentName: string; documentId: string; completedAt: Date; signers: { name: string; email: string; signedAt: Date; ip: string; userAgent: string; verification: string }[] };
 }
 
@@ -148,7 +150,8 @@ async function completeDocument(deps: SigningDeps, documentId: string, meta: { i
   const completedAt = new Date();
   const sealed = await deps.seal({
     original: await deps.storage.get(doc.originalPdfKey),
-    fields: doc.fields.filter((f) => f.value !== null && f.value !== "").map((f) => ({ page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, type: f.type, value: f.value!, coverAnchor: Boolean(f.anchor) })),
+    fields: doc.fields.filter((f) => f.value !== null && f.value !== "").map((f) => ({ page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, type: f.type, value: f.value! })),
+    hide: doc.fields.flatMap((f) => (f.anchorRect ? [{ page: f.page, ...(f.anchorRect as { x: number; y: number; width: number; height: number }) }] : [])),
     certificate: {
       documentName: doc.name,
       documentId: doc.id,

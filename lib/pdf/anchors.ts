@@ -1,6 +1,9 @@
-// Finds text anchors (e.g. "[[sign:client]]") in a PDF with pdf.js's text layer and turns each
-// occurrence into a field box. Coordinates are PDF points from the page's top-left corner.
+// Finds text anchors (e.g. "[[sign:client]]") in a PDF with MuPDF's structured text, which gives
+// every character's quad in the displayed page space, and turns each occurrence into a field box in
+// lib/pdf/geometry.ts's coordinates. The matched text's own box is kept so the seal can remove it.
 import { ValidationError } from "@/lib/errors";
+import { withPdf } from "@/lib/pdf/engine";
+import { clampOnto, geometryOf, type PageGeometry, type Rect } from "@/lib/pdf/geometry";
 
 export interface AnchorRequest {
   anchor: string;
@@ -11,74 +14,16 @@ export interface AnchorRequest {
   useRegex?: boolean;
 }
 
-export interface AnchorHit {
+export interface AnchorHit extends Rect {
   page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-interface Piece {
-  str: string;
-  x: number;
-  width: number;
-  baseline: number;
-  height: number;
+  /** Where the anchor text itself is (displayed coordinates), to hide it in the signed output. */
+  match: Rect;
 }
 
 interface Line {
   text: string;
-  pieces: { start: number; piece: Piece }[];
-}
-
-/** Text items on the same baseline, left to right, joined into one searchable string. */
-function linesOf(pieces: Piece[]): Line[] {
-  const rows = new Map<number, Piece[]>();
-  for (const p of pieces) {
-    const key = Math.round(p.baseline);
-    rows.set(key, [...(rows.get(key) ?? []), p]);
-  }
-  return [...rows.values()].map((row) => {
-    row.sort((a, b) => a.x - b.x);
-    let text = "";
-    const out: Line["pieces"] = [];
-    for (const piece of row) {
-      out.push({ start: text.length, piece });
-      text += piece.str;
-    }
-    return { text, pieces: out };
-  });
-}
-
-// pdf.js reports a width per text item, not per character. Inside an item, characters are
-// weighted by rough glyph-width classes of proportional fonts (Helvetica/Arial-like), which lands
-// far closer to the real position than an even split.
-function glyphWeight(ch: string): number {
-  if (/[il.,:;'!|\[\]()fjtI ]/.test(ch)) return 0.3;
-  if (/[mwMW@]/.test(ch)) return 0.85;
-  if (/[A-Z#%&]/.test(ch)) return 0.68;
-  return 0.55;
-}
-
-function weightOf(text: string): number {
-  let total = 0;
-  for (const ch of text) total += glyphWeight(ch);
-  return total;
-}
-
-/** x position of a character offset within a line. */
-function xAt(line: Line, offset: number, end: boolean): { x: number; piece: Piece } {
-  for (const { start, piece } of line.pieces) {
-    const stop = start + piece.str.length;
-    if (offset < stop || (end && offset === stop)) {
-      const whole = weightOf(piece.str);
-      const fraction = whole ? weightOf(piece.str.slice(0, offset - start)) / whole : 0;
-      return { x: piece.x + piece.width * fraction, piece };
-    }
-  }
-  const last = line.pieces[line.pieces.length - 1].piece;
-  return { x: last.x + last.width, piece: last };
+  /** One box per UTF-16 unit of `text`, in displayed page units. */
+  boxes: Rect[];
 }
 
 function matcher(request: AnchorRequest): RegExp {
@@ -91,7 +36,15 @@ function matcher(request: AnchorRequest): RegExp {
   }
 }
 
-function place(request: AnchorRequest, page: number, box: { x: number; y: number; width: number; height: number }): AnchorHit {
+function union(boxes: Rect[]): Rect {
+  const x0 = Math.min(...boxes.map((b) => b.x));
+  const y0 = Math.min(...boxes.map((b) => b.y));
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width));
+  const y1 = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+function place(request: AnchorRequest, page: number, geometry: PageGeometry, box: Rect): AnchorHit {
   const width = request.size?.width ?? box.width;
   const height = request.size?.height ?? box.height;
   const at = {
@@ -101,26 +54,48 @@ function place(request: AnchorRequest, page: number, box: { x: number; y: number
     above: { x: box.x, y: box.y - height },
     below: { x: box.x, y: box.y + box.height },
   }[request.placement ?? "replace"];
-  return { page, x: Math.max(0, at.x + (request.offset?.x ?? 0)), y: Math.max(0, at.y + (request.offset?.y ?? 0)), width, height };
+  // An anchor near an edge moves the field onto the page; the sender did not choose the coordinates.
+  const field = clampOnto(geometry, { x: at.x + (request.offset?.x ?? 0), y: at.y + (request.offset?.y ?? 0), width, height });
+  return { page, ...field, match: box };
+}
+
+/** Lines of a page as MuPDF laid them out, with a box per character. */
+function linesOf(page: import("mupdf").PDFPage, unit: number): Line[] {
+  const lines: Line[] = [];
+  let current: Line | null = null;
+  const stext = page.toStructuredText("preserve-whitespace");
+  try {
+    stext.walk({
+      beginLine() {
+        current = { text: "", boxes: [] };
+      },
+      onChar(c, _origin, _font, _size, quad) {
+        if (!current) return;
+        const xs = [quad[0], quad[2], quad[4], quad[6]];
+        const ys = [quad[1], quad[3], quad[5], quad[7]];
+        const box = { x: Math.min(...xs) / unit, y: Math.min(...ys) / unit, width: (Math.max(...xs) - Math.min(...xs)) / unit, height: (Math.max(...ys) - Math.min(...ys)) / unit };
+        current.text += c;
+        for (let k = 0; k < c.length; k++) current.boxes.push(box);
+      },
+      endLine() {
+        if (current?.text) lines.push(current);
+        current = null;
+      },
+    });
+  } finally {
+    stext.destroy();
+  }
+  return lines;
 }
 
 export async function findAnchors(pdf: Buffer, requests: AnchorRequest[]): Promise<AnchorHit[][]> {
   const patterns = requests.map(matcher);
-  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const doc = await getDocument({ data: new Uint8Array(pdf), isEvalSupported: false, useSystemFonts: false, verbosity: 0 }).promise;
   const hits: AnchorHit[][] = requests.map(() => []);
-  try {
-    for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.getPage(n);
-      const height = page.getViewport({ scale: 1 }).height;
-      const content = await page.getTextContent();
-      const pieces: Piece[] = [];
-      for (const item of content.items) {
-        if (!("str" in item) || !item.str) continue;
-        const [, , , d, e, f] = item.transform as number[];
-        pieces.push({ str: item.str, x: e, width: item.width, baseline: f, height: item.height || Math.abs(d) });
-      }
-      for (const line of linesOf(pieces)) {
+  await withPdf(pdf, (doc) => {
+    for (let n = 1; n <= doc.countPages(); n++) {
+      const page = doc.loadPage(n - 1) as import("mupdf").PDFPage;
+      const geometry = geometryOf(page);
+      for (const line of linesOf(page, geometry.userUnit)) {
         patterns.forEach((pattern, i) => {
           pattern.lastIndex = 0;
           for (let m = pattern.exec(line.text); m; m = pattern.exec(line.text)) {
@@ -128,19 +103,12 @@ export async function findAnchors(pdf: Buffer, requests: AnchorRequest[]): Promi
               pattern.lastIndex++;
               continue;
             }
-            const from = xAt(line, m.index, false);
-            const to = xAt(line, m.index + m[0].length, true);
-            const fontHeight = from.piece.height;
-            const box = { x: from.x, y: height - from.piece.baseline - fontHeight * 0.8, width: Math.max(1, to.x - from.x), height: fontHeight * 1.05 };
-            hits[i].push(place(requests[i], n, box));
+            hits[i].push(place(requests[i], n, geometry, union(line.boxes.slice(m.index, m.index + m[0].length))));
           }
         });
       }
-      page.cleanup();
     }
-  } finally {
-    await doc.destroy();
-  }
+  });
   const missing = requests.filter((_, i) => hits[i].length === 0).map((r) => r.anchor);
   if (missing.length) {
     throw new ValidationError(

@@ -1,25 +1,25 @@
-// Turns a signed-off document into its final PDF: every value stamped in place, a certificate of
-// completion appended, and a PKCS#7 detached digital signature over the whole file.
+// Turns a signed-off document into its final PDF, appended to the original as incremental updates so
+// that every signature already in the file stays valid:
+//   1. consumed text anchors are removed (MuPDF redaction: the glyphs go, not just painted over);
+//   2. form fields are flattened into the page (unsigned documents) so the seal covers what they show;
+//   3. every value is stamped upright where lib/pdf/geometry.ts says its field is, on any page geometry;
+//   4. a certificate of completion is appended;
+//   5. a PAdES signature (ETSI.CAdES.detached) seals the whole: B-B, or B-LT with an RFC 3161
+//      signature timestamp and the validation data when a time-stamping service is configured.
+// Writing is @libpdf/core's (incremental saves, PAdES, timestamps); reading is MuPDF's (engine.ts).
 import crypto from "node:crypto";
 import fs from "node:fs";
-import fontkit from "@pdf-lib/fontkit";
-import { P12Signer } from "@signpdf/signer-p12";
-import { pdflibAddPlaceholder } from "@signpdf/placeholder-pdf-lib";
-import signpdf from "@signpdf/signpdf";
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { type EmbeddedFont, HttpTimestampAuthority, P12Signer, PDF, type PDFPage, rgb, Standard14Font, type Standard14FontName, StandardFonts } from "@libpdf/core";
+import { log } from "@/lib/log";
+import { withPdf } from "@/lib/pdf/engine";
+import { documentGeometry, type PageGeometry, placement, type Rect } from "@/lib/pdf/geometry";
 
-export interface StampField {
-  /** 1-based page; x, y, width, height in points from the page's top-left. */
+export interface StampField extends Rect {
+  /** 1-based page; x, y, width, height in displayed page units from the top-left (geometry.ts). */
   page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
   type: string;
   /** Signatures/initials: a PNG data URL (drawn) or the typed text. Checkbox: "true"/"false". */
   value: string;
-  /** The field replaced a text anchor: paint over the anchor first. */
-  coverAnchor?: boolean;
 }
 
 export interface CertificateSigner {
@@ -31,77 +31,104 @@ export interface CertificateSigner {
   verification: string;
 }
 
+export type SealLevel = "PAdES-B-B" | "PAdES-B-LT";
+
 export interface SealRequest {
   original: Buffer;
   fields: StampField[];
+  /** Anchor text to remove from the output (pages 1-based, displayed coordinates). */
+  hide?: (Rect & { page: number })[];
   certificate: { documentName: string; documentId: string; completedAt: Date; signers: CertificateSigner[] };
   signing: { p12: Buffer; password: string; name: string };
+  /** RFC 3161 time-stamping service (TSA_URL): B-LT instead of B-B. */
+  tsaUrl?: string | null;
+}
+
+export function sealLevel(tsaUrl: string | null | undefined): SealLevel {
+  return tsaUrl ? "PAdES-B-LT" : "PAdES-B-B";
 }
 
 const FONT_DIR = "/usr/share/fonts/truetype/dejavu";
+const INK = rgb(0.05, 0.1, 0.3);
 
-interface Fonts {
-  regular: PDFFont;
-  bold: PDFFont;
-  script: PDFFont;
+interface Font {
+  draw: EmbeddedFont | Standard14FontName;
+  width(text: string, size: number): number;
   unicode: boolean;
 }
 
-async function loadFonts(doc: PDFDocument): Promise<Fonts> {
+interface Fonts {
+  regular: Font;
+  bold: Font;
+  script: Font;
+}
+
+function loadFonts(doc: PDF): Fonts {
   const file = (name: string) => `${FONT_DIR}/${name}`;
   if (fs.existsSync(file("DejaVuSans.ttf"))) {
     // Unicode names (Zoë, Ångström, Łukasz) need a TrueType font; the standard 14 are WinAnsi only.
-    doc.registerFontkit(fontkit);
-    const embed = (name: string, fallback: string) => doc.embedFont(fs.readFileSync(fs.existsSync(file(name)) ? file(name) : file(fallback)), { subset: true });
-    return { regular: await embed("DejaVuSans.ttf", "DejaVuSans.ttf"), bold: await embed("DejaVuSans-Bold.ttf", "DejaVuSans.ttf"), script: await embed("DejaVuSerif-Italic.ttf", "DejaVuSerif.ttf"), unicode: true };
+    const embed = (name: string, fallback: string): Font => {
+      const font = doc.embedFont(fs.readFileSync(fs.existsSync(file(name)) ? file(name) : file(fallback)));
+      return { draw: font, width: (t, s) => font.widthOfTextAtSize(t, s), unicode: true };
+    };
+    return { regular: embed("DejaVuSans.ttf", "DejaVuSans.ttf"), bold: embed("DejaVuSans-Bold.ttf", "DejaVuSans.ttf"), script: embed("DejaVuSerif-Italic.ttf", "DejaVuSerif.ttf") };
   }
-  return { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold), script: await doc.embedFont(StandardFonts.TimesRomanItalic), unicode: false };
+  const standard = (name: "Helvetica" | "Helvetica-Bold" | "Times-Italic"): Font => {
+    const font = Standard14Font.of(name);
+    return { draw: name, width: (t, s) => font.widthOfTextAtSize(t, s), unicode: false };
+  };
+  return { regular: standard(StandardFonts.Helvetica), bold: standard(StandardFonts.HelveticaBold), script: standard(StandardFonts.TimesItalic) };
 }
 
-function printable(text: string, fonts: Fonts): string {
+function printable(text: string, font: Font): string {
   const flat = text.replace(/[\r\n\t]+/g, " ");
-  return fonts.unicode ? flat : flat.normalize("NFKD").replace(/[^\x20-\x7e]/g, "?");
+  return font.unicode ? flat : flat.normalize("NFKD").replace(/[^\x20-\x7e]/g, "?");
 }
 
-function fitText(page: PDFPage, text: string, font: PDFFont, box: { x: number; y: number; width: number; height: number }) {
+/** Draws `text` upright inside the displayed box, shrinking it to fit. */
+function fitText(page: PDFPage, geometry: PageGeometry, text: string, font: Font, box: Rect): void {
   let size = Math.min(14, box.height * 0.75);
-  while (size > 6 && font.widthOfTextAtSize(text, size) > box.width) size -= 0.5;
-  page.drawText(text, { x: box.x + 1, y: box.y + (box.height - size) / 2 + size * 0.2, size, font, color: rgb(0.05, 0.1, 0.3), maxWidth: box.width });
+  while (size > 4 && font.width(text, size) > box.width - 2) size -= 0.5;
+  const baseline = (box.height - size) / 2 + size * 0.2;
+  // The text's own origin: 1 unit in from the box's left, `baseline` up from its bottom (displayed).
+  const at = placement(geometry, { x: box.x + 1, y: box.y, width: box.width, height: box.height - baseline });
+  page.drawText(text, { x: at.x, y: at.y, size, font: font.draw, color: INK, rotate: { angle: at.angle, origin: { x: at.x, y: at.y } } });
 }
 
-async function stamp(doc: PDFDocument, fields: StampField[], fonts: Fonts): Promise<void> {
+function stamp(doc: PDF, geometry: PageGeometry[], fields: StampField[], fonts: Fonts): void {
   const pages = doc.getPages();
   for (const f of fields) {
     const page = pages[f.page - 1];
-    if (!page) continue;
-    const box = { x: f.x, y: page.getHeight() - f.y - f.height, width: f.width, height: f.height };
-    if (f.coverAnchor) page.drawRectangle({ ...box, color: rgb(1, 1, 1) });
+    const g = geometry[f.page - 1];
+    if (!page || !g) continue;
     if ((f.type === "signature" || f.type === "initial") && f.value.startsWith("data:image/png;base64,")) {
-      const image = await doc.embedPng(Buffer.from(f.value.slice("data:image/png;base64,".length), "base64"));
-      const scale = Math.min(box.width / image.width, box.height / image.height);
+      const image = doc.embedPng(Buffer.from(f.value.slice("data:image/png;base64,".length), "base64"));
+      const scale = Math.min(f.width / image.width, f.height / image.height);
       const w = image.width * scale;
       const h = image.height * scale;
-      page.drawImage(image, { x: box.x + (box.width - w) / 2, y: box.y + (box.height - h) / 2, width: w, height: h });
+      const at = placement(g, { x: f.x + (f.width - w) / 2, y: f.y + (f.height - h) / 2, width: w, height: h });
+      page.drawImage(image, { x: at.x, y: at.y, width: w, height: h, rotate: { angle: at.angle, origin: { x: at.x, y: at.y } } });
     } else if (f.type === "checkbox") {
-      if (f.value === "true") fitText(page, "X", fonts.bold, box);
+      if (f.value === "true") fitText(page, g, "X", fonts.bold, f);
     } else {
-      fitText(page, printable(f.value, fonts), f.type === "signature" || f.type === "initial" ? fonts.script : fonts.regular, box);
+      const font = f.type === "signature" || f.type === "initial" ? fonts.script : fonts.regular;
+      fitText(page, g, printable(f.value, font), font, f);
     }
   }
 }
 
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+function wrap(text: string, font: Font, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(/\s+/)) {
     const next = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(next, size) <= width) line = next;
+    if (font.width(next, size) <= width) line = next;
     else {
       if (line) lines.push(line);
       line = word;
-      while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
+      while (font.width(line, size) > width && line.length > 1) {
         let cut = line.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
+        while (cut > 1 && font.width(line.slice(0, cut), size) > width) cut--;
         lines.push(line.slice(0, cut));
         line = line.slice(cut);
       }
@@ -111,20 +138,20 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return lines;
 }
 
-function appendCertificate(doc: PDFDocument, cert: SealRequest["certificate"], documentHash: string, fonts: Fonts): void {
+function appendCertificate(doc: PDF, cert: SealRequest["certificate"], documentHash: string, level: SealLevel, fonts: Fonts): void {
   const [width, height] = [595.28, 841.89];
   const margin = 50;
-  let page = doc.addPage([width, height]);
+  let page = doc.addPage({ width, height });
   let y = height - margin;
   const line = (text: string, opts: { size?: number; bold?: boolean; gap?: number } = {}) => {
     const size = opts.size ?? 10;
     const font = opts.bold ? fonts.bold : fonts.regular;
-    for (const part of wrap(printable(text, fonts), font, size, width - 2 * margin)) {
+    for (const part of wrap(printable(text, font), font, size, width - 2 * margin)) {
       if (y < margin + size) {
-        page = doc.addPage([width, height]);
+        page = doc.addPage({ width, height });
         y = height - margin;
       }
-      page.drawText(part, { x: margin, y, size, font, color: rgb(0.1, 0.1, 0.15) });
+      page.drawText(part, { x: margin, y, size, font: font.draw, color: rgb(0.1, 0.1, 0.15) });
       y -= size * 1.4;
     }
     y -= opts.gap ?? 0;
@@ -133,7 +160,8 @@ function appendCertificate(doc: PDFDocument, cert: SealRequest["certificate"], d
   line(`Document: ${cert.documentName}`);
   line(`Document id: ${cert.documentId}`);
   line(`SHA-256 of the document as sent: ${documentHash}`);
-  line(`Completed: ${cert.completedAt.toISOString()}`, { gap: 10 });
+  line(`Completed: ${cert.completedAt.toISOString()}`);
+  line(`Seal: ${level === "PAdES-B-LT" ? "PAdES B-LT (signature timestamp from a trusted time-stamping service, validation data embedded)" : "PAdES B-B (no trusted timestamp)"}`, { gap: 10 });
   for (const [i, s] of cert.signers.entries()) {
     line(`Signer ${i + 1}: ${s.name} <${s.email}>`, { bold: true, size: 11 });
     line(`Signed: ${s.signedAt.toISOString()}   IP address: ${s.ip}   Verification: ${s.verification}`);
@@ -142,23 +170,63 @@ function appendCertificate(doc: PDFDocument, cert: SealRequest["certificate"], d
   line("This document is digitally signed by Quire; any change after signing invalidates the signature.", { size: 8 });
 }
 
-export async function sealCompletedDocument(req: SealRequest): Promise<{ pdf: Buffer; documentHash: string }> {
-  const documentHash = crypto.createHash("sha256").update(req.original).digest("hex");
-  const doc = await PDFDocument.load(req.original, { updateMetadata: false });
-  const fonts = await loadFonts(doc);
-  await stamp(doc, req.fields, fonts);
-  appendCertificate(doc, req.certificate, documentHash, fonts);
-  pdflibAddPlaceholder({
-    pdfDoc: doc,
-    reason: `Signed by all parties: ${req.certificate.documentName}`.slice(0, 200),
-    contactInfo: "",
-    name: req.signing.name,
-    location: "",
-    signatureLength: 16_384,
-    appName: "Quire",
+/**
+ * Removes the anchors' glyphs with MuPDF redactions, appended as an incremental update, and reads
+ * the page geometry on the way. A file MuPDF cannot update incrementally keeps its anchors (the
+ * stamps still cover the field boxes); the seal itself never depends on this step.
+ */
+async function removeAnchors(original: Buffer, hide: NonNullable<SealRequest["hide"]>): Promise<{ bytes: Buffer; geometry: PageGeometry[] }> {
+  return withPdf(original, (doc) => {
+    const geometry = documentGeometry(doc);
+    if (hide.length === 0) return { bytes: original, geometry };
+    try {
+      for (const h of hide) {
+        const page = doc.loadPage(h.page - 1) as import("mupdf").PDFPage;
+        const unit = geometry[h.page - 1].userUnit;
+        // Redaction rectangles are in MuPDF's displayed points; shrink slightly so neighbours stay.
+        const annot = page.createAnnotation("Redact");
+        annot.setRect([(h.x + 0.5) * unit, (h.y + 0.5) * unit, (h.x + h.width - 0.5) * unit, (h.y + h.height - 0.5) * unit]);
+        page.applyRedactions(false, 0);
+      }
+      return { bytes: Buffer.from(doc.saveToBuffer("incremental").asUint8Array()), geometry };
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, "anchors could not be removed from the signed PDF");
+      return { bytes: original, geometry };
+    }
   });
-  // Classic cross-reference tables: the signer patches the byte range in place.
-  const unsigned = Buffer.from(await doc.save({ useObjectStreams: false }));
-  const signed = await signpdf.sign(unsigned, new P12Signer(req.signing.p12, { passphrase: req.signing.password }));
-  return { pdf: Buffer.from(signed), documentHash };
+}
+
+/** A field name no earlier signature uses (Documenso-style "Signature1" twice breaks readers). */
+function uniqueFieldName(doc: PDF, documentId: string): string {
+  const taken = new Set((doc.getForm()?.getFields() ?? []).map((f) => f.name));
+  const base = `Quire seal ${documentId.slice(0, 8)}`;
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base} (${n})`;
+  return name;
+}
+
+export async function sealCompletedDocument(req: SealRequest): Promise<{ pdf: Buffer; documentHash: string; level: SealLevel }> {
+  const documentHash = crypto.createHash("sha256").update(req.original).digest("hex");
+  const level = sealLevel(req.tsaUrl);
+  const { bytes, geometry } = await removeAnchors(req.original, req.hide ?? []);
+  const doc = await PDF.load(bytes, { credentials: "" });
+  const form = doc.getForm();
+  // An unsigned form is flattened so the seal covers what its fields show and nobody edits them
+  // afterwards; a form someone already signed is left as it is (flattening would alter what they signed).
+  if (form && !form.getSignatureFields().some((f) => f.isSigned())) form.flatten({ skipSignatures: true });
+  const fonts = loadFonts(doc);
+  stamp(doc, geometry, req.fields, fonts);
+  appendCertificate(doc, req.certificate, documentHash, level, fonts);
+  const signer = await P12Signer.create(req.signing.p12, req.signing.password);
+  const { bytes: signed, warnings } = await doc.sign({
+    signer,
+    fieldName: uniqueFieldName(doc, req.certificate.documentId),
+    reason: `Signed by all parties: ${req.certificate.documentName}`.slice(0, 200),
+    location: "",
+    contactInfo: "",
+    subFilter: "ETSI.CAdES.detached",
+    ...(req.tsaUrl ? { level: "B-LT" as const, timestampAuthority: new HttpTimestampAuthority(req.tsaUrl, { timeout: 15_000 }), estimatedSize: 32_768 } : { level: "B-B" as const }),
+  });
+  if (warnings.length) log.info({ warnings: warnings.map((w) => w.message ?? String(w)) }, "seal warnings");
+  return { pdf: Buffer.from(signed), documentHash, level };
 }

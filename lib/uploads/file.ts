@@ -1,6 +1,6 @@
 // A file handed to domain code: an upload spooled to a temp file by the multipart reader, or bytes
 // already in memory (sample templates, tests). Domain code streams it to storage and reads it
-// whole only where a parser needs the bytes in memory (ZIP inspection, pdf-lib), which the
+// whole only where a parser needs the bytes in memory (ZIP inspection, PDF parsing), which the
 // upload's size cap bounds.
 import fs from "node:fs";
 import fsp from "node:fs/promises";

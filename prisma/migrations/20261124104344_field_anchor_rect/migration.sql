@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "signing_field" ADD COLUMN     "anchorRect" JSONB;
