@@ -1,6 +1,7 @@
 import { getConfig } from "@/lib/config";
 import { getDriver, sqlRunner } from "@/lib/db/driver";
 import { pdfConverterInfo } from "@/lib/pdf/converter";
+import { type SealLevel, sealLevel } from "@/lib/pdf/seal";
 import { fileStorage } from "@/lib/storage";
 
 type Check = "ok" | "unavailable";
@@ -9,6 +10,8 @@ export interface Health {
   status: "ok" | "degraded";
   database: Check;
   pdfConverter: Check;
+  /** The PAdES baseline level completed documents are sealed at (B-LT when TSA_URL is set). */
+  sealLevel: SealLevel;
 }
 
 export interface Readiness {
@@ -30,7 +33,7 @@ const databaseCheck = () => check(async () => sqlRunner(await getDriver(getConfi
 /** Liveness: the process answers and reaches its database. */
 export async function checkHealth(): Promise<Health> {
   const [database, converter] = await Promise.all([databaseCheck(), pdfConverterInfo()]);
-  return { status: database === "ok" ? "ok" : "degraded", database, pdfConverter: converter.status };
+  return { status: database === "ok" ? "ok" : "degraded", database, pdfConverter: converter.status, sealLevel: sealLevel(getConfig().tsaUrl) };
 }
 
 /** Readiness: everything a request may need answers (a load balancer sends traffic only then). */

@@ -6,10 +6,10 @@ const quire = inject("quire");
 const { baseUrl, seed, other, limited } = quire;
 
 describe("health", () => {
-  it("reports the database and the converter", async () => {
+  it("reports the database, the converter and the seal level", async () => {
     const res = await call(baseUrl, "/api/health");
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ status: "ok", database: "ok", pdfConverter: expect.stringMatching(/^(ok|unavailable)$/) });
+    expect(res.json).toEqual({ status: "ok", database: "ok", pdfConverter: expect.stringMatching(/^(ok|unavailable)$/), sealLevel: "PAdES-B-B" });
   });
 
   it("reports readiness of the database, the file storage and the converter", async () => {
