@@ -19,9 +19,10 @@ RUN NEXT_OUTPUT=standalone npm run build
 
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ARG WITH_LIBREOFFICE=false
-# poppler-utils rasterizes pages for the signing page; LibreOffice (optional) converts DOCX/PPTX locally.
+# DejaVu fonts stamp non-Latin names into signed PDFs; LibreOffice (optional) converts DOCX/PPTX locally.
+# PDFs are read and drawn in-process (MuPDF.js, WebAssembly): no PDF tools are installed.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends poppler-utils fonts-dejavu-core ca-certificates \
+ && apt-get install -y --no-install-recommends fonts-dejavu-core ca-certificates \
  && if [ "$WITH_LIBREOFFICE" = "true" ]; then \
       apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-impress-nogui python3-uno; \
     fi \

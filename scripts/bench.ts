@@ -3,13 +3,15 @@
 //   GET /template-item over HTTP, p50/p99, on the embedded PGlite and on PostgreSQL when reachable.
 //   Generation (on the sample templates): raw docxtemplater fill vs Quire's fill; raw warm
 //   LibreOffice conversion vs Quire's create-with-PDF over HTTP; throughput of 8 concurrent creates.
+//   Sealing: a completed document of 1, 10 and 100 pages sealed, beside the bare signature as a floor
+//   (scripts/bench-sealing.ts).
 //   Webhooks: fan-out throughput (deliveries/s) of the durable queue to a local HTTPS receiver (N events x
 //   10 URLs, signed, each verified by the receiver), and Test Webhook over HTTP from 8 concurrent callers.
 //   Load (autocannon, against the built server): list endpoints at a fixed 200 requests/s, signing-URL issuance
 //   at the highest rate 8 connections reach, deliverable creation with PDF from 3 connections; p50/p99, rate
 //   achieved, non-2xx and errors. Exits non-zero when a scenario's failures pass --max-error-pct.
 // Options: --db pglite|postgres|both (default both; for load: PostgreSQL when reachable, else PGlite; also
-//   QUIRE_BENCH_DB), --requests N (default 200), --only listing|generation|webhooks|load, --seconds N (load:
+//   QUIRE_BENCH_DB), --requests N (default 200), --only listing|generation|sealing|webhooks|load, --seconds N (load:
 //   length of each timed scenario, default 10), --rate N (load: list rate, default 200), --pdf-requests N
 //   (load, default 60), --max-error-pct P (load, default 0.5).
 //   e.g. `npm run bench -- --only webhooks`, `npm run bench -- --only load --db pglite`
@@ -21,6 +23,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 import { benchLoad } from "./bench-load";
+import { benchSealing } from "./bench-sealing";
 import { CONTRACT_VARIABLES, createBenchWebhook, postgresReachable } from "./bench-shared";
 
 const { values } = parseArgs({
@@ -247,9 +250,10 @@ async function benchWebhooks() {
 }
 
 async function main() {
-  if (values.only !== undefined && !["listing", "generation", "webhooks", "load"].includes(values.only)) throw new Error(`--only must be listing, generation, webhooks or load, not ${values.only}`);
+  if (values.only !== undefined && !["listing", "generation", "sealing", "webhooks", "load"].includes(values.only)) throw new Error(`--only must be listing, generation, sealing, webhooks or load, not ${values.only}`);
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (values.only === "generation") return benchGeneration();
+  if (values.only === "sealing") return benchSealing();
   if (values.only === "webhooks") return benchWebhooks();
   if (values.only === "load") {
     return benchLoad({
@@ -265,6 +269,7 @@ async function main() {
     const self = (...args: string[]) => execFileSync(process.execPath, [...process.execArgv, __filename, "--requests", String(REQUESTS), ...args], { cwd: root, stdio: "inherit" });
     if (values.only !== "generation") for (const kind of ["pglite", "postgres"]) self("--db", kind, "--only", "listing");
     if (values.only !== "listing") self("--only", "generation");
+    if (values.only === undefined) self("--only", "sealing");
     if (values.only === undefined) self("--only", "webhooks");
     if (values.only === undefined) self("--only", "load", "--seconds", String(values.seconds), "--rate", String(values.rate), "--pdf-requests", String(values["pdf-requests"]), "--max-error-pct", String(values["max-error-pct"]));
     return;

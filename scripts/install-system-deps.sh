@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Quire needs. Idempotent: installs only what is missing.
-#   --runtime  LibreOffice (DOCX/PPTX -> PDF), python3-uno for the warm converter, poppler-utils (signing page images)
+#   --runtime  LibreOffice (DOCX/PPTX -> PDF), python3-uno for the warm converter
 #   --test     also Chromium (browser tests)
 # Without apt (another OS) it prints what to install and exits 0, so `npm start` still works
 # with whatever is already present.
@@ -15,9 +15,10 @@ for arg in "$@"; do
   esac
 done
 
-packages=(libreoffice-writer-nogui libreoffice-impress-nogui python3-uno fonts-dejavu-core poppler-utils)
+packages=(libreoffice-writer-nogui libreoffice-impress-nogui python3-uno fonts-dejavu-core)
 if [ "$want_test" = 1 ]; then
-  packages+=(chromium)
+  # poppler-utils and qpdf read Quire's PDFs back independently (pdftotext -bbox, pdfsig, qpdf --check).
+  packages+=(chromium poppler-utils qpdf)
 fi
 
 missing=()

@@ -57,32 +57,53 @@ interface Font {
   unicode: boolean;
 }
 
-interface Fonts {
-  regular: Font;
-  bold: Font;
-  script: Font;
+/** One typeface: the standard PDF font for text it can encode, else an embedded Unicode font. */
+interface Face {
+  for(text: string): Font;
 }
 
+interface Fonts {
+  regular: Face;
+  bold: Face;
+  script: Face;
+}
+
+// What the standard 14 fonts can show (WinAnsiEncoding is Windows-1252), printable characters only.
+const WIN_ANSI = new Set(new TextDecoder("windows-1252").decode(Uint8Array.from({ length: 224 }, (_, i) => i + 32)).replace(/[\u007f-\u009f]/g, ""));
+
+/**
+ * Standard fonts cost nothing to add; an embedded TrueType font costs ~50 ms of subsetting at save
+ * per face. So a face embeds its Unicode font (Zoë is WinAnsi, Łukasz and 山田 are not) only the
+ * first time a text needs it.
+ */
 function loadFonts(doc: PDF): Fonts {
   const file = (name: string) => `${FONT_DIR}/${name}`;
-  if (fs.existsSync(file("DejaVuSans.ttf"))) {
-    // Unicode names (Zoë, Ångström, Łukasz) need a TrueType font; the standard 14 are WinAnsi only.
-    const embed = (name: string, fallback: string): Font => {
-      const font = doc.embedFont(fs.readFileSync(fs.existsSync(file(name)) ? file(name) : file(fallback)));
-      return { draw: font, width: (t, s) => font.widthOfTextAtSize(t, s), unicode: true };
+  const unicode = fs.existsSync(file("DejaVuSans.ttf"));
+  const face = (standardName: Standard14FontName, ttf: string, fallback: string): Face => {
+    const metrics = Standard14Font.of(standardName);
+    const standard: Font = { draw: standardName, width: (t, s) => metrics.widthOfTextAtSize(t, s), unicode: false };
+    let embedded: Font | null = null;
+    return {
+      for(text) {
+        if (!unicode || [...text].every((c) => WIN_ANSI.has(c))) return standard;
+        if (!embedded) {
+          const font = doc.embedFont(fs.readFileSync(fs.existsSync(file(ttf)) ? file(ttf) : file(fallback)));
+          embedded = { draw: font, width: (t, s) => font.widthOfTextAtSize(t, s), unicode: true };
+        }
+        return embedded;
+      },
     };
-    return { regular: embed("DejaVuSans.ttf", "DejaVuSans.ttf"), bold: embed("DejaVuSans-Bold.ttf", "DejaVuSans.ttf"), script: embed("DejaVuSerif-Italic.ttf", "DejaVuSerif.ttf") };
-  }
-  const standard = (name: "Helvetica" | "Helvetica-Bold" | "Times-Italic"): Font => {
-    const font = Standard14Font.of(name);
-    return { draw: name, width: (t, s) => font.widthOfTextAtSize(t, s), unicode: false };
   };
-  return { regular: standard(StandardFonts.Helvetica), bold: standard(StandardFonts.HelveticaBold), script: standard(StandardFonts.TimesItalic) };
+  return {
+    regular: face(StandardFonts.Helvetica, "DejaVuSans.ttf", "DejaVuSans.ttf"),
+    bold: face(StandardFonts.HelveticaBold, "DejaVuSans-Bold.ttf", "DejaVuSans.ttf"),
+    script: face(StandardFonts.TimesItalic, "DejaVuSerif-Italic.ttf", "DejaVuSerif.ttf"),
+  };
 }
 
 function printable(text: string, font: Font): string {
   const flat = text.replace(/[\r\n\t]+/g, " ");
-  return font.unicode ? flat : flat.normalize("NFKD").replace(/[^\x20-\x7e]/g, "?");
+  return font.unicode ? flat : [...flat.normalize("NFKC")].map((c) => (WIN_ANSI.has(c) ? c : "?")).join("");
 }
 
 /** Draws `text` upright inside the displayed box, shrinking it to fit. */
@@ -109,9 +130,9 @@ function stamp(doc: PDF, geometry: PageGeometry[], fields: StampField[], fonts: 
       const at = placement(g, { x: f.x + (f.width - w) / 2, y: f.y + (f.height - h) / 2, width: w, height: h });
       page.drawImage(image, { x: at.x, y: at.y, width: w, height: h, rotate: { angle: at.angle, origin: { x: at.x, y: at.y } } });
     } else if (f.type === "checkbox") {
-      if (f.value === "true") fitText(page, g, "X", fonts.bold, f);
+      if (f.value === "true") fitText(page, g, "X", fonts.bold.for("X"), f);
     } else {
-      const font = f.type === "signature" || f.type === "initial" ? fonts.script : fonts.regular;
+      const font = (f.type === "signature" || f.type === "initial" ? fonts.script : fonts.regular).for(f.value);
       fitText(page, g, printable(f.value, font), font, f);
     }
   }
@@ -145,7 +166,7 @@ function appendCertificate(doc: PDF, cert: SealRequest["certificate"], documentH
   let y = height - margin;
   const line = (text: string, opts: { size?: number; bold?: boolean; gap?: number } = {}) => {
     const size = opts.size ?? 10;
-    const font = opts.bold ? fonts.bold : fonts.regular;
+    const font = (opts.bold ? fonts.bold : fonts.regular).for(text);
     for (const part of wrap(printable(text, font), font, size, width - 2 * margin)) {
       if (y < margin + size) {
         page = doc.addPage({ width, height });

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SeedResult } from "@/lib/orgs/seed";
 import { buildSampleContractDocx, SAMPLE_CONTRACT_ANCHORS } from "@/lib/templates/samples";
 import { constructWebhookEvent, PhoneRequiredForSmsOtp, QuireApiError, QuireClient, verifyWebhookSignature, type WebhookEnvelope } from "../../lib/sdk/index";
-import { call } from "../support/api";
+import { authHeaders, call } from "../support/api";
 import { latestMailTo, orgWith, tokenOfUrl } from "../support/embedded";
 import { onePagePdf, PNG } from "../support/esign";
+import { popplerWords } from "../support/odd-pdfs";
 import { startReceiver, testCertificates } from "../support/https-receiver";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../support/quire-server";
 
@@ -169,8 +170,19 @@ describe("createEmbeddedSignature", () => {
     });
     expect(result.recipients).toHaveLength(1);
     expect(result.recipients[0].status).toBe("ready");
-    expect((await signerSession(result.recipients[0].embedUrl!)).fields.map((f) => f.type).sort()).toEqual(["date", "signature"]);
+    const session = await signerSession(result.recipients[0].embedUrl!);
+    expect(session.fields.map((f) => f.type).sort()).toEqual(["date", "signature"]);
     expect((await client.esign.get(result.documentId)).name).toBe("Contract for Initech");
+
+    // Signed, the contract shows the stamped values and no longer the anchors they replaced.
+    const values = Object.fromEntries(session.fields.map((f) => [f.id, f.type === "signature" ? PNG : "2026-11-24"]));
+    const signed = await call(baseUrl, `/api/signer/${tokenOfUrl(result.recipients[0].embedUrl!)}/sign`, { method: "POST", body: { values } });
+    expect(signed.status, signed.text).toBe(200);
+    await expect.poll(async () => (await client.esign.get(result.documentId)).status, { timeout: 20_000 }).toBe("completed");
+    const res = await fetch(`${baseUrl}/esign/documents/${result.documentId}/download`, { headers: authHeaders(org, "contributor") });
+    const words = popplerWords(Buffer.from(await res.arrayBuffer())).map((w) => w.text);
+    expect(words).toContain("2026-11-24");
+    expect(words.filter((w) => w.includes("[[sign:") || w.includes("[[date:"))).toEqual([]);
   });
 
   it("throws PhoneRequiredForSmsOtp for an SMS signer without a phone before any request", async () => {

@@ -93,7 +93,7 @@ describe("sealCompletedDocument", () => {
     const font = await doc.embedFont(StandardFonts.Helvetica);
     doc.addPage([595, 842]).drawText("Agreement [[sign:client]]", { x: 50, y: 780, size: 14, font });
     const original = Buffer.from(await doc.save());
-    const first = await seal(original, [{ page: 1, x: 50, y: 100, width: 200, height: 20, type: "full_name", value: "Zoë Ångström" }, { page: 1, x: 50, y: 140, width: 20, height: 20, type: "checkbox", value: "true" }, { page: 1, x: 300, y: 100, width: 160, height: 40, type: "signature", value: PNG }]);
+    const first = await seal(original, [{ page: 1, x: 50, y: 100, width: 200, height: 20, type: "full_name", value: "Zoë Ångström" }, { page: 1, x: 50, y: 140, width: 20, height: 20, type: "checkbox", value: "true" }, { page: 1, x: 50, y: 180, width: 200, height: 20, type: "text", value: "Łukasz Żółć" }, { page: 1, x: 300, y: 100, width: 160, height: 40, type: "signature", value: PNG }]);
     expect(first.pdf.subarray(0, original.length).equals(original)).toBe(true);
     const second = await seal(first.pdf, [{ page: 1, x: 50, y: 300, width: 200, height: 20, type: "text", value: "Second round" }], { id: "4f1c2d3e-0000-4000-8000-000000000002" });
     expect(second.pdf.subarray(0, first.pdf.length).equals(first.pdf)).toBe(true);
@@ -102,7 +102,8 @@ describe("sealCompletedDocument", () => {
     const names = [...report.matchAll(/Signature Field Name: (.+)/g)].map((m) => m[1]);
     expect(new Set(names).size).toBe(2);
     const text = popplerWords(second.pdf).map((w) => w.text).join(" ");
-    expect(text).toContain("Zoë");
+    expect(text).toContain("Zoë"); // WinAnsi: a standard font
+    expect(text).toContain("Łukasz"); // beyond WinAnsi: the embedded Unicode font
     expect(text).toContain("Certificate of completion".split(" ")[0]);
     expect((await PDF.load(second.pdf)).getPageCount()).toBe(3);
     // Tampering with a byte the first seal covers breaks it.
