@@ -31,6 +31,7 @@ export function openAiCompatible(provider: AiProvider): PromptAnswerer {
 interface PromptedVariable {
   placeholder: string;
   text?: string;
+  value?: string;
   isDisabled?: boolean;
   variableStack?: unknown;
   aiPrompt?: string;
@@ -38,7 +39,7 @@ interface PromptedVariable {
 
 /** Fills `text` from the prompt for every variable whose only source of text is its aiPrompt. */
 export async function answerPrompts<V extends PromptedVariable>(variables: V[], answer: PromptAnswerer | null, signal?: AbortSignal): Promise<V[]> {
-  const needing = variables.filter((v) => !v.isDisabled && !v.variableStack && !v.text && v.aiPrompt);
+  const needing = variables.filter((v) => !v.isDisabled && !v.variableStack && !v.text && !v.value && v.aiPrompt);
   if (needing.length === 0) return variables;
   if (!answer) {
     throw new ValidationError(

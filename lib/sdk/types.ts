@@ -44,6 +44,11 @@ export interface Subvariable {
   placeholder: string;
   /** Required unless variableStack is present or isDisabled is true. */
   text?: string;
+  /**
+   * Alias of `text`. For a placeholder that carries data for paths, loops, conditions and expressions
+   * (`{client}` for `{client.address.city}`, `{items}` for `{#items}…{/items}`): a JSON string.
+   */
+  value?: string;
   mimeType: VariableMimeType;
   isDisabled?: boolean;
   /** An array, or an object keyed by zero-based index strings ("0", "1", ...). */
@@ -182,6 +187,14 @@ export interface TemplatePlaceholder {
   placeholder: string;
   /** Without braces and prefix, e.g. `Scope`. */
   name: string;
+  /** What the tag does. */
+  kind: "text" | "html" | "image" | "loop" | "condition" | "path" | "expression";
+  /** Top-level data names a path, expression, loop or condition reads: send each as a variable `{name}` whose value is JSON. */
+  data?: string[];
+  /** A loop's fields: what its tags read from each item. */
+  fields?: string[];
+  /** The loop this tag sits in. */
+  loop?: string;
 }
 
 /** A template record (GET /template/{id}, upload and update replies). */

@@ -9,6 +9,7 @@ import Docxtemplater from "docxtemplater";
 import InspectModule from "docxtemplater/js/inspect-module.js";
 import PizZip from "pizzip";
 import { ValidationError, type ValidationIssue } from "@/lib/errors";
+import { classifyTag, ExpressionSyntaxError, type TagKind, templateParser } from "@/lib/templates/tags";
 
 export const DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 export const PPTX_MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
@@ -20,6 +21,17 @@ export interface TemplatePlaceholder {
   placeholder: string;
   /** The data key: the tag without braces, prefix or surrounding spaces. */
   name: string;
+  /** text, html, image, loop, condition, path or expression (lib/templates/tags.ts). */
+  kind: TagKind;
+  /**
+   * The top-level data a path, expression, loop or condition outside any loop reads: each is given as
+   * one variable "{name}" whose value is JSON (decisions.md "Advanced templating").
+   */
+  data?: string[];
+  /** A loop's fields: the names its own tags read from each item. */
+  fields?: string[];
+  /** Set on tags inside a loop: the loop's name. */
+  loop?: string;
 }
 
 export interface TemplateInspection {
@@ -54,7 +66,7 @@ export function templateTooLarge(maxBytes: number): TemplateFileError {
  * Options every docxtemplater instance over a template must share: whether a template compiles
  * (e.g. loops spanning paragraphs) depends on them, so rendering must use the same ones.
  */
-export const DOCXTEMPLATER_OPTIONS = { paragraphLoop: true, linebreaks: true } as const;
+export const DOCXTEMPLATER_OPTIONS = { paragraphLoop: true, linebreaks: true, parser: templateParser } as const;
 
 // Zip-bomb limits, applied to the sizes the central directory declares.
 const MAX_ENTRIES = 2_000;
@@ -393,6 +405,7 @@ interface TemplateErrorLike {
     file?: string;
     openingtag?: string;
     closingtag?: string;
+    rootError?: { message?: string };
     errors?: TemplateErrorLike[];
   };
 }
@@ -422,18 +435,39 @@ function extractPlaceholders(zip: PizZip, kind: TemplateKind): TemplatePlacehold
     .filter((part) => (inspect.fullInspected[part] as { postparsed?: unknown }).postparsed)
     .sort((a, b) => partRank(a, kind) - partRank(b, kind) || naturalCompare(a, b));
   for (const part of parts) {
-    const visit = (tags: Docxtemplater.DXT.Part[]) => {
+    const visit = (tags: Docxtemplater.DXT.Part[], loop: string | undefined): string[] => {
+      const names: string[] = [];
       for (const tag of tags) {
         // Loop parts carry their inner tags in `subparsed`; their closing tag never shows up here.
         const raw = tag.raw ?? tag.value;
         const placeholder = `{${raw}}`;
         const name = (tag.module ? tag.value : tag.value.replace(/^%+/, "")).trim();
-        if (name === "") problems.push(`Empty placeholder: "${placeholder}" has no name (${part})`);
-        else if (!placeholders.has(placeholder)) placeholders.set(placeholder, { placeholder, name });
-        if (tag.subparsed) visit(tag.subparsed);
+        if (name === "") {
+          problems.push(`Empty placeholder: "${placeholder}" has no name (${part})`);
+          continue;
+        }
+        names.push(name);
+        let entry = placeholders.get(placeholder);
+        if (!entry) {
+          try {
+            const { kind: tagKind, identifiers } = classifyTag(tag.module === "loop" ? `${tag.inverted ? "^" : "#"}${tag.value}` : raw, (tag.subparsed?.length ?? 0) > 0);
+            entry = { placeholder, name, kind: tagKind };
+            if (loop) entry.loop = loop;
+            else if (tagKind !== "text" && identifiers.length) entry.data = identifiers;
+            placeholders.set(placeholder, entry);
+          } catch (err) {
+            if (!(err instanceof ExpressionSyntaxError)) throw err;
+            problems.push(`${err.message} (${part})`);
+          }
+        }
+        if (tag.subparsed) {
+          const inner = visit(tag.subparsed, name);
+          if (entry?.kind === "loop") entry.fields = [...new Set([...(entry.fields ?? []), ...inner])];
+        }
       }
+      return names;
     };
-    visit(inspect.getStructuredTags(part));
+    visit(inspect.getStructuredTags(part), undefined);
   }
   if (problems.length > 0) throw tagError(problems);
   return [...placeholders.values()];
@@ -474,6 +508,9 @@ function describeTagError(err: TemplateErrorLike): string {
       return `Unopened section: "{/${p.xtag}}" has no matching "{#${p.xtag}}"${where}`;
     case "closing_tag_does_not_match_opening_tag":
       return `Mismatched section: "{#${p.openingtag}}" is closed by "{/${p.closingtag}}"${where}`;
+    case "scopeparser_compilation_failed":
+      // Our template parser's own words (lib/templates/tags.ts): what is wrong with the expression.
+      return `${p.rootError?.message ?? `{${p.xtag}} is not a valid expression`}${where}`;
     case "raw_xml_tag_should_be_only_text_in_paragraph":
       return `"{@${p.xtag}}" must be alone in its own paragraph, with no other text or spaces${where}`;
     default:

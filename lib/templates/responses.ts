@@ -26,7 +26,14 @@ export const templateItemSchema = z
   .meta({ id: "TemplateItem" });
 
 export const templatePlaceholderSchema = z
-  .object({ placeholder: z.string().meta({ description: "As written in the template, e.g. {@Scope}" }), name: z.string().meta({ description: "Without braces and prefix, e.g. Scope" }) })
+  .object({
+    placeholder: z.string().meta({ description: "As written in the template, e.g. {@Scope}" }),
+    name: z.string().meta({ description: "Without braces and prefix, e.g. Scope" }),
+    kind: z.enum(["text", "html", "image", "loop", "condition", "path", "expression"]).meta({ description: "What the tag does: a loop repeats its content for each item of a JSON array; a path ({client.address.city}) or expression ({price * quantity}) reads JSON data" }),
+    data: z.array(z.string()).optional().meta({ description: "Top-level data names a path, expression, loop or condition reads: send each as a variable {name} whose value is JSON" }),
+    fields: z.array(z.string()).optional().meta({ description: "A loop's fields: what its tags read from each item" }),
+    loop: z.string().optional().meta({ description: "The loop this tag sits in" }),
+  })
   .meta({ id: "TemplatePlaceholder" });
 
 /** GET /template/{id}, and the upload and update replies. */

@@ -5,7 +5,8 @@ import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { ensureTags, normalizeLabels, tagJson, type TagJson } from "@/lib/tags/tags";
-import { inspectTemplate, templateTooLarge, type TemplateInspection } from "@/lib/templates/inspect";
+import { inspectTemplate, templateTooLarge, type TemplateInspection, type TemplatePlaceholder } from "@/lib/templates/inspect";
+import { classifyTag } from "@/lib/templates/tags";
 import type { FileStorage } from "@/lib/storage";
 import type { StoredFile } from "@/lib/storage/types";
 import type { UploadedFile } from "@/lib/uploads/file";
@@ -13,9 +14,18 @@ import type { UploadedFile } from "@/lib/uploads/file";
 export const TEMPLATE_NAME_MAX = 255;
 export const TEMPLATE_DESCRIPTION_MAX = 65_535;
 
-export interface Placeholder {
-  placeholder: string;
-  name: string;
+export type Placeholder = TemplatePlaceholder;
+
+/** Templates uploaded before placeholders had kinds: the kind their tag's syntax says. */
+function withKind(p: Omit<Placeholder, "kind"> & { kind?: Placeholder["kind"] }): Placeholder {
+  if (p.kind) return p as Placeholder;
+  let kind: Placeholder["kind"] = "text";
+  try {
+    kind = classifyTag(p.placeholder.slice(1, -1)).kind;
+  } catch {
+    // A tag that was accepted before expressions existed stays a plain name.
+  }
+  return { ...p, kind };
 }
 
 export interface TemplateJson {
@@ -81,7 +91,7 @@ function detailJson(row: TemplateWithDetail): TemplateDetailJson {
     createdOn: row.createdOn.toISOString(),
     updatedOn: row.updatedOn.toISOString(),
     folderName: row.folder?.name ?? null,
-    variables: row.placeholders as unknown as Placeholder[],
+    variables: (row.placeholders as unknown as Placeholder[]).map(withKind),
     tags: row.tags.map((t) => tagJson(t.tag)).sort((a, b) => a.label.localeCompare(b.label)),
   };
 }

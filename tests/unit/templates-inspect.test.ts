@@ -63,13 +63,13 @@ describe("inspectTemplate: accepted files", () => {
       fileType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
       kind: "docx",
       fileSize: file.length,
-      placeholders: [{ placeholder: "{ClientName}", name: "ClientName" }],
+      placeholders: [{ placeholder: "{ClientName}", name: "ClientName", kind: "text" }],
     });
   });
 
   it("joins a tag that Word split across runs", async () => {
     const body = '<w:p><w:r><w:t>Dear {Client</w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>Name}, hello</w:t></w:r></w:p>';
-    expect(await placeholdersOf(docx(body))).toEqual([{ placeholder: "{ClientName}", name: "ClientName" }]);
+    expect(await placeholdersOf(docx(body))).toEqual([{ placeholder: "{ClientName}", name: "ClientName", kind: "text" }]);
   });
 
   it("lists each placeholder once, in reading order, with prefixes kept in the tag only", async () => {
@@ -83,15 +83,15 @@ describe("inspectTemplate: accepted files", () => {
       para("{^items}Nothing ordered{/items}"),
     ].join("");
     expect(await placeholdersOf(docx(body))).toEqual([
-      { placeholder: "{%Logo}", name: "Logo" },
-      { placeholder: "{Sender}", name: "Sender" },
-      { placeholder: "{Client}", name: "Client" },
-      { placeholder: "{ Spaced }", name: "Spaced" },
-      { placeholder: "{@Body}", name: "Body" },
-      { placeholder: "{#items}", name: "items" },
-      { placeholder: "{name}", name: "name" },
-      { placeholder: "{price}", name: "price" },
-      { placeholder: "{^items}", name: "items" },
+      { placeholder: "{%Logo}", name: "Logo", kind: "image" },
+      { placeholder: "{Sender}", name: "Sender", kind: "text" },
+      { placeholder: "{Client}", name: "Client", kind: "text" },
+      { placeholder: "{ Spaced }", name: "Spaced", kind: "text" },
+      { placeholder: "{@Body}", name: "Body", kind: "html" },
+      { placeholder: "{#items}", name: "items", kind: "loop", data: ["items"], fields: ["name", "price"] },
+      { placeholder: "{name}", name: "name", kind: "text", loop: "items" },
+      { placeholder: "{price}", name: "price", kind: "text", loop: "items" },
+      { placeholder: "{^items}", name: "items", kind: "condition", data: ["items"] },
     ]);
   });
 

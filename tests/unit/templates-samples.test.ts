@@ -31,16 +31,16 @@ describe("sample templates", () => {
     const result = await inspectTemplate(await buildSampleContractDocx(), "services-agreement.docx", { maxBytes: MAX });
     expect(result.kind).toBe("docx");
     expect(result.placeholders).toEqual([
-      { placeholder: "{%Logo}", name: "Logo" },
-      { placeholder: "{EffectiveDate}", name: "EffectiveDate" },
-      { placeholder: "{ProviderName}", name: "ProviderName" },
-      { placeholder: "{ClientName}", name: "ClientName" },
-      { placeholder: "{ClientAddress}", name: "ClientAddress" },
-      { placeholder: "{@Scope}", name: "Scope" },
-      { placeholder: "{ItemName}", name: "ItemName" },
-      { placeholder: "{ItemQty}", name: "ItemQty" },
-      { placeholder: "{ItemPrice}", name: "ItemPrice" },
-      { placeholder: "{Fee}", name: "Fee" },
+      { placeholder: "{%Logo}", name: "Logo", kind: "image" },
+      { placeholder: "{EffectiveDate}", name: "EffectiveDate", kind: "text" },
+      { placeholder: "{ProviderName}", name: "ProviderName", kind: "text" },
+      { placeholder: "{ClientName}", name: "ClientName", kind: "text" },
+      { placeholder: "{ClientAddress}", name: "ClientAddress", kind: "text" },
+      { placeholder: "{@Scope}", name: "Scope", kind: "html" },
+      { placeholder: "{ItemName}", name: "ItemName", kind: "text" },
+      { placeholder: "{ItemQty}", name: "ItemQty", kind: "text" },
+      { placeholder: "{ItemPrice}", name: "ItemPrice", kind: "text" },
+      { placeholder: "{Fee}", name: "Fee", kind: "text" },
     ]);
   });
 
@@ -48,11 +48,11 @@ describe("sample templates", () => {
     const result = await inspectTemplate(await buildSampleProposalPptx(), "project-proposal.pptx", { maxBytes: MAX });
     expect(result.kind).toBe("pptx");
     expect(result.placeholders).toEqual([
-      { placeholder: "{ProposalTitle}", name: "ProposalTitle" },
-      { placeholder: "{ClientName}", name: "ClientName" },
-      { placeholder: "{PreparedBy}", name: "PreparedBy" },
-      { placeholder: "{Summary}", name: "Summary" },
-      { placeholder: "{Price}", name: "Price" },
+      { placeholder: "{ProposalTitle}", name: "ProposalTitle", kind: "text" },
+      { placeholder: "{ClientName}", name: "ClientName", kind: "text" },
+      { placeholder: "{PreparedBy}", name: "PreparedBy", kind: "text" },
+      { placeholder: "{Summary}", name: "Summary", kind: "text" },
+      { placeholder: "{Price}", name: "Price", kind: "text" },
     ]);
   });
 

@@ -14,10 +14,11 @@ import PizZip from "pizzip";
 import { ValidationError } from "@/lib/errors";
 import { DOCXTEMPLATER_OPTIONS, inspectTemplate } from "@/lib/templates/inspect";
 import { readFonts } from "./fonts";
+import { dropEmptiedParagraphs } from "./emptied-paragraphs";
 import { createImageModule } from "./image-module";
 import { prepareImages } from "./images";
 import { createRenderModule, type RenderModuleState } from "./module";
-import { PackageContext } from "./package";
+import { CONTENT_PARTS, PackageContext } from "./package";
 import { planVariables } from "./plan";
 import { toRenderError } from "./render-errors";
 import { expandStacks } from "./stacks";
@@ -46,7 +47,10 @@ export async function renderTemplate(
     const pkg = new PackageContext(zip, kind);
     if (images.size > 0) pkg.ensureRelationshipParts();
     // Filled while docxtemplater compiles (in its constructor), read when it renders.
-    const state: RenderModuleState = { data: Object.assign(Object.create(null), plan.sections), occurrences: new Map() };
+    // Plain text values also go in under their names, so expressions ({price * quantity}) can use them.
+    const data: Record<string, unknown> = Object.assign(Object.create(null), plan.sections, plan.data);
+    for (const [content, value] of plan.values) if (value.kind === "text" && !(content in data)) data[content.trim()] = value.text;
+    const state: RenderModuleState = { data, occurrences: new Map() };
     const modules = [
       createRenderModule(kind, plan, pkg, state),
       createImageModule(kind, images, state.occurrences, () => pkg.drawingId()),
@@ -59,6 +63,11 @@ export async function renderTemplate(
       nullGetter: () => "",
     });
     doc.render(state.data);
+    for (const name of Object.keys(zip.files).filter((n) => CONTENT_PARTS[kind].test(n))) {
+      const xml = zip.file(name)!.asText();
+      const cleaned = dropEmptiedParagraphs(xml, kind === "docx" ? "w" : "a");
+      if (cleaned !== xml) zip.file(name, cleaned);
+    }
     pkg.finish(requestedFont);
 
     const { fonts, defaultFont } = readFonts(zip, kind);

@@ -12,6 +12,9 @@
 //   empty  -> nothing; a {@tag}'s paragraph is removed, as docxtemplater does for raw tags.
 //
 // So a plain {Name} takes any mimeType, and {@Name}/{%Name} need no special casing by callers.
+// Tags no variable was given for are left to docxtemplater and the template parser: paths,
+// expressions and loop items' fields read the JSON data, and a name nothing gives renders empty.
+import { markSectionParagraphs } from "./emptied-paragraphs";
 import type { Block } from "./html-model";
 import { htmlToBlocks, plainText, textToBlocks, type WriterContext, writeBlocks } from "./html-to-ooxml";
 import { IMAGE_MODULE_NAME, type ImageOccurrence } from "./image-module";
@@ -71,9 +74,10 @@ export function createRenderModule(kind: TemplateKind, plan: RenderPlan, pkg: Pa
     name: "QuireRenderModule",
     // Runs before docxtemplater's modules and the image module, so it sees the flat token list.
     priority: 100,
-    matchers: () => [[(content: string) => !/^[#/^-]/.test(content), RENDER_MODULE_NAME, (values: string[]) => partFor(values[0])]],
+    matchers: () => [[(content: string) => !/^[#/^-]/.test(content) && (plan.values.has(content) || /^[@%]/.test(content)), RENDER_MODULE_NAME, (values: string[]) => partFor(values[0])]],
 
     postparse(parsed: QuirePart[]) {
+      markSectionParagraphs(parsed, w);
       const patches: { range: Range; parts: Part[] }[] = [];
       for (let i = 0; i < parsed.length; i++) {
         const part = parsed[i];

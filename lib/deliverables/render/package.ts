@@ -29,7 +29,7 @@ const CONTENT_TYPE = {
 const DEFAULT_CONTENT_WIDTH = 9360;
 export const TWIPS_TO_EMU = 635;
 
-const CONTENT_PARTS = {
+export const CONTENT_PARTS = {
   docx: /^word\/(document|header\d*|footer\d*|footnotes|endnotes)\.xml$/,
   pptx: /^ppt\/(slides|slideLayouts|slideMasters)\/[^/]+\.xml$/,
 };

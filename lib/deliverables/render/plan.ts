@@ -3,6 +3,7 @@
 // them all in one error.
 import { UnprocessableError, ValidationError, type ValidationIssue } from "@/lib/errors";
 import type { TemplatePlaceholder } from "@/lib/templates/inspect";
+import { advancedDataNames, checkDataShape } from "./data";
 import { type Substitution, valueToHtml } from "./content";
 import { MIME_TYPES, type MimeType, type ResolvedValue, type VariableStackEntry } from "./types";
 
@@ -23,6 +24,8 @@ export interface RenderPlan {
   stacks: Map<string, string[]>;
   /** Section tags ({#name}, {^name}) by data name: shown or not. */
   sections: Record<string, boolean>;
+  /** JSON data of advanced placeholders by top-level name: what paths, expressions and loops read. */
+  data: Record<string, unknown>;
   /** Image sources by image key. */
   images: Map<string, { source: string; field: string; label: string }>;
   missingPlaceholders: string[];
@@ -47,8 +50,10 @@ export function planVariables(input: unknown, placeholders: TemplatePlaceholder[
   }
 
   const known = new Set(placeholders.map((p) => p.placeholder));
-  // sections becomes render data keyed by user-chosen names: no prototype, so "__proto__" is just a name.
-  const plan: RenderPlan = { values: new Map(), stacks: new Map(), sections: Object.create(null), images: new Map(), missingPlaceholders: [] };
+  // "{client}" carries the JSON that {client.address.city}, {#client}… read, unless {client} is a plain tag too.
+  const dataNames = advancedDataNames(placeholders).filter((name) => !known.has(`{${name}}`));
+  // sections and data become render data keyed by user-chosen names: no prototype, so "__proto__" is just a name.
+  const plan: RenderPlan = { values: new Map(), stacks: new Map(), sections: Object.create(null), data: Object.create(null), images: new Map(), missingPlaceholders: [] };
   const seen = new Map<string, number>();
   const unknown: string[] = [];
 
@@ -61,6 +66,12 @@ export function planVariables(input: unknown, placeholders: TemplatePlaceholder[
       return;
     }
     seen.set(v.placeholder, i);
+    const dataName = v.placeholder.slice(1, -1).trim();
+    if (!known.has(v.placeholder) && dataNames.includes(dataName)) {
+      if (v.isDisabled) return;
+      planData(v, dataName, field);
+      return;
+    }
     if (!known.has(v.placeholder)) {
       unknown.push(v.placeholder);
       add(`${field}.placeholder`, "UnknownPlaceholder", `${v.placeholder} is not a placeholder of the template`);
@@ -112,8 +123,35 @@ export function planVariables(input: unknown, placeholders: TemplatePlaceholder[
 
   if (issues.length > 0) throw toError(issues, unknown);
   const covered = new Set(seen.keys());
-  plan.missingPlaceholders = placeholders.map((p) => p.placeholder).filter((p) => !covered.has(p));
+  const given = (name: string) => covered.has(`{${name}}`);
+  plan.missingPlaceholders = placeholders
+    .filter((p) => !covered.has(p.placeholder) && !(p.data?.length && p.data.every(given)) && !(p.loop && Object.keys(plan.data).length > 0))
+    .map((p) => p.placeholder);
   return plan;
+
+  /** A variable that carries JSON for advanced placeholders: parsed, and checked against what the template reads. */
+  function planData(v: CheckedVariable, name: string, field: string): void {
+    if (v.stack || v.subvariables.length > 0) {
+      const which = v.stack ? "variableStack" : "subvariables";
+      add(`${field}.${which}`, "AdvancedVariableMixed", `${v.placeholder} carries JSON data for the template's paths, loops and conditions; it cannot have ${which}`);
+      return;
+    }
+    if (v.text === undefined) {
+      add(`${field}.value`, "VariableTextRequired", `${v.placeholder} needs a value: JSON data (an object, array, boolean or number) for the template's ${name}`);
+      return;
+    }
+    let value: unknown;
+    try {
+      // Objects without a prototype: a key named "__proto__" is data, never a way to a shared prototype.
+      value = JSON.parse(v.text, (_key, item) => (item !== null && typeof item === "object" && !Array.isArray(item) ? Object.assign(Object.create(null), item) : item));
+    } catch (err) {
+      const detail = err instanceof Error ? err.message.replace(/^JSON\.parse: /, "") : String(err);
+      add(`${field}.value`, "InvalidJsonValue", `${v.placeholder}: the value must be JSON (an object, array, boolean or number): ${detail}`);
+      return;
+    }
+    for (const problem of checkDataShape(name, value, placeholders)) add(`${field}.value`, "DataShapeMismatch", `${v.placeholder}: ${problem}`);
+    plan.data[name] = value;
+  }
 }
 
 interface CheckedVariable {
@@ -147,11 +185,19 @@ function checkShape(raw: unknown, field: string, add: Add, allowSubvariables: bo
     add(`${field}.mimeType`, "InvalidMimeType", `${label}: mimeType must be one of ${MIME_TYPES.join(", ")}`);
     ok = false;
   }
-  if (v.text !== undefined && typeof v.text !== "string") {
+  if (v.value !== undefined && typeof v.value !== "string") {
+    add(`${field}.value`, "InvalidVariable", `${label}: value must be a string`);
+    ok = false;
+  } else if (typeof v.value === "string" && typeof v.text === "string" && v.value !== v.text) {
+    add(`${field}.value`, "TextValueConflict", `${label}: text and value are the same field (value is an alias of text); give one, or both equal`);
+    ok = false;
+  }
+  const text = v.text ?? v.value;
+  if (text !== undefined && typeof text !== "string") {
     add(`${field}.text`, "InvalidVariable", `${label}: text must be a string`);
     ok = false;
-  } else if (typeof v.text === "string") {
-    ok = checkLength(v.text, mimeType === "image", `${field}.text`, label, add) && ok;
+  } else if (typeof text === "string") {
+    ok = checkLength(text, mimeType === "image", `${field}.text`, label, add) && ok;
   }
   if (v.isDisabled !== undefined && typeof v.isDisabled !== "boolean") {
     add(`${field}.isDisabled`, "InvalidVariable", `${label}: isDisabled must be true or false`);
@@ -189,7 +235,7 @@ function checkShape(raw: unknown, field: string, add: Add, allowSubvariables: bo
   if (!ok) return null;
   return {
     placeholder: placeholder as string,
-    text: v.text as string | undefined,
+    text: text as string | undefined,
     mimeType: mimeType as MimeType,
     isDisabled: v.isDisabled === true,
     aiPrompt: v.aiPrompt as string | undefined,

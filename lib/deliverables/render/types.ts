@@ -9,6 +9,8 @@ export type VariableStackEntry = { text: string; mimeType: MimeType };
 export type VariableInput = {
   placeholder: string;
   text?: string;
+  /** Alias of text (decisions.md); JSON for advanced placeholders. */
+  value?: string;
   mimeType: MimeType;
   isDisabled?: boolean;
   subvariables?: VariableInput[];
