@@ -27,6 +27,15 @@ export const SAMPLE_TEMPLATES: readonly SampleTemplate[] = [
     builder: buildSampleContractDocx,
   },
   {
+    name: "Invoice",
+    description: "Invoice filled from JSON data: dot paths for the client, a table row repeated for each line item, conditions and computed amounts.",
+    fileName: "invoice.docx",
+    kind: "docx",
+    folder: ["Finance"],
+    tags: ["invoice", "sample"],
+    builder: buildSampleInvoiceDocx,
+  },
+  {
     name: "Project Proposal",
     description: "Three-slide proposal deck: title, summary and price.",
     fileName: "project-proposal.pptx",
@@ -122,8 +131,11 @@ function wTableCell(text: string, width: number, align: "left" | "right", header
 }
 
 function wItemsTable(): string {
-  const widths = [5026, 2000, 2000];
-  const aligns = ["left", "right", "right"] as const;
+  return wTable([5026, 2000, 2000], ["left", "right", "right"], ["Item", "Quantity", "Price"], ["{ItemName}", "{ItemQty}", "{ItemPrice}"]);
+}
+
+/** A bordered table with a header row and one body row (the row a renderer repeats). */
+function wTable(widths: number[], aligns: readonly ("left" | "right")[], header: string[], body: string[]): string {
   const border = (side: string) => `<w:${side} w:val="single" w:sz="4" w:space="0" w:color="8EAADB"/>`;
   const row = (cells: string[], header: boolean) =>
     `<w:tr>${header ? "<w:trPr><w:tblHeader/></w:trPr>" : ""}${cells.map((c, i) => wTableCell(c, widths[i], aligns[i], header)).join("")}</w:tr>`;
@@ -132,9 +144,9 @@ function wItemsTable(): string {
     `<w:tblBorders>${["top", "left", "bottom", "right", "insideH", "insideV"].map(border).join("")}</w:tblBorders>` +
     `<w:tblCellMar><w:left w:w="108" w:type="dxa"/><w:right w:w="108" w:type="dxa"/></w:tblCellMar></w:tblPr>` +
     `<w:tblGrid>${widths.map((w) => `<w:gridCol w:w="${w}"/>`).join("")}</w:tblGrid>` +
-    row(["Item", "Quantity", "Price"], true) +
+    row(header, true) +
     // The body row is the one a renderer repeats for each line item.
-    row(["{ItemName}", "{ItemQty}", "{ItemPrice}"], false) +
+    row(body, false) +
     `</w:tbl>`
   );
 }
@@ -219,6 +231,66 @@ export async function buildSampleContractDocx(): Promise<Buffer> {
     ["docProps/core.xml", coreProperties("Services Agreement")],
     ["word/_rels/document.xml.rels", relationships([[REL.styles, "styles.xml"]])],
     ["word/document.xml", contractDocumentXml()],
+    ["word/styles.xml", contractStylesXml()],
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// DOCX: invoice (advanced template: JSON data, a table-row loop, conditions, expressions)
+
+/** Example data for the invoice, one JSON value per top-level name (what the dashboard offers to start from). */
+export const SAMPLE_INVOICE_DATA = {
+  invoice: { number: "2026-0042", date: "24 November 2026", currency: "EUR", subtotal: 1550, taxRate: 0.2, paid: false },
+  client: { name: "Initech GmbH", vatId: "DE123456789", address: { street: "Hauptstraße 1", postcode: "10115", city: "Berlin" } },
+  items: [
+    { description: "Discovery workshop", quantity: 1, unitPrice: 550 },
+    { description: "Design iterations", quantity: 4, unitPrice: 250 },
+  ],
+  provider: { name: "Acme Consulting Ltd", iban: "GB33 BUKB 2020 1555 5555 55" },
+} as const;
+
+function invoiceDocumentXml(): string {
+  const right = '<w:jc w:val="right"/>';
+  const body = [
+    wParagraph(["{provider.name}"], undefined, right),
+    wParagraph(["Invoice {invoice.number}"], "Title"),
+    wParagraph(["Date: ", ["{invoice.date}", { bold: true }]]),
+    wParagraph(["Bill to: ", ["{client.name}", { bold: true }]]),
+    wParagraph(["{client.address.street}, {client.address.postcode} {client.address.city}"]),
+    // A condition on a path, alone in its paragraph: no VAT ID, no line.
+    wParagraph(["{#client.vatId}VAT ID: {client.vatId}{/client.vatId}"]),
+    wTable(
+      [4226, 1400, 1700, 1700],
+      ["left", "right", "right", "right"],
+      ["Description", "Quantity", "Unit price", "Amount"],
+      ["{#items}{description}", "{quantity}", "{unitPrice | fixed:2}", "{quantity * unitPrice | fixed:2}{/items}"],
+    ),
+    "<w:p/>",
+    wParagraph(["Subtotal: {invoice.subtotal | fixed:2} {invoice.currency}"], undefined, right),
+    wParagraph(["Tax ({invoice.taxRate * 100 | round}%): {invoice.subtotal * invoice.taxRate | fixed:2} {invoice.currency}"], undefined, right),
+    wParagraph(["Total: ", ["{invoice.subtotal * (1 + invoice.taxRate) | fixed:2} {invoice.currency}", { bold: true }]], undefined, right),
+    wParagraph(["{#invoice.subtotal > 10000}This invoice may be paid in two instalments: half on receipt, half within 30 days.{/invoice.subtotal > 10000}"]),
+    wParagraph(["{^invoice.paid}Please pay within 30 days to IBAN {provider.iban}, quoting {invoice.number}.{/invoice.paid}"]),
+    wParagraph(["{#invoice.paid}Paid in full: thank you.{/invoice.paid}"]),
+  ].join("");
+  const section =
+    '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>';
+  return `${XML_DECL}<w:document xmlns:w="${NS.w}" xmlns:r="${NS.officeRels}"><w:body>${body}${section}</w:body></w:document>`;
+}
+
+export async function buildSampleInvoiceDocx(): Promise<Buffer> {
+  return zipParts([
+    ["[Content_Types].xml", contentTypes({ "word/document.xml": CT.docxMain, "word/styles.xml": CT.docxStyles, "docProps/core.xml": CT.core })],
+    [
+      "_rels/.rels",
+      relationships([
+        [REL.officeDocument, "word/document.xml"],
+        [REL.coreProperties, "docProps/core.xml"],
+      ]),
+    ],
+    ["docProps/core.xml", coreProperties("Invoice")],
+    ["word/_rels/document.xml.rels", relationships([[REL.styles, "styles.xml"]])],
+    ["word/document.xml", invoiceDocumentXml()],
     ["word/styles.xml", contractStylesXml()],
   ]);
 }

@@ -42,9 +42,9 @@ describe("POST /template", () => {
     const t = res.json.data;
     expect(t).toMatchObject({ name: "Offer letter", description: "Standard offer", type: "template", isActive: true, templateFolderId: null, fileType: DOCX, fileSize: file.length, deliverableCount: 0 });
     expect(t.variables).toEqual([
-      { placeholder: "{ClientName}", name: "ClientName" },
-      { placeholder: "{Fee}", name: "Fee" },
-      { placeholder: "{DueDate}", name: "DueDate" },
+      { placeholder: "{ClientName}", name: "ClientName", kind: "text" },
+      { placeholder: "{Fee}", name: "Fee", kind: "text" },
+      { placeholder: "{DueDate}", name: "DueDate", kind: "text" },
     ]);
     expect(t.tags.map((x: { label: string }) => x.label)).toEqual(["Offer-Letters", "Sales"]);
     expect(t.email).toBe(seed.login.email);

@@ -5,11 +5,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { renderTemplate } from "@/lib/deliverables/render";
 import { inspectTemplate } from "@/lib/templates/inspect";
 import {
   buildSampleContractDocx,
+  buildSampleInvoiceDocx,
   buildSampleProposalPptx,
   SAMPLE_CONTRACT_ANCHORS,
+  SAMPLE_INVOICE_DATA,
   SAMPLE_TEMPLATES,
 } from "@/lib/templates/samples";
 
@@ -56,13 +59,22 @@ describe("sample templates", () => {
     ]);
   });
 
+  it("the invoice uses dot paths, a table-row loop, conditions and expressions, and its example data fits", async () => {
+    const result = await inspectTemplate(await buildSampleInvoiceDocx(), "invoice.docx", { maxBytes: MAX });
+    const kinds = new Set(result.placeholders.map((p) => p.kind));
+    for (const kind of ["path", "loop", "condition", "expression"] as const) expect(kinds, kind).toContain(kind);
+    expect(result.placeholders.find((p) => p.placeholder === "{#items}")).toMatchObject({ kind: "loop", fields: ["description", "quantity", "unitPrice | fixed:2", "quantity * unitPrice | fixed:2"] });
+    const dataNames = new Set(result.placeholders.flatMap((p) => p.data ?? []));
+    expect([...dataNames].sort()).toEqual(Object.keys(SAMPLE_INVOICE_DATA).sort());
+  });
+
   it("builds identical bytes every time", async () => {
     expect((await buildSampleContractDocx()).equals(await buildSampleContractDocx())).toBe(true);
     expect((await buildSampleProposalPptx()).equals(await buildSampleProposalPptx())).toBe(true);
   });
 
   it("metadata matches what each builder produces", async () => {
-    expect(SAMPLE_TEMPLATES.map((t) => t.fileName)).toEqual(["services-agreement.docx", "project-proposal.pptx"]);
+    expect(SAMPLE_TEMPLATES.map((t) => t.fileName)).toEqual(["services-agreement.docx", "invoice.docx", "project-proposal.pptx"]);
     for (const template of SAMPLE_TEMPLATES) {
       expect(template.fileName.endsWith(`.${template.kind}`)).toBe(true);
       expect(template.folder.length).toBeGreaterThan(0);
@@ -112,6 +124,22 @@ describe.skipIf(!hasSoffice)("sample templates open in LibreOffice", () => {
     ]) {
       expect(text).toContain(expected);
     }
+  });
+
+  it("fills the invoice from its example data and prints it with no line left blank", { timeout: 180_000 }, async () => {
+    const variables = Object.entries(SAMPLE_INVOICE_DATA).map(([name, value]) => ({ placeholder: `{${name}}`, value: JSON.stringify(value), mimeType: "text" as const }));
+    const { file, missingPlaceholders } = await renderTemplate(await buildSampleInvoiceDocx(), "docx", variables, { fetchImage: async () => Buffer.alloc(0) });
+    expect(missingPlaceholders).toEqual([]);
+    const text = await toPdfText(file, "invoice.docx");
+    if (text === null) return;
+    const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+    for (const expected of ["Invoice 2026-0042", "Bill to: Initech GmbH", "Hauptstraße 1, 10115 Berlin", "VAT ID: DE123456789", "Subtotal: 1550.00 EUR", "Tax (20%): 310.00 EUR", "Total: 1860.00 EUR"]) {
+      expect(lines, expected).toContain(expected);
+    }
+    expect(text).toMatch(/Discovery workshop\s+1\s+550\.00\s+550\.00/);
+    expect(text).toMatch(/Design iterations\s+4\s+250\.00\s+1000\.00/);
+    expect(text.replace(/\s+/g, " ")).toContain("Please pay within 30 days to IBAN GB33 BUKB 2020 1555 5555 55, quoting 2026-0042.");
+    expect(text).not.toMatch(/instalments|Paid in full|\{|\}/);
   });
 
   it("converts the proposal to a three-page PDF with its text", { timeout: 180_000 }, async () => {
