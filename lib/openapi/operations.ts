@@ -22,7 +22,7 @@ import { listOutboxQuery, outboxMessageSchema } from "@/lib/mail/schemas";
 import { healthSchema, readinessSchema, whoamiSchema } from "@/lib/server/responses";
 import { tagSchema } from "@/lib/tags/responses";
 import { createFolderBody, listTemplateItemsQuery, updateFolderBody, updateTemplateBody, uploadTemplateFields } from "@/lib/templates/schemas";
-import { folderDeletedSchema, templateDeletedSchema, templateFolderDetailSchema, templateFolderSchema, templateItemSchema, templateSchema } from "@/lib/templates/responses";
+import { folderDeletedSchema, templateDeletedSchema, templateFolderDetailSchema, templateFolderSchema, templateCheckSchema, templateItemSchema, templateSchema } from "@/lib/templates/responses";
 import {
   testWebhookResultSchema,
   webhookDeliverySchema,
@@ -165,6 +165,18 @@ export const operations: Operation[] = [
     tag: "Templates",
     auth: { family: "listing", roles: ANY_ROLE },
     success: { status: 200, description: "The template", json: dataOf(templateSchema) },
+    errors: [404],
+  },
+  {
+    operationId: "checkTemplate",
+    method: "post",
+    path: "/template/{id}/check",
+    summary: "Check a template before generating from it (the template doctor)",
+    description:
+      "Reports tags Quire will not fill, sections that would leave blank lines, fonts the converter lacks, oversized images and content LibreOffice renders differently, each with where it is. Writes nothing.",
+    tag: "Templates",
+    auth: { family: "listing", roles: ANY_ROLE },
+    success: { status: 200, description: "The findings (none: nothing to fix)", json: dataOf(templateCheckSchema) },
     errors: [404],
   },
   {

@@ -25,6 +25,8 @@ export interface PdfConverter {
   readonly kind: "libreoffice" | "gotenberg";
   convert(input: Buffer, kind: ConvertibleKind, opts?: ConvertOptions): Promise<Buffer>;
   status(): Promise<ConverterStatus>;
+  /** Font families the converter renders with; null when it cannot tell (a remote service). */
+  fonts(): Promise<string[] | null>;
   close(): Promise<void>;
 }
 

@@ -26,6 +26,8 @@ export interface GotenbergOptions {
 
 export class GotenbergConverter implements PdfConverter {
   readonly kind = "gotenberg" as const;
+  /** Gotenberg's image decides its fonts; this side cannot list them. */
+  readonly fonts = async (): Promise<string[] | null> => null;
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
 

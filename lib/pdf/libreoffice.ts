@@ -17,6 +17,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { QuireError, UnavailableError, UnprocessableError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter";
 
 const FORMATS: Record<ConvertibleKind, { importFilter: string; exportFilter: string }> = {
@@ -109,6 +110,7 @@ interface Slot {
 
 export class LibreOfficePool implements PdfConverter {
   readonly kind = "libreoffice" as const;
+  readonly fonts = installedFontFamilies;
   private readonly size: number;
   private readonly timeoutMs: number;
   private readonly startTimeoutMs: number;

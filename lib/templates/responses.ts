@@ -79,3 +79,20 @@ export const templateFolderDetailSchema = templateFolderSchema
 
 export const templateDeletedSchema = z.object({ message: z.string(), templateId: z.string() });
 export const folderDeletedSchema = z.object({ message: z.string(), folderId: z.string() });
+
+export const templateCheckSchema = z
+  .object({
+    templateId: z.string(),
+    findings: z.array(
+      z
+        .object({
+          code: z.enum(["TagNotFilled", "BlankLineLeft", "FontMissing", "FontSubstituted", "ImageTooLarge", "RendersDifferently"]),
+          severity: z.enum(["warning", "info"]),
+          message: z.string().meta({ description: "What will go wrong and what to do about it" }),
+          location: z.string().meta({ description: "Where: a part and paragraph (\"word/document.xml, paragraph 12\"), a slide, or \"fonts\"" }),
+        })
+        .meta({ id: "TemplateFinding" }),
+    ),
+    fontsChecked: z.boolean().meta({ description: "false when the converter cannot list its fonts (Gotenberg): fonts were not checked" }),
+  })
+  .meta({ id: "TemplateCheck" });

@@ -5,7 +5,8 @@ import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { ensureTags, normalizeLabels, tagJson, type TagJson } from "@/lib/tags/tags";
-import { inspectTemplate, templateTooLarge, type TemplateInspection, type TemplatePlaceholder } from "@/lib/templates/inspect";
+import { inspectTemplate, templateTooLarge, type TemplateInspection, type TemplateKind, type TemplatePlaceholder } from "@/lib/templates/inspect";
+import { checkTemplate, type TemplateFinding } from "@/lib/templates/doctor";
 import { classifyTag } from "@/lib/templates/tags";
 import type { FileStorage } from "@/lib/storage";
 import type { StoredFile } from "@/lib/storage/types";
@@ -200,4 +201,11 @@ export async function deleteTemplate(db: Db, orgId: string, id: string): Promise
 export async function templateFile(db: Db, storage: FileStorage, orgId: string, id: string): Promise<{ name: string; kind: string; fileType: string; data: StoredFile }> {
   const row = await loadTemplate(db, orgId, id);
   return { name: row.name, kind: row.kind, fileType: row.fileType, data: await storage.stream(row.storageKey) };
+}
+
+/** The template doctor's findings for a stored template (lib/templates/doctor.ts). */
+export async function checkStoredTemplate(db: Db, storage: FileStorage, orgId: string, id: string, converterFonts: () => Promise<string[] | null>): Promise<{ templateId: string; findings: TemplateFinding[]; fontsChecked: boolean }> {
+  const row = await loadTemplate(db, orgId, id);
+  const [file, fonts] = await Promise.all([storage.get(row.storageKey), converterFonts()]);
+  return { templateId: row.id, findings: checkTemplate(file, row.kind as TemplateKind, { fonts }), fontsChecked: fonts !== null };
 }
