@@ -24,7 +24,8 @@ ARG WITH_LIBREOFFICE=false
 RUN apt-get update \
  && apt-get install -y --no-install-recommends fonts-dejavu-core ca-certificates \
  && if [ "$WITH_LIBREOFFICE" = "true" ]; then \
-      apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-impress-nogui python3-uno; \
+      apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-impress-nogui python3-uno \
+        fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea; \
     fi \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

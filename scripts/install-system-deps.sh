@@ -15,7 +15,9 @@ for arg in "$@"; do
   esac
 done
 
-packages=(libreoffice-writer-nogui libreoffice-impress-nogui python3-uno fonts-dejavu-core)
+# Metric-compatible twins of Arial/Times/Courier (Liberation), Calibri (Carlito) and Cambria (Caladea):
+# documents made in Word keep their line and page breaks when LibreOffice converts them.
+packages=(libreoffice-writer-nogui libreoffice-impress-nogui python3-uno fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea)
 if [ "$want_test" = 1 ]; then
   # poppler-utils and qpdf read Quire's PDFs back independently (pdftotext -bbox, pdfsig, qpdf --check).
   packages+=(chromium poppler-utils qpdf)

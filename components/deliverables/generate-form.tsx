@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { type DataField, DataFieldInput, dataFieldsOf, dataValue, type TemplateVariable } from "./data-fields";
 import { RichTextEditor } from "./rich-text-editor";
 
 type Mime = "text" | "html" | "markdown" | "image";
@@ -56,14 +57,20 @@ function ValueInput({ field, value, onChange, id }: { field: FieldState; value: 
   );
 }
 
-export function GenerateForm({ template }: { template: { id: string; name: string; variables: { placeholder: string; name: string }[] } }) {
+/** Placeholders filled one by one: not sections, not a loop's own fields, not paths or expressions (those read JSON data). */
+function plainPlaceholders(variables: TemplateVariable[]): TemplateVariable[] {
+  return variables.filter((v) => !/^\{[#^/]/.test(v.placeholder) && !v.loop && (v.kind === undefined || v.kind === "text" || v.kind === "html" || v.kind === "image"));
+}
+
+export function GenerateForm({ template }: { template: { id: string; name: string; variables: TemplateVariable[] } }) {
   const router = useRouter();
   const [name, setName] = useState(`${template.name} ${new Date().toISOString().slice(0, 10)}`);
   const [description, setDescription] = useState("");
   const [tags, setTags] = useState("");
   const [fields, setFields] = useState<FieldState[]>(
-    template.variables.filter((v) => !v.placeholder.startsWith("{/")).map((v) => ({ placeholder: v.placeholder, name: v.name, mimeType: defaultMime(v.placeholder), text: "", disabled: false, stack: null })),
+    plainPlaceholders(template.variables).map((v) => ({ placeholder: v.placeholder, name: v.name, mimeType: defaultMime(v.placeholder), text: "", disabled: false, stack: null })),
   );
+  const [data, setData] = useState<DataField[]>(() => dataFieldsOf(template.variables));
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -80,6 +87,17 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
           ? { placeholder: f.placeholder, mimeType: f.mimeType, variableStack: f.stack.map((text) => ({ text, mimeType: f.mimeType })) }
           : { placeholder: f.placeholder, mimeType: f.mimeType, text: f.text },
     );
+    const values = data.map(dataValue);
+    const invalid = values.find((v) => !v.ok);
+    if (invalid && !invalid.ok) {
+      setError(invalid.error);
+      setPending(false);
+      return;
+    }
+    data.forEach((d, i) => {
+      const v = values[i];
+      if (v.ok) variables.push({ placeholder: `{${d.name}}`, mimeType: "text", text: v.value });
+    });
     try {
       const res = await fetch("/api/dashboard/deliverables", {
         method: "POST",
@@ -152,6 +170,24 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
           </li>
         ))}
       </ul>
+      {data.length ? (
+        <section aria-labelledby="data-heading" className="space-y-3">
+          <h2 id="data-heading" className="font-medium">
+            Data for loops, conditions and calculations
+          </h2>
+          <ul className="space-y-3">
+            {data.map((d, i) => (
+              <li key={d.name} className="rounded-lg border border-slate-200 bg-white p-3">
+                <div className="mb-2 flex flex-wrap items-center gap-2">
+                  <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs">{`{${d.name}}`}</code>
+                  <span className="text-xs text-slate-500">{d.kind === "rows" ? "a list: the template repeats a row or paragraph for each item" : "JSON: an object, a list, true/false or a number"}</span>
+                </div>
+                <DataFieldInput field={d} onChange={(next) => setData((all) => all.map((x, j) => (j === i ? next : x)))} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {error ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
           {error}

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { TemplateDoctor } from "@/components/templates/template-doctor";
 import { TemplateEditor } from "@/components/templates/template-editor";
 import { Badge, Card, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
@@ -51,14 +52,16 @@ export default async function TemplatePage({ params }: { params: Promise<{ id: s
           {template.variables.length ? (
             <ul className="flex flex-wrap gap-2" aria-label="Placeholders">
               {template.variables.map((v) => (
-                <li key={v.placeholder}>
+                <li key={v.placeholder} className="flex items-center gap-1">
                   <code className="rounded bg-slate-100 px-2 py-1 font-mono text-sm">{v.placeholder}</code>
+                  {v.kind !== "text" ? <span className="text-xs text-slate-500">{v.kind}</span> : null}
                 </li>
               ))}
             </ul>
           ) : (
             <p className="text-sm text-slate-500">No placeholders: documents made from it are copies.</p>
           )}
+          <TemplateDoctor templateId={template.id} />
           <h2 className="mt-6 mb-2 font-medium">Preview</h2>
           {/* #page=1&view=FitH: the browser's PDF viewer opens on page one, fitted to the width. */}
           <iframe title="Template preview" src={`/api/dashboard/templates/${template.id}/preview#page=1&view=FitH`} className="h-96 w-full rounded border border-slate-200" loading="lazy" />
