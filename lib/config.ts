@@ -12,6 +12,10 @@ const booleanFromEnv = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+/** Where QUIRE_TEST_CRASH_AT may stop the server: around the last signature and its completion. */
+export const CRASH_POINTS = ["before-signature-commit", "after-signature-commit", "during-seal", "after-seal"] as const;
+export type CrashPoint = (typeof CRASH_POINTS)[number];
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -56,6 +60,16 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: booleanFromEnv,
   /** Multiplies the webhook retry back-off (1 min … 8 h); tests use a tiny factor. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(100).default(1),
+  /** Multiplies the completion job's lease and retry back-off; tests use a small factor. */
+  COMPLETION_RETRY_SCALE: z.coerce.number().positive().max(100).default(1),
+  /** Tests only: the server kills itself (SIGKILL) once at each of these points (comma-separated) of the last signature. */
+  QUIRE_TEST_CRASH_AT: z
+    .string()
+    .transform((v) => v.split(",").map((p) => p.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(CRASH_POINTS, { message: `must list points among ${CRASH_POINTS.join(", ")}` })))
+    .optional(),
+  /** Tests only: the first N seals fail. */
+  QUIRE_TEST_FAIL_SEAL: z.coerce.number().int().min(0).default(0),
   /** How long a webhook receiver may take to answer one attempt (decisions.md: 10 s); tests shorten it. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The instance certificate that digitally signs completed PDFs (a self-signed one is made when unset). */
@@ -99,6 +113,9 @@ export interface QuireConfig {
   /** A serverless platform (Vercel, AWS Lambda): no long-lived process, no persistent disk. */
   serverless: boolean;
   signingCertificate: { p12Path?: string; password?: string };
+  completion: { retryScale: number };
+  /** Fault injection for tests (QUIRE_TEST_CRASH_AT, QUIRE_TEST_FAIL_SEAL). */
+  testFaults: { crashAt: CrashPoint[]; failSeals: number };
   /** RFC 3161 time-stamping service for seals (TSA_URL); null: PAdES B-B. */
   tsaUrl: string | null;
   mail: { smtpUrl: string | null; from: string };
@@ -175,6 +192,8 @@ export function parseConfig(env: Env): QuireConfig {
     serverless,
     signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },
     tsaUrl: e.TSA_URL ?? null,
+    completion: { retryScale: e.COMPLETION_RETRY_SCALE },
+    testFaults: { crashAt: e.QUIRE_TEST_CRASH_AT ?? [], failSeals: e.QUIRE_TEST_FAIL_SEAL },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

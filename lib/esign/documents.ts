@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { appendAudit } from "@/lib/esign/audit";
-import { DocumentNotFoundError, DocumentNotSignableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
+import { DocumentNotFoundError, DocumentNotSignableError, DocumentNotVoidableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
 import { loadSigningSettings, parseIdentityBlock, resolveIdentity, smsPasscodesThisMonth } from "@/lib/esign/identity";
 import { loadPlan } from "@/lib/orgs/plan";
 import { now } from "@/lib/clock";
@@ -371,7 +371,9 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
   // Settings may have changed since the draft was made.
   await checkIdentities(deps.db, actor.orgId, doc.recipients, doc.automated);
   await deps.db.$transaction(async (tx) => {
-    await tx.signingDocument.update({ where: { id }, data: { status: "sent", sentAt: new Date() } });
+    // Compare-and-set: of concurrent sends exactly one moves the draft; the others find it sent.
+    const { count } = await tx.signingDocument.updateMany({ where: { id, status: "draft" }, data: { status: "sent", sentAt: new Date() } });
+    if (count === 0) throw invalid("The document is already sent", "DocumentAlreadySent", "documentId");
     await appendAudit(tx, id, { actionType: "sent", ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
   });
   await emailReadySigners(deps, id);
@@ -431,10 +433,15 @@ export async function listDocuments(db: Db, orgId: string, q: { limit: number; o
 
 export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, reason: string, meta: RequestMeta) {
   const doc = await loadDocument(deps.db, actor.orgId, id);
-  if (doc.status === "completed" || doc.status === "voided") throw invalid(`A ${doc.status} document cannot be voided`, "DocumentNotVoidable", "documentId");
   const voidedAt = new Date();
   await deps.db.$transaction(async (tx) => {
-    await tx.signingDocument.update({ where: { id }, data: { status: "voided", voidedAt, voidReason: reason } });
+    // Compare-and-set: only a draft, or a sent document someone has yet to sign (a fully signed one is
+    // being completed), moves to voided; of concurrent voids exactly one does.
+    const { count } = await tx.signingDocument.updateMany({
+      where: { id, OR: [{ status: "draft" }, { status: "sent", recipients: { some: { signedAt: null } } }] },
+      data: { status: "voided", voidedAt, voidReason: reason },
+    });
+    if (count === 0) throw new DocumentNotVoidableError((await tx.signingDocument.findUniqueOrThrow({ where: { id }, select: { status: true } })).status);
     await appendAudit(tx, id, { actionType: "voided", ip: meta.ip, userAgent: meta.userAgent, details: { reason } });
     await tx.domainEvent.create({ data: { orgId: actor.orgId, type: "signature.document.voided", payload: { documentId: id, name: doc.name, reason, voidedAt: voidedAt.toISOString() } } });
   });
@@ -456,8 +463,13 @@ export async function resendDocument(deps: EsignDeps, actor: Actor, id: string, 
   const only = recipientIds ?? recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready").map((r) => r.id);
   // A resend is the sender vouching for the signer: it lifts a passcode lock (interface.md 3).
   await deps.db.signingRecipient.updateMany({ where: { id: { in: only }, documentId: id }, data: { lockedAt: null, passcodeFailures: 0 } });
+  // Compare-and-set on the state: a document voided or completed meanwhile gets no more signing emails.
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.signingDocument.updateMany({ where: { id, status: "sent" }, data: { updatedOn: new Date() } });
+    if (count === 0) throw new DocumentNotSignableError((await tx.signingDocument.findUniqueOrThrow({ where: { id }, select: { status: true } })).status);
+    await appendAudit(tx, id, { actionType: "resent", ip: meta.ip, userAgent: meta.userAgent, details: { recipientIds: only } });
+  });
   const recipientCount = await emailReadySigners(deps, id, { force: true, only });
-  await deps.db.$transaction((tx) => appendAudit(tx, id, { actionType: "resent", ip: meta.ip, userAgent: meta.userAgent, details: { recipientIds: only } }));
   return { success: true, recipientCount };
 }
 

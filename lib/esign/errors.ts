@@ -13,6 +13,14 @@ export class DocumentNotSignableError extends ConflictError {
   }
 }
 
+/** decisions.md: void of a voided (or completed, or fully signed) document is 409. */
+export class DocumentNotVoidableError extends ConflictError {
+  constructor(status: string) {
+    const why = status === "sent" ? "every signer has signed and it is being completed" : `it is ${status}`;
+    super(`The document cannot be voided: ${why}`, "DocumentNotVoidable", { status });
+  }
+}
+
 export class RecipientAlreadySignedError extends ConflictError {
   constructor() {
     super("This recipient has already signed", "RecipientAlreadySigned");

@@ -97,3 +97,5 @@ export const embeddedSigningSettingsSchema = z
     allowedFrameAncestors: z.array(z.string()).meta({ description: "Origins allowed to frame the signing page; empty denies all framing" }),
   })
   .meta({ id: "EmbeddedSigningSettings" });
+
+export const retryFinalizationSchema = z.object({ id: z.string(), status: documentStatusSchema }).meta({ id: "RetryFinalizationResult" });

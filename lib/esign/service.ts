@@ -4,8 +4,8 @@ import { getConfig } from "@/lib/config";
 import { open, seal } from "@/lib/crypto/secret-box";
 import { db, type Db } from "@/lib/db/client";
 import type { EsignDeps } from "@/lib/esign/documents";
-import type { SigningDeps } from "@/lib/esign/signing";
-import { sendMail } from "@/lib/mail/mailer";
+import type { CompletionDeps } from "@/lib/esign/completion";
+import { deliverQueuedMail, queueMail, sendMail } from "@/lib/mail/mailer";
 import { documentVoidedEmail, signingCompletedEmail, signingRequestEmail } from "@/lib/mail/templates";
 import { safeDownload } from "@/lib/net/safe-fetch";
 import { findAnchors } from "@/lib/pdf/anchors";
@@ -36,12 +36,14 @@ export async function esignDeps(): Promise<EsignDeps> {
   };
 }
 
-export async function signingDeps(): Promise<SigningDeps> {
+export async function signingDeps(): Promise<CompletionDeps> {
   const config = getConfig();
   const base = await esignDeps();
   return {
     ...base,
     emailsCompleted: signingCompletedEmail,
+    mail: { queue: queueMail, deliverQueued: deliverQueuedMail },
+    retryScale: config.completion.retryScale,
     seal: async (input) => {
       const cert = await loadOrCreateSigningCertificate({ ...config.signingCertificate, dataDir: config.dataDir, store: certificateStore(base.db, config.nextAuthSecret) });
       const { pdf } = await sealCompletedDocument({ ...input, signing: { p12: cert.p12, password: cert.password, name: "Quire" }, tsaUrl: config.tsaUrl });

@@ -1,13 +1,15 @@
-// The signer's side: open a signing link, see the document and one's fields, sign. When the last
-// signer finishes, the document is sealed (values stamped, certificate page, digital signature),
-// every party gets the completed copy, and signature.document.completed is recorded for webhooks.
-import crypto from "node:crypto";
+// The signer's side: open a signing link, see the document and one's fields, sign. The last signature
+// queues the document's completion in its own transaction (lib/esign/completion.ts: seal, record,
+// event, emails, durable and exactly once) and runs it at once.
 import { now } from "@/lib/clock";
 import { appendAudit } from "@/lib/esign/audit";
+import { type CompletionDeps, enqueueCompletion, runCompletion } from "@/lib/esign/completion";
 import { type EsignDeps, emailReadySigners, recipientStatuses } from "@/lib/esign/documents";
 import { accessOf, loadByToken, maskDestination, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import { ValidationError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Attachment, OutgoingMail } from "@/lib/mail/mailer";
+import { crashPoint } from "@/lib/server/test-faults";
 
 export interface SealInput {
   original: Buffer;
@@ -20,6 +22,11 @@ export interface SealInput {
 export interface SigningDeps extends EsignDeps {
   seal: (input: SealInput) => Promise<Buffer>;
   emailsCompleted: (a: { recipientName: string; documentName: string }) => { subject: string; html: string; text: string };
+  /** Mail recorded in a transaction and sent after it commits (completion emails, exactly once). */
+  mail: {
+    queue: (tx: Prisma.TransactionClient, mail: Omit<OutgoingMail, "attachments">) => Promise<string>;
+    deliverQueued: (ids: string[], attachments?: Attachment[]) => Promise<void>;
+  };
 }
 
 export { SignerError };
@@ -101,7 +108,7 @@ function checkValue(type: string, value: string): string | null {
   return value.length <= 10_000 ? null : "is too long";
 }
 
-export async function submitSignature(deps: SigningDeps, token: string, values: Record<string, string>, meta: { ip?: string | null; userAgent?: string | null }, sessionToken?: string | null) {
+export async function submitSignature(deps: CompletionDeps, token: string, values: Record<string, string>, meta: { ip?: string | null; userAgent?: string | null }, sessionToken?: string | null) {
   const session = await openSigningSession(deps, token, meta, sessionToken);
   if (session.state === "verification_required") requireVerified(session.access);
   if (session.state === "already_signed") throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
@@ -137,49 +144,19 @@ export async function submitSignature(deps: SigningDeps, token: string, values: 
     for (const a of accepted) await tx.signingField.update({ where: { id: a.id }, data: { value: a.value } });
     await tx.signingRecipient.update({ where: { id: fresh.id }, data: { signedAt, signedIp: meta.ip ?? null, signedUserAgent: meta.userAgent ?? null, verificationUsed: session.access.via } });
     await appendAudit(tx, documentId, { actionType: "signed", recipientId: fresh.id, ip: meta.ip, userAgent: meta.userAgent, details: { fields: accepted.length } }, signedAt);
-    return (await tx.signingRecipient.count({ where: { documentId, signedAt: null } })) === 0;
+    const last = (await tx.signingRecipient.count({ where: { documentId, signedAt: null } })) === 0;
+    if (last) await enqueueCompletion(tx, documentId);
+    crashPoint("before-signature-commit");
+    return last;
   });
+  crashPoint("after-signature-commit");
 
-  if (last) await completeDocument(deps, documentId, meta);
-  else await emailReadySigners(deps, documentId);
-  return { documentId, status: last ? "completed" : "sent", returnUrl: session.recipient.returnUrl };
-}
-
-async function completeDocument(deps: SigningDeps, documentId: string, meta: { ip?: string | null; userAgent?: string | null }) {
-  const doc = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId }, include: { recipients: { orderBy: { signingOrder: "asc" } }, fields: true } });
-  const completedAt = new Date();
-  const sealed = await deps.seal({
-    original: await deps.storage.get(doc.originalPdfKey),
-    fields: doc.fields.filter((f) => f.value !== null && f.value !== "").map((f) => ({ page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, type: f.type, value: f.value! })),
-    hide: doc.fields.flatMap((f) => (f.anchorRect ? [{ page: f.page, ...(f.anchorRect as { x: number; y: number; width: number; height: number }) }] : [])),
-    certificate: {
-      documentName: doc.name,
-      documentId: doc.id,
-      completedAt,
-      signers: doc.recipients.map((r) => ({ name: r.name, email: r.email, signedAt: r.signedAt!, ip: r.signedIp ?? "unknown", userAgent: r.signedUserAgent ?? "unknown", verification: r.verificationUsed ?? "none" })),
-    },
-  });
-  const signedKey = `signing/${doc.orgId}/${doc.id}/signed-${crypto.randomBytes(4).toString("hex")}.pdf`;
-  await deps.storage.put(signedKey, sealed);
-  await deps.db.$transaction(async (tx) => {
-    await tx.signingDocument.update({ where: { id: doc.id }, data: { status: "completed", completedAt, signedPdfKey: signedKey } });
-    await appendAudit(tx, doc.id, { actionType: "completed", ip: meta.ip, userAgent: meta.userAgent, details: { signedPdfSha256: crypto.createHash("sha256").update(sealed).digest("hex") } }, completedAt);
-    await tx.domainEvent.create({
-      data: {
-        orgId: doc.orgId,
-        type: "signature.document.completed",
-        payload: { documentId: doc.id, name: doc.name, completedAt: completedAt.toISOString(), recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signedAt: r.signedAt?.toISOString() })) } as Prisma.InputJsonValue,
-      },
-    });
-  });
-  // Every party gets the completed copy (independent of sendEmail, per interface.md 4.3).
-  const parties = [...doc.recipients.map((r) => ({ name: r.name, email: r.email })), ...((doc.ccEmails as string[]) ?? []).map((email) => ({ name: email, email })), ...(doc.senderEmail ? [{ name: doc.senderName ?? doc.senderEmail, email: doc.senderEmail }] : [])];
-  const seen = new Set<string>();
-  for (const p of parties) {
-    if (seen.has(p.email.toLowerCase())) continue;
-    seen.add(p.email.toLowerCase());
-    const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name });
-    await deps.sendMail({ orgId: doc.orgId, kind: "signing_completed", to: p.email, fromName: doc.senderName ?? undefined, replyTo: doc.senderEmail ?? undefined, ...mail, documentId: doc.id, attachments: [{ filename: `${doc.name} (signed).pdf`, content: sealed, contentType: "application/pdf" }] });
+  if (!last) {
+    await emailReadySigners(deps, documentId);
+    return { documentId, status: "sent", returnUrl: session.recipient.returnUrl };
   }
+  // Run the completion now rather than at the worker's next poll; if it fails, the job retries it.
+  await runCompletion(deps, documentId);
+  const { status } = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId }, select: { status: true } });
+  return { documentId, status, returnUrl: session.recipient.returnUrl };
 }
-

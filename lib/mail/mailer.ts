@@ -51,19 +51,20 @@ function fromHeader(configured: string, senderName?: string): string {
   return `"${senderName.replace(/["\\\r\n]/g, "")} via Quire" <${address}>`;
 }
 
+type OutboxWriter = Pick<Db, "outboxMessage">;
+
 export function createMailer(deps: { db: Db; transport: MailTransport; from: string }) {
-  return async function sendMail(mail: OutgoingMail): Promise<{ id: string; transport: MailTransport["name"] }> {
+  const record = (writer: OutboxWriter, mail: OutgoingMail) => {
     const attachmentsNote = mail.attachments?.length
       ? `\n\nAttachments: ${mail.attachments.map((a) => `${a.filename} (${Math.ceil(a.content.length / 1024)} KB)`).join(", ")}`
       : "";
-    const from = fromHeader(deps.from, mail.fromName);
-    const row = await deps.db.outboxMessage.create({
+    return writer.outboxMessage.create({
       data: {
         orgId: mail.orgId ?? null,
         kind: mail.kind,
         to: mail.to,
         cc: mail.cc ?? [],
-        fromAddress: from,
+        fromAddress: fromHeader(deps.from, mail.fromName),
         replyTo: mail.replyTo ?? null,
         subject: mail.subject,
         html: mail.html,
@@ -73,27 +74,63 @@ export function createMailer(deps: { db: Db; transport: MailTransport; from: str
         sentAt: deps.transport.name === "outbox" ? new Date() : null,
       },
     });
-    if (deps.transport.name === "smtp") {
-      try {
-        await deps.transport.deliver({ from, to: mail.to, cc: mail.cc, replyTo: mail.replyTo, subject: mail.subject, html: mail.html, text: mail.text, attachments: mail.attachments });
-        await deps.db.outboxMessage.update({ where: { id: row.id }, data: { sentAt: new Date() } });
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        log.error({ outboxId: row.id, kind: mail.kind, error: message }, "email could not be sent");
-        await deps.db.outboxMessage.update({ where: { id: row.id }, data: { error: message.slice(0, 1000) } });
-      }
+  };
+
+  /** SMTP: sends a recorded message and notes the outcome on its row. */
+  const deliver = async (row: { id: string; fromAddress: string; to: string; cc: unknown; replyTo: string | null; subject: string; html: string; text: string; kind: string }, text: string, attachments?: Attachment[]) => {
+    try {
+      await deps.transport.deliver({ from: row.fromAddress, to: row.to, cc: (row.cc as string[]) ?? [], replyTo: row.replyTo ?? undefined, subject: row.subject, html: row.html, text, attachments });
+      await deps.db.outboxMessage.update({ where: { id: row.id }, data: { sentAt: new Date() } });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.error({ outboxId: row.id, kind: row.kind, error: message }, "email could not be sent");
+      await deps.db.outboxMessage.update({ where: { id: row.id }, data: { error: message.slice(0, 1000) } });
     }
-    return { id: row.id, transport: deps.transport.name };
+  };
+
+  return {
+    /** Records the message and, with SMTP, sends it now. */
+    async send(mail: OutgoingMail): Promise<{ id: string; transport: MailTransport["name"] }> {
+      const row = await record(deps.db, mail);
+      if (deps.transport.name === "smtp") await deliver(row, mail.text, mail.attachments);
+      return { id: row.id, transport: deps.transport.name };
+    },
+    /**
+     * Records the message inside the caller's transaction: it exists exactly when the change that
+     * caused it commits. With SMTP it goes out on deliverQueued(); in the outbox it is already final.
+     */
+    async queue(tx: OutboxWriter, mail: Omit<OutgoingMail, "attachments">): Promise<string> {
+      return (await record(tx, mail)).id;
+    },
+    /** Sends the queued messages that have not gone out yet (each once, whoever calls). */
+    async deliverQueued(ids: string[], attachments?: Attachment[]): Promise<void> {
+      if (deps.transport.name !== "smtp" || ids.length === 0) return;
+      const rows = await deps.db.outboxMessage.findMany({ where: { id: { in: ids }, sentAt: null, error: null } });
+      for (const row of rows) await deliver(row, row.text, attachments);
+    },
   };
 }
 
 let configured: ReturnType<typeof createMailer> | undefined;
 
-/** Sends with the configured transport (SMTP_URL) and records in the outbox. */
-export async function sendMail(mail: OutgoingMail) {
+async function mailer(): Promise<ReturnType<typeof createMailer>> {
   if (!configured) {
     const { mail: settings } = getConfig();
     configured = createMailer({ db: await defaultDb(), transport: settings.smtpUrl ? smtpTransport(settings.smtpUrl) : outboxTransport, from: settings.from });
   }
-  return configured(mail);
+  return configured;
+}
+
+/** Sends with the configured transport (SMTP_URL) and records in the outbox. */
+export async function sendMail(mail: OutgoingMail) {
+  return (await mailer()).send(mail);
+}
+
+/** Records a message in the caller's transaction, to be sent with deliverQueuedMail once it commits. */
+export async function queueMail(tx: OutboxWriter, mail: Omit<OutgoingMail, "attachments">): Promise<string> {
+  return (await mailer()).queue(tx, mail);
+}
+
+export async function deliverQueuedMail(ids: string[], attachments?: Attachment[]): Promise<void> {
+  return (await mailer()).deliverQueued(ids, attachments);
 }

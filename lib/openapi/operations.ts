@@ -15,6 +15,7 @@ import {
   reviewReplySchema,
   signingDocumentSchema,
   signingUrlResultSchema,
+  retryFinalizationSchema,
   voidResultSchema,
 } from "@/lib/esign/responses";
 import { dataOf, pageOf, resultsOf } from "@/lib/http/response-schemas";
@@ -339,7 +340,19 @@ export const operations: Operation[] = [
     auth: { family: "signing", roles: SENDERS },
     body: { json: voidSchema, required: true },
     success: { status: 200, description: "Voided", json: dataOf(voidResultSchema) },
-    errors: [400, 404],
+    errors: [400, 404, 409],
+  },
+  {
+    operationId: "retrySigningDocumentFinalization",
+    method: "post",
+    path: "/esign/documents/{id}/retry-finalization",
+    summary: "Retry completing a signed document whose sealing failed",
+    description:
+      "When every signer has signed, Quire seals the PDF, records the completion and emails every party as a retried job. After 5 failed attempts it stops and sends signature.document.finalization_failed; this runs it again with fresh attempts. 409 NothingToRetry when the document's finalization has not failed.",
+    tag: "Signing",
+    auth: { family: "signing", roles: SENDERS },
+    success: { status: 200, description: "Retried: status is completed when it worked this time", json: dataOf(retryFinalizationSchema) },
+    errors: [404, 409],
   },
   {
     operationId: "resendSigningEmail",

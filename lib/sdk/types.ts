@@ -573,7 +573,7 @@ export interface EmbeddedSignatureResult {
 // ---------------------------------------------------------------------------------------------
 // Webhooks (2.7, 2.8, decisions.md "Webhooks")
 
-export type WebhookEvent = "signature.document.completed" | "signature.document.voided";
+export type WebhookEvent = "signature.document.completed" | "signature.document.voided" | "signature.document.finalization_failed";
 
 interface WebhookFields {
   id: string;

@@ -7,6 +7,8 @@ import { log } from "@/lib/log";
 import { closePdfConverter } from "@/lib/pdf/converter";
 import { recordRunningServer } from "@/lib/server/instance-file";
 import { installGracefulShutdown } from "@/lib/server/shutdown";
+import { startCompletionWorker, stopCompletionWorker } from "@/lib/esign/completion";
+import { signingDeps } from "@/lib/esign/service";
 import { startDeliveryWorker, stopDeliveryWorker } from "@/lib/webhooks/delivery";
 import { webhookDeps } from "@/lib/webhooks/service";
 
@@ -32,7 +34,10 @@ async function start(): Promise<void> {
   if (!config.serverless && config.env === "production")
     installGracefulShutdown({
       timeoutMs: config.shutdownTimeoutMs,
-      drain: [{ name: "webhook worker", run: stopDeliveryWorker }],
+      drain: [
+        { name: "completion worker", run: stopCompletionWorker },
+        { name: "webhook worker", run: stopDeliveryWorker },
+      ],
       close: [
         { name: "pdf converter", run: closePdfConverter },
         { name: "database", run: closeDb },
@@ -42,6 +47,8 @@ async function start(): Promise<void> {
   // Webhook deliveries: every instance polls the shared queue (rows are claimed, never shared).
   // Serverless runtimes freeze between requests: there /api/cron/webhooks drives the queue instead.
   if (!config.serverless) startDeliveryWorker(webhookDeps);
+  // Signed documents whose completion is due (after a crash or a failed seal): any instance finishes them.
+  if (!config.serverless) startCompletionWorker(signingDeps);
   if (config.database.kind === "pglite") recordRunningServer(config.dataDir, { pid: process.pid, baseUrl: config.baseUrl });
   log.info({ baseUrl: config.baseUrl, database: config.database.kind }, "Quire is ready");
 }

@@ -254,7 +254,8 @@ const DEFAULT_TEST_EVENT = "signature.document.completed";
 function samplePayload(eventType: string, now: Date): Record<string, unknown> {
   const base = { test: true, documentId: "00000000-0000-0000-0000-000000000000", name: "Sample document" };
   if (eventType === "signature.document.voided") return { ...base, reason: "Sample void reason", voidedAt: now.toISOString() };
-  return { ...base, completedAt: now.toISOString(), recipients: [{ id: "00000000-0000-0000-0000-000000000001", name: "Sample Signer", email: "signer@example.com", signedAt: now.toISOString() }] };
+  if (eventType === "signature.document.finalization_failed") return { ...base, attempts: 5, error: "Sample sealing error" };
+  return { ...base, completedAt: now.toISOString(), documentHash: "0".repeat(64), recipients: [{ id: "00000000-0000-0000-0000-000000000001", name: "Sample Signer", email: "signer@example.com", signedAt: now.toISOString() }] };
 }
 
 /** Test Webhook (4.4): a real delivery per URL, sent now; the summary counts record errors only. */

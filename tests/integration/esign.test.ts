@@ -178,7 +178,9 @@ describe("document endpoints and errors", () => {
     const voided = await contributor(`/esign/documents/${id}/void`, { method: "POST", body: { reason: "Wrong price" } });
     expect(voided.json.data).toMatchObject({ id, name: "To be voided", status: "voided", voidReason: "Wrong price" });
     expect((await mailsTo("ada@example.com")).some((m) => m.kind === "document_voided" && m.subject.includes("To be voided"))).toBe(true);
-    expect((await contributor(`/esign/documents/${id}/void`, { method: "POST", body: { reason: "again" } })).status).toBe(400);
+    const again = await contributor(`/esign/documents/${id}/void`, { method: "POST", body: { reason: "again" } });
+    expect(again.status).toBe(409);
+    expect(again.json.code).toBe("DocumentNotVoidable");
   });
 
   it("answers 7.4 errors in the signing shape", async () => {

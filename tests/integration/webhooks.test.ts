@@ -194,7 +194,7 @@ describe("webhook CRUD (4.4, decisions.md)", () => {
       secret: undefined,
       maskedSecret: `whsec_…${data.secret.slice(-4)}`,
       deliveryStats: { total: 0, delivered: 0, retrying: 0, failed: 0, lastDeliveryAt: null },
-      availableEvents: [COMPLETED, VOIDED],
+      availableEvents: [COMPLETED, VOIDED, "signature.document.finalization_failed"],
     });
     expect(got.text).not.toContain(data.secret);
     expect((await api("/api/webhooks")).text).not.toContain(data.secret);

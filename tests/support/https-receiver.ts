@@ -10,6 +10,8 @@ import path from "node:path";
 import forge from "node-forge";
 
 export interface ReceivedDelivery {
+  /** Path and query the delivery was posted to. */
+  url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
   signatureValid: boolean;
@@ -87,7 +89,7 @@ export async function startReceiver(options: { secret?: () => string; respond?: 
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
       const secret = options.secret?.();
-      const d: ReceivedDelivery = { headers: req.headers, body, signatureValid: secret ? verifySignature(secret, String(req.headers["x-service-signature"] ?? ""), body) : false, receivedAt: Date.now() };
+      const d: ReceivedDelivery = { url: req.url ?? "", headers: req.headers, body, signatureValid: secret ? verifySignature(secret, String(req.headers["x-service-signature"] ?? ""), body) : false, receivedAt: Date.now() };
       received.push(d);
       const answer = options.respond?.(received.length, d) ?? { status: 200 };
       setTimeout(() => {

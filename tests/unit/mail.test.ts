@@ -35,7 +35,7 @@ describe("email templates", () => {
 
 describe("createMailer", () => {
   it("records every message in the outbox, with the sender as 'Name via Quire' and reply-to", async () => {
-    const send = createMailer({ db: prisma, transport: outboxTransport, from: "Quire <no-reply@quire.test>" });
+    const send = createMailer({ db: prisma, transport: outboxTransport, from: "Quire <no-reply@quire.test>" }).send;
     const { id, transport } = await send({ kind: "test", to: "a@example.com", fromName: "Sam \"S\" Sender", replyTo: "sam@example.com", subject: "Hi", html: "<p>Hi</p>", text: "Hi", attachments: [{ filename: "x.pdf", content: Buffer.alloc(2048), contentType: "application/pdf" }] });
     expect(transport).toBe("outbox");
     const row = await prisma.outboxMessage.findUniqueOrThrow({ where: { id } });
@@ -46,7 +46,7 @@ describe("createMailer", () => {
 
   it("keeps the record and the error when SMTP delivery fails, without throwing", async () => {
     const failing: MailTransport = { name: "smtp", deliver: async () => Promise.reject(new Error("connection refused")) };
-    const send = createMailer({ db: prisma, transport: failing, from: "no-reply@quire.test" });
+    const send = createMailer({ db: prisma, transport: failing, from: "no-reply@quire.test" }).send;
     const { id } = await send({ kind: "test", to: "b@example.com", subject: "S", html: "h", text: "t" });
     const row = await prisma.outboxMessage.findUniqueOrThrow({ where: { id } });
     expect(row.sentAt).toBeNull();
@@ -56,7 +56,7 @@ describe("createMailer", () => {
   it("marks SMTP messages sent once delivered", async () => {
     const delivered: unknown[] = [];
     const ok: MailTransport = { name: "smtp", deliver: async (m) => void delivered.push(m) };
-    const { id } = await createMailer({ db: prisma, transport: ok, from: "no-reply@quire.test" })({ kind: "test", to: "c@example.com", subject: "S", html: "h", text: "t" });
+    const { id } = await createMailer({ db: prisma, transport: ok, from: "no-reply@quire.test" }).send({ kind: "test", to: "c@example.com", subject: "S", html: "h", text: "t" });
     expect(delivered).toHaveLength(1);
     expect((await prisma.outboxMessage.findUniqueOrThrow({ where: { id } })).sentAt).not.toBeNull();
   });
@@ -65,7 +65,7 @@ describe("createMailer", () => {
 describe("outbox reading", () => {
   it("lists an organization's messages newest first, by exact recipient or a part of it, and opens one only in its organization", async () => {
     const [mine, theirs] = await Promise.all(["outbox-a", "outbox-b"].map((slug) => prisma.organization.create({ data: { slug, name: slug } })));
-    const send = createMailer({ db: prisma, transport: outboxTransport, from: "no-reply@quire.test" });
+    const send = createMailer({ db: prisma, transport: outboxTransport, from: "no-reply@quire.test" }).send;
     const first = await send({ orgId: mine.id, kind: "test", to: "Ada@Example.com", subject: "First", html: "h", text: "t", cc: ["cc@example.com"] });
     await new Promise((r) => setTimeout(r, 5));
     await send({ orgId: mine.id, kind: "test", to: "bob@example.com", subject: "Second", html: "h", text: "t" });

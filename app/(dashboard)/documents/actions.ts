@@ -6,7 +6,8 @@ import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { replaceDraftFields, type PlacedField, placedFieldsSchema } from "@/lib/esign/draft-fields";
 import { resendDocument, sendDocument, voidDocument } from "@/lib/esign/documents";
-import { esignDeps } from "@/lib/esign/service";
+import { retryFinalization } from "@/lib/esign/completion";
+import { esignDeps, signingDeps } from "@/lib/esign/service";
 import { ForbiddenError, QuireError } from "@/lib/errors";
 import { parseWith } from "@/lib/http/validation";
 
@@ -29,6 +30,14 @@ async function asSender(fn: (actor: { orgId: string; userId: string }, meta: { i
 export async function voidDocumentAction(id: string, reason: string): Promise<ActionResult> {
   return asSender(async (actor, meta) => {
     await voidDocument(await esignDeps(), actor, id, reason, meta);
+  });
+}
+
+/** A completion that failed every attempt: queue it again and run it now. */
+export async function retryFinalizationAction(id: string): Promise<ActionResult> {
+  return asSender(async (actor) => {
+    const { status } = await retryFinalization(await signingDeps(), actor.orgId, id);
+    return status === "completed" ? "Completed: the signed PDF is ready." : "Retried; it failed again. See the error above.";
   });
 }
 

@@ -1,7 +1,21 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { resendAction, voidDocumentAction } from "../actions";
+import { resendAction, retryFinalizationAction, voidDocumentAction } from "../actions";
+
+export function RetryFinalizationButton({ id }: { id: string }) {
+  const [pending, start] = useTransition();
+  const [note, setNote] = useState<string | null>(null);
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      <button type="button" disabled={pending} onClick={() => start(async () => setNote((await retryFinalizationAction(id)).message ?? null))} className="inline-flex items-center gap-2 rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-70">
+        {pending ? <span aria-hidden className="h-3 w-3 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
+        {pending ? "Retrying…" : "Retry finalization"}
+      </button>
+      {note ? <span role="status" className="text-sm">{note}</span> : null}
+    </span>
+  );
+}
 
 export function VoidButton({ id }: { id: string }) {
   const [pending, start] = useTransition();

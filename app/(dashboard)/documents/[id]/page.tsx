@@ -5,9 +5,10 @@ import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS, WRITERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { auditTrail, verifyAuditChain } from "@/lib/esign/audit";
+import { finalizationOf } from "@/lib/esign/completion";
 import { getDocument } from "@/lib/esign/documents";
 import { NotFoundError } from "@/lib/errors";
-import { ResendButton, VoidButton } from "./controls";
+import { ResendButton, RetryFinalizationButton, VoidButton } from "./controls";
 
 export const metadata: Metadata = { title: "Document" };
 
@@ -21,7 +22,9 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
     if (err instanceof NotFoundError) notFound();
     throw err;
   });
-  const trail = await auditTrail(client, doc.id);
+  const [trail, finalization] = await Promise.all([auditTrail(client, doc.id), finalizationOf(client, doc.id)]);
+  const finalizing = doc.status === "sent" && finalization?.status === "pending";
+  const finalizationFailed = doc.status === "sent" && finalization?.status === "failed";
   const intact = verifyAuditChain(trail) === -1;
   const canSend = SENDERS.includes(role);
   return (
@@ -39,9 +42,22 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
               Place fields and send
             </a>
           ) : null}
-          {canSend && (doc.status === "sent" || doc.status === "draft") ? <VoidButton id={doc.id} /> : null}
+          {canSend && (doc.status === "draft" || (doc.status === "sent" && !finalization)) ? <VoidButton id={doc.id} /> : null}
         </div>
       </PageHeader>
+      {finalizing ? (
+        <p role="status" className="mb-4 rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">
+          Everyone has signed. Quire is sealing the signed PDF and will email every party{finalization.attempts > 1 ? ` (attempt ${finalization.attempts}; last error: ${finalization.lastError ?? "none"})` : ""}.
+        </p>
+      ) : null}
+      {finalizationFailed ? (
+        <div role="alert" className="mb-4 space-y-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+          <p>
+            Everyone has signed, but sealing the signed PDF failed {finalization.attempts} times: {finalization.lastError}. Nothing was sent to the signers yet.
+          </p>
+          {canSend ? <RetryFinalizationButton id={doc.id} /> : null}
+        </div>
+      ) : null}
       {doc.status === "voided" ? <p className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">Voided: {doc.voidReason}</p> : null}
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
