@@ -261,7 +261,7 @@ describe("deliverables, templates, folders and tags", () => {
     const label = `sdk-${crypto.randomBytes(3).toString("hex")}`;
     const template = await client.templates.upload({ file: new Blob([new Uint8Array(docx)]), fileName: "services.docx", name: "SDK Services Agreement", description: "uploaded by the SDK", tags: [label] });
     expect(template).toMatchObject({ name: "SDK Services Agreement", description: "uploaded by the SDK", type: "template", templateFolderId: null, fileSize: docx.length, tags: [expect.objectContaining({ label })] });
-    expect(template.variables).toEqual(expect.arrayContaining([{ placeholder: "{ClientName}", name: "ClientName" }, { placeholder: "{@Scope}", name: "Scope" }]));
+    expect(template.variables).toEqual(expect.arrayContaining([{ placeholder: "{ClientName}", name: "ClientName", kind: "text" }, { placeholder: "{@Scope}", name: "Scope", kind: "html" }]));
     expect((await client.tags.list()).map((t) => t.label)).toContain(label);
 
     const folder = await client.templates.folders.create({ name: "SDK folder" });
