@@ -2,18 +2,29 @@
 // - Request ids: a sane incoming X-Request-Id is kept, anything else replaced by a fresh one; it is
 //   passed on to the handler (route wrappers log with it) and returned on every response, pages,
 //   API replies and Next.js's own error pages alike.
+// - Malformed URLs: a path segment or query parameter that is not valid percent-encoding, or that
+//   decodes to a NUL or a lone surrogate, is answered 400 here in the endpoint family's shape (Next.js
+//   would otherwise fail with a plain-text 500 before any route runs).
 // - Framing policy for the hosted signing page: Content-Security-Policy frame-ancestors from the
 //   organization's allowedFrameAncestors (interface.md 2.12). Page components cannot set response
 //   headers, so it is decided here, before the page renders.
 import { NextResponse, type NextRequest } from "next/server";
 import { db } from "@/lib/db/client";
 import { frameAncestorsForToken, frameAncestorsHeader } from "@/lib/esign/framing";
+import { errorResponse } from "@/lib/http/errors";
+import { familyOfPath } from "@/lib/http/families";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/http/request-id";
+import { refuseUnstorable, urlProblems } from "@/lib/http/text-safety";
 
 const SIGNING_PAGE = /^\/sign\/([^/]+)$/;
 
 export async function proxy(req: NextRequest) {
   const reqId = requestIdFrom(req.headers);
+  const refused = malformedUrl(req);
+  if (refused) {
+    refused.headers.set(REQUEST_ID_HEADER, reqId);
+    return refused;
+  }
   const headers = new Headers(req.headers);
   headers.set(REQUEST_ID_HEADER, reqId);
   const res = NextResponse.next({ request: { headers } });
@@ -25,6 +36,19 @@ export async function proxy(req: NextRequest) {
     if (origins) res.headers.set("content-security-policy", frameAncestorsHeader(origins));
   }
   return res;
+}
+
+function malformedUrl(req: NextRequest): Response | null {
+  // The raw URL: Next.js's parsed one may already have tried (and failed) to decode it.
+  const url = new URL(req.url);
+  try {
+    refuseUnstorable(urlProblems(url));
+    return null;
+  } catch (err) {
+    const family = familyOfPath(url.pathname);
+    if (family) return errorResponse(err, family);
+    return new Response("Bad request: the address is not a valid URL.", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
 }
 
 // Not for build assets (immutable files), and not for requests with a large or streamed body: Next.js

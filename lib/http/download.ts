@@ -2,9 +2,33 @@
 import { Readable } from "node:stream";
 import type { StoredFile } from "@/lib/storage/types";
 
+/**
+ * A name a file system accepts as one file: path separators, control characters and the characters
+ * Windows refuses become "_", leading dots and spaces go (no "../../etc/passwd", no hidden files),
+ * and it is cut to 200 characters keeping the extension.
+ */
+export function safeFileName(fileName: string): string {
+  const dot = fileName.lastIndexOf(".");
+  const ext = dot > 0 && fileName.length - dot <= 10 ? fileName.slice(dot) : "";
+  const cleaned = fileName
+    .normalize("NFC")
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]/g, "_")
+    .replace(/^[.\s]+/, "")
+    .trim();
+  const base = cleaned.slice(0, cleaned.length - ext.length).slice(0, 200 - ext.length);
+  return (base || "download") + (cleaned.endsWith(ext) ? ext : "");
+}
+
+/** RFC 5987/8187 ext-value: only attr-chars stay literal; ' ( ) * are percent-encoded too. */
+function rfc5987(value: string): string {
+  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_").replace(/[\r\n]/g, " ");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  const name = safeFileName(fileName);
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/[%;,]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${rfc5987(name)}`;
 }
 
 /** A whole buffer, or a stored file streamed as it is read (large files never sit in memory). */

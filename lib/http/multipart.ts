@@ -2,6 +2,7 @@
 // The file is spooled to a temp file under os.tmpdir(), never held in memory; the size cap is
 // enforced while reading, so an oversized upload is refused as soon as the cap is crossed, with or
 // without a Content-Length. The temp file is removed on every path (withMultipart).
+import { unstorableText } from "@/lib/http/text-safety";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
@@ -104,6 +105,8 @@ async function parse(req: Request, type: string, dir: string, options: Multipart
     if (valueTruncated || state.textBytes > MAX_TEXT_BYTES) {
       return fail(new ValidationError(`The form's text fields are limited to ${MAX_TEXT_BYTES / 1024 / 1024} MB`, [{ field: name, message: "too large" }]));
     }
+    const why = unstorableText(name) ?? unstorableText(value);
+    if (why) return fail(new ValidationError(`Form field ${name.replace(/[\u0000\ud800-\udfff]/g, "\ufffd")} ${why}`, [{ field: name, message: why }], "InvalidText"));
     fields.set(name, [...(fields.get(name) ?? []), value]);
   });
   busboy.on("file", (name, stream, fileName) => {
@@ -115,6 +118,11 @@ async function parse(req: Request, type: string, dir: string, options: Multipart
     if (state.spool) {
       skip();
       return fail(new ValidationError("Attach one file as the multipart field `file`", [{ field: "file", message: "only one file is allowed" }]));
+    }
+    const nameProblem = unstorableText(fileName ?? "");
+    if (nameProblem) {
+      skip();
+      return fail(new ValidationError(`The file name ${nameProblem}`, [{ field: "file", message: nameProblem }], "InvalidText"));
     }
     const target = path.join(dir, "upload");
     const out = fs.createWriteStream(target, { flags: "wx" });

@@ -1,5 +1,6 @@
 // zod at the edge: turn query strings and bodies into typed input or a ValidationError that lists
 // every problem (field + message), never just the first.
+import { refuseUnstorable, unstorableJson } from "@/lib/http/text-safety";
 import type { z, ZodError } from "zod";
 import { NotFoundError, ValidationError, type ValidationIssue } from "@/lib/errors";
 
@@ -33,12 +34,14 @@ export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request
   } catch {
     throw new ValidationError("Request body is not valid JSON", [{ field: "(body)", message: "not valid JSON" }]);
   }
+  refuseUnstorable(unstorableJson(raw));
   const result = schema.safeParse(raw);
   return result.success ? result.data : fail(result.error, "request body");
 }
 
 /** Validates an already-assembled object (e.g. multipart fields). */
 export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  refuseUnstorable(unstorableJson(raw));
   const result = schema.safeParse(raw);
   return result.success ? result.data : fail(result.error, "request");
 }

@@ -4,47 +4,23 @@
 import dns from "node:dns";
 import https from "node:https";
 import net from "node:net";
+import ipaddr from "ipaddr.js";
 import { ValidationError } from "@/lib/errors";
 
-const blocked = new net.BlockList();
-for (const [address, prefix] of [
-  ["0.0.0.0", 8], // "this" network
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16], // link-local, cloud metadata
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4],
-] as const) {
-  blocked.addSubnet(address, prefix, "ipv4");
-}
-for (const [address, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["ff00::", 8], // multicast
-  ["2001:db8::", 32],
-  ["64:ff9b::", 96], // NAT64 can reach private IPv4
-] as const) {
-  blocked.addSubnet(address, prefix, "ipv6");
-}
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
+/**
+ * Whether an address is anything but public unicast, by the IANA special-purpose registries as
+ * ipaddr.js keeps them (private, loopback, link-local, CGNAT, benchmarking, documentation, multicast,
+ * NAT64, 6to4, Teredo, …). IPv4-mapped IPv6 is judged by its IPv4 address; other IPv6 must be global
+ * unicast (2000::/3), which also refuses IPv4-compatible forms such as ::7f00:1.
+ */
 export function isPrivateAddress(address: string): boolean {
-  if (net.isIPv4(address)) return blocked.check(address, "ipv4");
-  if (net.isIPv6(address)) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1], "ipv4");
-    return blocked.check(address, "ipv6");
-  }
-  return true;
+  if (!ipaddr.isValid(address)) return true;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.range() !== "unicast") return true;
+  return parsed.kind() === "ipv6" && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
 
 export class UnsafeUrlError extends ValidationError {

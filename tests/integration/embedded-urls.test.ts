@@ -173,7 +173,14 @@ describe("single-use links (override, external_idv)", () => {
 
     const path = pathOf(r.json.data.results.url);
     expect((await call(baseUrl, path)).status).toBe(303);
-    expect((await call(baseUrl, path)).status).toBe(410);
+    // Opened again: a program (Accept: application/json) gets the signing error body, a browser the page.
+    const again = await call(baseUrl, path);
+    expect(again.status).toBe(410);
+    expect(again.json).toEqual({ message: expect.stringMatching(/already used/), type: "SigningUrlNotRedeemable", error: expect.any(String), code: "SigningUrlNotRedeemable" });
+    const page = await call(baseUrl, path, { headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" } });
+    expect(page.status).toBe(410);
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    expect(page.text).toContain("This signing link was already used");
     expect((await call(baseUrl, pathOf(second.json.data.results.url))).status).toBe(303);
   });
 
