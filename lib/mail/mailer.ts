@@ -53,6 +53,16 @@ function fromHeader(configured: string, senderName?: string): string {
 
 type OutboxWriter = Pick<Db, "outboxMessage">;
 
+/**
+ * What the outbox keeps of a message once SMTP has delivered it: signing links and passcodes are
+ * credentials, and the recipient's mailbox now holds them; the database does not need to.
+ */
+export function redactCredentials(text: string, kind: string): string {
+  let out = text.replace(/(\/sign\/)(?!open\b)[A-Za-z0-9_-]{8,}/g, "$1[redacted]").replace(/([?&]token=)[^&\s"'<>]+/g, "$1[redacted]");
+  if (/passcode/.test(kind)) out = out.replace(/\b\d{6}\b/g, "[redacted]");
+  return out;
+}
+
 export function createMailer(deps: { db: Db; transport: MailTransport; from: string }) {
   const record = (writer: OutboxWriter, mail: OutgoingMail) => {
     const attachmentsNote = mail.attachments?.length
@@ -80,7 +90,7 @@ export function createMailer(deps: { db: Db; transport: MailTransport; from: str
   const deliver = async (row: { id: string; fromAddress: string; to: string; cc: unknown; replyTo: string | null; subject: string; html: string; text: string; kind: string }, text: string, attachments?: Attachment[]) => {
     try {
       await deps.transport.deliver({ from: row.fromAddress, to: row.to, cc: (row.cc as string[]) ?? [], replyTo: row.replyTo ?? undefined, subject: row.subject, html: row.html, text, attachments });
-      await deps.db.outboxMessage.update({ where: { id: row.id }, data: { sentAt: new Date() } });
+      await deps.db.outboxMessage.update({ where: { id: row.id }, data: { sentAt: new Date(), html: redactCredentials(row.html, row.kind), text: redactCredentials(text, row.kind) } });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log.error({ outboxId: row.id, kind: row.kind, error: message }, "email could not be sent");

@@ -100,7 +100,7 @@ async function signAs(link: string, text: string) {
 async function outboxFor(email: string, documentId: string) {
   const res = await admin()(`/api/outbox?to=${encodeURIComponent(email)}&limit=100`);
   expect(res.status, res.text).toBe(200);
-  return (res.json.data.results as { kind: string; transport: string; sentAt: string | null; error: string | null; documentId: string }[]).filter((m) => m.documentId === documentId);
+  return (res.json.data.results as { kind: string; transport: string; sentAt: string | null; error: string | null; documentId: string; text: string; html: string }[]).filter((m) => m.documentId === documentId);
 }
 
 describe("signing emails over SMTP", () => {
@@ -179,6 +179,12 @@ describe("signing emails over SMTP", () => {
     }
     // As many SMTP deliveries as outbox rows: nothing sent twice, nothing only recorded.
     expect(received.filter((r) => (r.mail.subject ?? "").includes(name))).toHaveLength(all.length);
+    // Delivered, a signing request keeps no credential in the database: the link is redacted.
+    const mailedLink = SIGNING_LINK.exec(deliveredTo("ada@example.com", name)[0].text ?? "")![0];
+    const stored = ada.find((m) => m.kind === "signing_request")!;
+    expect(stored.text).not.toContain(tokenOf(mailedLink));
+    expect(`${stored.text}${stored.html ?? ""}`).not.toContain(tokenOf(mailedLink));
+    expect(stored.text).toContain("/sign/[redacted]");
   });
 
   it("signs and completes while the mail server is down, recording the failure on each outbox row", async () => {

@@ -76,6 +76,22 @@ describe("NUL characters and lone surrogates", () => {
   });
 });
 
+describe("deep nesting", () => {
+  it("a markdown or html value thousands of levels deep is a 400 naming it, not a stack overflow", async () => {
+    const before = await counts();
+    const contractId = (await user("/template-item?type=template&query=services%20agreement")).json.data.results[0].id;
+    for (const [mimeType, text] of [
+      ["markdown", `${">".repeat(5_000)} deep`],
+      ["html", `${"<blockquote>".repeat(5_000)}deep`],
+    ]) {
+      const res = await user("/v1/deliverable", { method: "POST", body: { name: "Deep", templateId: contractId, variables: [{ placeholder: "{@Scope}", text, mimeType }] } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json).toEqual({ error: "NestingTooDeep", message: expect.stringMatching(/\{@Scope\}.*nested/) });
+    }
+    expect(await counts()).toEqual(before);
+  });
+});
+
 describe("malformed percent-encoding in a path", () => {
   it("answers in the endpoint family's shape instead of a plain-text 500", async () => {
     const deliverable = await user("/v1/deliverable/%zz");

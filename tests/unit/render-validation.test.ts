@@ -5,7 +5,7 @@ import { renderTemplate, type VariableInput } from "@/lib/deliverables/render";
 import { UnprocessableError, ValidationError } from "@/lib/errors";
 import { buildSampleContractDocx } from "@/lib/templates/samples";
 import { buildDocx } from "../support/ooxml";
-import { dataUrl, noFetch, png, rejection } from "./render-fixtures";
+import { dataUrl, docx, noFetch, para, png, rejection } from "./render-fixtures";
 
 const template = buildDocx(["Hello {Name}", "{%Logo}", "{#Section}", "inside", "{/Section}"]);
 
@@ -188,5 +188,22 @@ describe("renderTemplate: templates", () => {
     await expect(renderTemplate(await buildSampleContractDocx(), "docx", [text("{ClientName}")], { fetchImage: noFetch })).resolves.toMatchObject({
       missingPlaceholders: expect.arrayContaining(["{Fee}"]),
     });
+  });
+});
+
+describe("deep nesting", () => {
+  it("refuses markdown and html nested past the limit with a 400 naming the placeholder, and renders what is within it", async () => {
+    const template = docx(para("{@Body}"));
+    for (const [mimeType, text] of [
+      ["markdown", `${">".repeat(5_000)} deep`],
+      ["html", `${"<div>".repeat(5_000)}deep${"</div>".repeat(5_000)}`],
+      ["markdown", Array.from({ length: 300 }, (_, i) => `${"  ".repeat(i)}- level ${i}`).join("\n")],
+    ] as const) {
+      const err = await rejection(renderTemplate(template, "docx", [{ placeholder: "{@Body}", text, mimeType }], { fetchImage: noFetch }));
+      expect(err).toMatchObject({ code: "NestingTooDeep" });
+      expect(err.message).toMatch(/\{@Body\}.*nested \d+ levels deep; at most 100/);
+    }
+    const ok = await renderTemplate(template, "docx", [{ placeholder: "{@Body}", text: `${">".repeat(50)} fine`, mimeType: "markdown" }], { fetchImage: noFetch });
+    expect(ok.file.length).toBeGreaterThan(0);
   });
 });

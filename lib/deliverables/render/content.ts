@@ -14,6 +14,32 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
+const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+
+/**
+ * How deeply a value nests (blockquotes, lists, elements): the parsers and the converter recurse per
+ * level, so a value thousands of levels deep would exhaust the stack. Counted without recursion.
+ */
+export function nestingDepth(mimeType: "html" | "markdown", text: string): number {
+  let max = 0;
+  if (mimeType === "markdown") {
+    for (const line of text.split("\n")) {
+      const quotes = /^[\s>]*/.exec(line)![0].replace(/\s/g, "").length;
+      // Indentation nests only list items (an indented code line is just text).
+      const indent = /^\s*([-*+]|\d+[.)])\s/.test(line) ? Math.floor(/^\s*/.exec(line)![0].replace(/\t/g, "    ").length / 2) : 0;
+      max = Math.max(max, quotes, indent);
+    }
+    return max;
+  }
+  let depth = 0;
+  for (const m of text.matchAll(/<(\/?)([a-zA-Z][\w:-]*)\b[^>]*?(\/?)>/g)) {
+    if (VOID_ELEMENTS.has(m[2].toLowerCase()) || m[3]) continue;
+    depth = m[1] ? Math.max(0, depth - 1) : depth + 1;
+    max = Math.max(max, depth);
+  }
+  return max;
+}
+
 /** A subvariable's value as an HTML fragment, by its own mimeType ("" when disabled). */
 export interface Substitution {
   token: string;

@@ -4,7 +4,7 @@
 import { UnprocessableError, ValidationError, type ValidationIssue } from "@/lib/errors";
 import type { TemplatePlaceholder } from "@/lib/templates/inspect";
 import { advancedDataNames, checkDataShape } from "./data";
-import { type Substitution, valueToHtml } from "./content";
+import { nestingDepth, type Substitution, valueToHtml } from "./content";
 import { MIME_TYPES, type MimeType, type ResolvedValue, type VariableStackEntry } from "./types";
 
 export const LIMITS = {
@@ -15,6 +15,8 @@ export const LIMITS = {
   aiPromptChars: 16_000,
   stackEntries: 1_000,
   subvariables: 1_000,
+  /** Levels of blockquotes, lists or HTML elements in an html or markdown value. */
+  nesting: 100,
 } as const;
 
 export interface RenderPlan {
@@ -90,7 +92,15 @@ export function planVariables(input: unknown, placeholders: TemplatePlaceholder[
         plan.images.set(imageKey, { source: text, field: f, label: v.placeholder });
         return { kind: "image", imageKey };
       }
-      return { kind: "html", html: valueToHtml(mimeType, text, subs) };
+      const tooDeep = (depth: number) => {
+        add(f, "NestingTooDeep", `${v.placeholder}: the ${mimeType} is nested ${depth} levels deep; at most ${LIMITS.nesting} levels are allowed`);
+        return { kind: "empty" } as const;
+      };
+      const depth = nestingDepth(mimeType, text);
+      if (depth > LIMITS.nesting) return tooDeep(depth);
+      const html = valueToHtml(mimeType, text, subs);
+      const htmlDepth = nestingDepth("html", html);
+      return htmlDepth > LIMITS.nesting ? tooDeep(htmlDepth) : { kind: "html", html };
     };
 
     if (v.stack) {
