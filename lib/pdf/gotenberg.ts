@@ -6,6 +6,7 @@
 // services, and its LibreOffice.convert() takes no AbortSignal, so neither our timeout nor a caller's
 // abort could stop a request. It also folds the HTTP status into an error string, which we need to
 // tell a bad document (400) from a broken service (5xx).
+import { withoutComments } from "@/lib/pdf/docx-comments";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter";
 
@@ -43,6 +44,8 @@ export class GotenbergConverter implements PdfConverter {
       throw new UnprocessableError(`The ${kind.toUpperCase()} file could not be converted to PDF: it is not a ZIP package`, "DocumentNotConvertible");
     }
     opts.signal?.throwIfAborted();
+    // The same document as the local converter sees (Word comments are not printed; see docx-comments.ts).
+    if (kind === "docx") input = withoutComments(input);
     const form = new FormData();
     // Gotenberg picks the LibreOffice import filter from the file name's extension.
     form.append("files", new Blob([new Uint8Array(input)], { type: MIME[kind] }), `document.${kind}`);

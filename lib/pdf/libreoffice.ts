@@ -17,6 +17,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { QuireError, UnavailableError, UnprocessableError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { withoutComments } from "@/lib/pdf/docx-comments";
 import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter";
 
@@ -151,7 +152,7 @@ export class LibreOfficePool implements PdfConverter {
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Buffer>((resolve, reject) => {
-      const job: Job = { input, kind, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal, onAbort: () => {}, resolve, reject, done: false };
+      const job: Job = { input: kind === "docx" ? withoutComments(input) : input, kind, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal, onAbort: () => {}, resolve, reject, done: false };
       job.onAbort = () => {
         // Still queued: it never reaches LibreOffice. Running: the slot finishes (or times out) on its
         // own and the result is dropped, which is cheaper than restarting soffice.

@@ -3,7 +3,7 @@
 // hide a loopback in IPv6. Each gets its family's 400 naming what is wrong, and writes nothing.
 import { describe, expect, inject, it } from "vitest";
 import { as, call } from "../support/helpers";
-import { buildDocx } from "../support/ooxml";
+import { buildDocx, withWordComment } from "../support/ooxml";
 
 const { baseUrl, seed } = inject("quire");
 const user = as(baseUrl, seed, "user");
@@ -89,6 +89,24 @@ describe("deep nesting", () => {
       expect(res.json).toEqual({ error: "NestingTooDeep", message: expect.stringMatching(/\{@Scope\}.*nested/) });
     }
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe("documents LibreOffice used to stop on", () => {
+  it("a DOCX with Word comments becomes a template, a deliverable with its PDF, and a document to sign", async () => {
+    const file = withWordComment(buildDocx(["Hello {Name}, welcome.", "Terms apply."]));
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(file)]), "commented.docx");
+    const template = await contributor("/template", { method: "POST", body: form });
+    expect(template.status, template.text).toBe(201);
+    const created = await user("/v1/deliverable", { method: "POST", body: { name: "Commented", templateId: template.json.data.id, variables: [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }] } });
+    expect(created.status, created.text).toBe(200);
+    const signing = new FormData();
+    signing.set("file", new Blob([new Uint8Array(file)]), "commented.docx");
+    signing.set("recipients", JSON.stringify([{ name: "Ada", email: "ada.comments@example.com" }]));
+    signing.set("sendEmail", "false");
+    const prepared = await contributor("/esign/single/prepare-for-signing", { method: "POST", body: signing });
+    expect(prepared.status, prepared.text).toBe(200);
   });
 });
 

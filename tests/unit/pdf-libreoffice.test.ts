@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import { LibreOfficePool } from "@/lib/pdf/libreoffice";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
+import { buildDocx, withWordComment } from "../support/ooxml";
 
 const pdfText = (pdf: Buffer) => execFileSync("pdftotext", ["-layout", "-", "-"], { input: pdf }).toString("utf8");
 const isPdf = (buf: Buffer) => buf.subarray(0, 5).toString("latin1") === "%PDF-";
@@ -58,6 +59,17 @@ describe("LibreOfficePool (2 slots)", () => {
     const text = pdfText(pdf);
     expect(text).toContain("Services Agreement");
     expect(text).toContain("{ClientName}");
+  });
+
+  it("converts a DOCX with Word comments (LibreOffice over UNO aborts on them): the text, not the comment", { timeout: 60_000 }, async () => {
+    const pdf = await pool.convert(withWordComment(buildDocx(["Clause one stands.", "Clause two."]), "Reviewer note XYZ"), "docx");
+    expect(isPdf(pdf)).toBe(true);
+    const text = pdfText(pdf);
+    expect(text).toContain("Clause one stands.");
+    expect(text).toContain("Clause two.");
+    expect(text).not.toContain("Reviewer note XYZ");
+    // The pool is still healthy afterwards.
+    expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
   });
 
   it("converts the sample PPTX with its text", { timeout: 30_000 }, async () => {
