@@ -68,6 +68,9 @@ export function templateTooLarge(maxBytes: number): TemplateFileError {
  */
 export const DOCXTEMPLATER_OPTIONS = { paragraphLoop: true, linebreaks: true, parser: templateParser } as const;
 
+/** Parts docxtemplater would template but that hold no template content (decisions: issue 16). */
+export const NOT_TEMPLATED = /^docProps\//;
+
 // Zip-bomb limits, applied to the sizes the central directory declares.
 const MAX_ENTRIES = 2_000;
 const MAX_TOTAL_UNCOMPRESSED = 200 * 1024 * 1024;
@@ -130,6 +133,8 @@ export async function inspectTemplate(
   const zip = new PizZip();
   for (const entry of entries) {
     if (!/\.(xml|rels)$/i.test(entry.name)) continue;
+    // Document properties (title, author, company…) are Word's, not template content: a "{" there is just text.
+    if (NOT_TEMPLATED.test(entry.name)) continue;
     const xml = entry === contentTypesEntry ? contentTypesXml : await inflateEntry(file, entry);
     assertWellFormed(entry.name, xml);
     zip.file(entry.name, xml);
@@ -425,7 +430,7 @@ function extractPlaceholders(zip: PizZip, kind: TemplateKind): TemplatePlacehold
   try {
     new Docxtemplater(zip, { ...DOCXTEMPLATER_OPTIONS, errorLogging: false, modules: [inspect] });
   } catch (err) {
-    throw toTagOrCorruptError(err as TemplateErrorLike);
+    throw toTagOrCorruptError(err as TemplateErrorLike, zip);
   }
 
   const placeholders = new Map<string, TemplatePlaceholder>();
@@ -473,12 +478,28 @@ function extractPlaceholders(zip: PizZip, kind: TemplateKind): TemplatePlacehold
   return [...placeholders.values()];
 }
 
-function toTagOrCorruptError(err: TemplateErrorLike): TemplateFileError {
+function toTagOrCorruptError(err: TemplateErrorLike, zip: PizZip): TemplateFileError {
   const errors = err.properties?.id === "multi_error" ? (err.properties.errors ?? []) : [err];
+  if (errors.some((e) => e.properties?.id === "change_delimiters_invalid")) return tagError([delimiterChangeProblem(zip)]);
   const tagErrors = errors.filter((e) => e.properties?.id && !INTERNAL_ERROR_IDS.has(e.properties.id));
   if (errors.length > 0 && tagErrors.length === errors.length) return tagError(tagErrors.map(describeTagError));
   const detail = errors[0]?.properties?.explanation ?? errors[0]?.message ?? err.message ?? "unknown error";
   return corrupt(`The file is damaged and cannot be read as a template (${detail})`);
+}
+
+/**
+ * A tag that starts with "=" is docxtemplater's syntax for changing the delimiters ("{=[[ ]]=}"); any
+ * other "{=…}" (a spreadsheet-style formula, "{= total }") cannot be read. The error carries no place,
+ * so the text is searched for it.
+ */
+function delimiterChangeProblem(zip: PizZip): string {
+  for (const name of Object.keys(zip.files).sort()) {
+    if (!/\.xml$/.test(name) || name.startsWith("docProps/")) continue;
+    const text = zip.file(name)!.asText().replace(/<[^>]+>/g, "");
+    const found = /\{=[^{}]{0,40}\}?/.exec(text);
+    if (found) return `"${clip(found[0])}" (${name}) starts with "=", which placeholders use only to change their delimiters (like {=[[ ]]=}); remove the "=" or the braces`;
+  }
+  return 'A placeholder starts with "=", which placeholders use only to change their delimiters (like {=[[ ]]=}); remove the "=" or the braces';
 }
 
 /** docxtemplater errors that mean the package itself is broken, not that a tag is badly written. */

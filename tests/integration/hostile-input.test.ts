@@ -2,6 +2,7 @@
 // paths and JSON; malformed percent-encoding in path segments; hostile download names; addresses that
 // hide a loopback in IPv6. Each gets its family's 400 naming what is wrong, and writes nothing.
 import { describe, expect, inject, it } from "vitest";
+import PizZip from "pizzip";
 import { as, call } from "../support/helpers";
 import { buildDocx, withWordComment } from "../support/ooxml";
 
@@ -107,6 +108,39 @@ describe("documents LibreOffice used to stop on", () => {
     signing.set("sendEmail", "false");
     const prepared = await contributor("/esign/single/prepare-for-signing", { method: "POST", body: signing });
     expect(prepared.status, prepared.text).toBe(200);
+  });
+});
+
+describe("template messages in Quire's words", () => {
+  const upload = (file: Buffer, name: string) => {
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(file)]), name);
+    return contributor("/template", { method: "POST", body: form });
+  };
+
+  it("a {=…} tag is named with its place; a { in the document properties is just text", async () => {
+    const formula = await upload(buildDocx(["Total: {= price * 2}"]), "formula.docx");
+    expect(formula.status).toBe(400);
+    expect(formula.json.message).toContain('"{= price * 2}" (word/document.xml) starts with "="');
+    const zip = new PizZip(buildDocx(["Dear {Name}"]));
+    zip.file("docProps/core.xml", '<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Offer {draft</dc:title></cp:coreProperties>');
+    const props = await upload(zip.generate({ type: "nodebuffer" }), "props.docx");
+    expect(props.status, props.text).toBe(201);
+    expect(props.json.data.variables.map((v: { placeholder: string }) => v.placeholder)).toEqual(["{Name}"]);
+    const made = await user("/v1/deliverable", { method: "POST", body: { name: "Props", templateId: props.json.data.id, variables: [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }] } });
+    expect(made.status, made.text).toBe(200);
+  });
+
+  it("a variableStack sharing its row with a section tag says exactly that", async () => {
+    const cell = (t: string) => `<w:tc><w:p><w:r><w:t>${t}</w:t></w:r></w:p></w:tc>`;
+    const zip = new PizZip(buildDocx(["Items"]));
+    const doc = zip.file("word/document.xml")!.asText().replace("<w:body>", `<w:body><w:tbl><w:tr>${cell("{#vip}VIP")}${cell("{Item}{/vip}")}</w:tr></w:tbl>`);
+    zip.file("word/document.xml", doc);
+    const template = await upload(zip.generate({ type: "nodebuffer" }), "stacked.docx");
+    expect(template.status, template.text).toBe(201);
+    const res = await user("/v1/deliverable", { method: "POST", body: { name: "Stacked", templateId: template.json.data.id, variables: [{ placeholder: "{Item}", mimeType: "text", variableStack: [{ text: "a", mimeType: "text" }, { text: "b", mimeType: "text" }] }] } });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ error: "StackNotSupported", message: expect.stringContaining("{Item} has a variableStack, which repeats its whole table row, and that table row also holds {#vip}") });
   });
 });
 

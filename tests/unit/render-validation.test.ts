@@ -170,12 +170,11 @@ describe("renderTemplate: images", () => {
 });
 
 describe("renderTemplate: templates", () => {
-  it("turns docxtemplater errors into a readable ValidationError", async () => {
-    // Repeating the paragraph that opens a section duplicates the opening tag: the section no longer balances.
+  it("says why a stack cannot repeat the paragraph that opens a section (the section would no longer balance)", async () => {
     const file = buildDocx(["{#S}{Line}", "{/S}"]);
     const error = await validation([{ placeholder: "{Line}", mimeType: "text", variableStack: [{ text: "a", mimeType: "text" }, { text: "b", mimeType: "text" }] }], noFetch, file);
-    expect(error.code).toBe("RenderError");
-    expect(error.message).toMatch(/^The document could not be generated/);
+    expect(error.code).toBe("StackNotSupported");
+    expect(error.message).toMatch(/^\{Line\} has a variableStack, which repeats its whole paragraph, and that paragraph also holds \{#S\}/);
     expect(error.issues.length).toBeGreaterThan(0);
   });
 
@@ -205,5 +204,33 @@ describe("deep nesting", () => {
     }
     const ok = await renderTemplate(template, "docx", [{ placeholder: "{@Body}", text: `${">".repeat(50)} fine`, mimeType: "markdown" }], { fetchImage: noFetch });
     expect(ok.file.length).toBeGreaterThan(0);
+  });
+});
+
+describe("template text Word writes that is not template content", () => {
+  it("ignores a { in the document properties, and leaves them as they were", async () => {
+    const { withParts, documentXml, visibleText } = await import("./render-fixtures");
+    const core = '<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Offer {draft</dc:title><dc:creator>{Name}</dc:creator></cp:coreProperties>';
+    const template = withParts(docx(para("Dear {Name}")), { "docProps/core.xml": core });
+    const { file } = await renderTemplate(template, "docx", [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }], { fetchImage: noFetch });
+    expect(visibleText(documentXml(file))).toContain("Dear Ada");
+    const PizZip = (await import("pizzip")).default;
+    expect(new PizZip(file).file("docProps/core.xml")!.asText()).toBe(core);
+  });
+
+  it("names a {=…} tag and where it is, instead of \"Cannot parser delimiters\"", async () => {
+    const { inspectTemplate } = await import("@/lib/templates/inspect");
+    const err = await rejection(inspectTemplate(docx(para("Total: {= price * 2}")), "formula.docx", { maxBytes: 1e7 }));
+    expect(err).toMatchObject({ code: "TemplateTagError" });
+    expect(err.message).toContain('"{= price * 2}" (word/document.xml) starts with "="');
+    expect(err.message).not.toMatch(/Cannot parser/);
+  });
+
+  it("says exactly why a variableStack cannot share its table row with a section", async () => {
+    const cell = (t: string) => `<w:tc>${para(t)}</w:tc>`;
+    const template = docx(`<w:tbl><w:tr>${cell("{#vip}VIP")}${cell("{Item}{/vip}")}</w:tr></w:tbl>`);
+    const err = await rejection(renderTemplate(template, "docx", [{ placeholder: "{Item}", mimeType: "text", variableStack: [{ text: "a", mimeType: "text" }, { text: "b", mimeType: "text" }] }], { fetchImage: noFetch }));
+    expect(err).toMatchObject({ code: "StackNotSupported" });
+    expect(err.message).toContain("{Item} has a variableStack, which repeats its whole table row, and that table row also holds {#vip}");
   });
 });

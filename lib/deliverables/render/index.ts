@@ -12,7 +12,7 @@
 import Docxtemplater from "docxtemplater";
 import PizZip from "pizzip";
 import { ValidationError } from "@/lib/errors";
-import { DOCXTEMPLATER_OPTIONS, inspectTemplate } from "@/lib/templates/inspect";
+import { DOCXTEMPLATER_OPTIONS, inspectTemplate, NOT_TEMPLATED } from "@/lib/templates/inspect";
 import { readFonts } from "./fonts";
 import { dropEmptiedParagraphs } from "./emptied-paragraphs";
 import { createImageModule } from "./image-module";
@@ -43,6 +43,11 @@ export async function renderTemplate(
 
   try {
     let zip = new PizZip(template);
+    // Document properties stay as they are: set aside while docxtemplater works, put back after.
+    const untouched = Object.keys(zip.files)
+      .filter((name) => NOT_TEMPLATED.test(name) && !zip.files[name].dir)
+      .map((name) => [name, zip.file(name)!.asUint8Array()] as const);
+    for (const [name] of untouched) zip.remove(name);
     if (plan.stacks.size > 0) zip = expandStacks(zip, kind, plan.stacks);
     const pkg = new PackageContext(zip, kind);
     if (images.size > 0) pkg.ensureRelationshipParts();
@@ -63,6 +68,7 @@ export async function renderTemplate(
       nullGetter: () => "",
     });
     doc.render(state.data);
+    for (const [name, data] of untouched) zip.file(name, data);
     for (const name of Object.keys(zip.files).filter((n) => CONTENT_PARTS[kind].test(n))) {
       const xml = zip.file(name)!.asText();
       const cleaned = dropEmptiedParagraphs(xml, kind === "docx" ? "w" : "a");

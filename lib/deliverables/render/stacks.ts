@@ -12,6 +12,7 @@
 // unchanged ("{" + tag + "}"), so tags split across runs come out whole and loops are untouched.
 import Docxtemplater from "docxtemplater";
 import PizZip from "pizzip";
+import { ValidationError } from "@/lib/errors";
 import { DOCXTEMPLATER_OPTIONS } from "@/lib/templates/inspect";
 import { enclosing, type Part, type Range } from "./parts";
 import type { TemplateKind } from "./types";
@@ -24,6 +25,7 @@ type StackPart = Part & { group?: Part[] };
 export function expandStacks(zip: PizZip, kind: TemplateKind, stacks: Map<string, string[]>): PizZip {
   const w = kind === "docx" ? "w" : "a";
   let rowIds = 0;
+  let conflict: { stacked: string; section: string; row: boolean } | null = null;
 
   const module = {
     name: "QuireStackModule",
@@ -45,6 +47,14 @@ export function expandStacks(zip: PizZip, kind: TemplateKind, stacks: Map<string
         const last = merged[merged.length - 1];
         if (last && range.start <= last.end) last.end = Math.max(last.end, range.end);
         else merged.push({ ...range });
+      }
+      // A stack repeats its whole paragraph or row; section tags in it would be repeated too and no
+      // longer pair up. Say so instead of letting the sections fail obscurely.
+      for (const { start, end } of merged) {
+        const group = parsed.slice(start, end + 1);
+        const section = group.find((p) => p.type === "placeholder" && /^[#^/]/.test(p.value));
+        const stacked = group.find((p) => p.type === "placeholder" && stacks.has(p.value));
+        if (section && stacked && !conflict) conflict = { stacked: `{${stacked.value}}`, section: `{${section.value}}`, row: group.some((p) => p.tag === `${w}:tr`) };
       }
       const out: StackPart[] = [];
       let next = 0;
@@ -81,6 +91,12 @@ export function expandStacks(zip: PizZip, kind: TemplateKind, stacks: Map<string
   };
 
   const doc = new Docxtemplater(zip, { ...DOCXTEMPLATER_OPTIONS, errorLogging: false, modules: [module as unknown as Docxtemplater.DXT.Module] });
+  const found = conflict as { stacked: string; section: string; row: boolean } | null;
+  if (found) {
+    const where = found.row ? "table row" : "paragraph";
+    const message = `${found.stacked} has a variableStack, which repeats its whole ${where}, and that ${where} also holds ${found.section}: the section's tags would be repeated too. Put ${found.stacked} in a ${where} of its own, or fill the section as a loop with JSON data instead of a variableStack.`;
+    throw new ValidationError(message, [{ field: "variables", message }], "StackNotSupported");
+  }
   doc.render({});
   // A fresh zip for the second pass: docxtemplater marks a zip it rendered and warns on reuse.
   return new PizZip(doc.getZip().generate({ type: "uint8array", compression: "STORE" }));
