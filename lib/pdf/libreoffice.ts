@@ -59,6 +59,8 @@ export interface LibreOfficePoolOptions {
   tmpDir?: string;
   /** A slot's soffice is replaced after this many conversions. Default 200. */
   maxConversionsPerProcess?: number;
+  /** What is done to a DOCX before soffice sees it. Default: Word comments removed (docx-comments.ts). */
+  prepareDocx?: (docx: Buffer) => Buffer;
 }
 
 export interface LibreOfficeConvertOptions extends ConvertOptions {
@@ -91,6 +93,9 @@ interface HelperReply {
   error?: string;
 }
 
+/** What the helper reports when soffice dies under a call (a crash, not an answer about the file). */
+const SOFFICE_DIED = /bridge disposed|DisposedException|soffice (exited|died)|connection (reset|closed)/i;
+
 interface Job {
   input: Buffer;
   kind: ConvertibleKind;
@@ -100,6 +105,8 @@ interface Job {
   resolve: (pdf: Buffer) => void;
   reject: (err: unknown) => void;
   done: boolean;
+  /** soffice died under this job once already: a second death blames the document. */
+  crashedOnce?: boolean;
 }
 
 interface Slot {
@@ -119,6 +126,7 @@ export class LibreOfficePool implements PdfConverter {
   private readonly pythonPath: string;
   private readonly helperScript: string;
   private readonly tmpDir: string;
+  private readonly prepareDocx: (docx: Buffer) => Buffer;
   private readonly maxConversionsPerProcess: number;
   private readonly slots: Slot[];
   private readonly queue: Job[] = [];
@@ -138,6 +146,7 @@ export class LibreOfficePool implements PdfConverter {
     this.pythonPath = options.pythonPath ?? "/usr/bin/python3";
     this.helperScript = options.helperScript ?? path.join(process.cwd(), "lib", "pdf", "uno_convert.py");
     this.tmpDir = options.tmpDir ?? os.tmpdir();
+    this.prepareDocx = options.prepareDocx ?? withoutComments;
     this.maxConversionsPerProcess = options.maxConversionsPerProcess ?? DEFAULT_MAX_CONVERSIONS_PER_PROCESS;
     this.slots = Array.from({ length: this.size }, (_, index) => ({ index, proc: null, starting: null, busy: false }));
   }
@@ -152,7 +161,7 @@ export class LibreOfficePool implements PdfConverter {
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Buffer>((resolve, reject) => {
-      const job: Job = { input: kind === "docx" ? withoutComments(input) : input, kind, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal, onAbort: () => {}, resolve, reject, done: false };
+      const job: Job = { input: kind === "docx" ? this.prepareDocx(input) : input, kind, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal, onAbort: () => {}, resolve, reject, done: false };
       job.onAbort = () => {
         // Still queued: it never reaches LibreOffice. Running: the slot finishes (or times out) on its
         // own and the result is dropped, which is cheaper than restarting soffice.
@@ -220,6 +229,7 @@ export class LibreOfficePool implements PdfConverter {
     let dir: string | null = null;
     let pdf: Buffer | null = null;
     let failure: unknown = null;
+    let retry = false;
     try {
       const proc = await this.ensureStarted(slot);
       if (!job.done) {
@@ -230,16 +240,30 @@ export class LibreOfficePool implements PdfConverter {
         await fsp.writeFile(input, job.input);
         const { importFilter, exportFilter } = FORMATS[job.kind];
         const reply = await this.requestWithTimeout(slot, proc, { in: input, out: output, import: importFilter, filter: exportFilter }, job.timeoutMs);
-        if (!reply.ok) {
+        if (!reply.ok && !reply.input && SOFFICE_DIED.test(reply.error ?? "")) {
+          // soffice died while reading this document. Once may be soffice; twice on the same file is the
+          // file (422, not 503): the document, not the converter, needs fixing.
+          this.retire(slot, proc);
+          if (job.crashedOnce) {
+            throw new UnprocessableError(
+              `The ${job.kind.toUpperCase()} file could not be converted to PDF: LibreOffice stops every time it opens it. Open it in Word or LibreOffice, save it again (as .${job.kind}) and upload the new file.`,
+              "DocumentNotConvertible",
+            );
+          }
+          job.crashedOnce = true;
+          retry = true;
+        } else if (!reply.ok) {
           throw reply.input
             ? new UnprocessableError(`The ${job.kind.toUpperCase()} file could not be converted to PDF: ${reply.error}`, "DocumentNotConvertible")
             : new UnavailableError(`LibreOffice could not convert the document: ${reply.error}`, "PdfConverterUnavailable");
         }
-        pdf = await fsp.readFile(output);
-        if (pdf.subarray(0, 5).toString("latin1") !== "%PDF-") {
-          throw new UnavailableError("LibreOffice produced something that is not a PDF", "PdfConverterUnavailable");
+        if (!retry) {
+          pdf = await fsp.readFile(output);
+          if (pdf.subarray(0, 5).toString("latin1") !== "%PDF-") {
+            throw new UnavailableError("LibreOffice produced something that is not a PDF", "PdfConverterUnavailable");
+          }
+          if (++proc.conversions >= this.maxConversionsPerProcess) this.retire(slot, proc);
         }
-        if (++proc.conversions >= this.maxConversionsPerProcess) this.retire(slot, proc);
       }
     } catch (err) {
       // Temp-file errors (ENOSPC, EACCES) are the server's problem, not the document's.
@@ -248,7 +272,8 @@ export class LibreOfficePool implements PdfConverter {
     const cleanup = dir ? fsp.rm(dir, { recursive: true, force: true }) : null;
     // Free the slot before waking the caller: one that converts again right away must find it free.
     slot.busy = false;
-    this.settle(job, failure, pdf ?? undefined);
+    if (retry && !job.done) this.queue.unshift(job);
+    else this.settle(job, failure, pdf ?? undefined);
     this.dispatch();
     await cleanup?.catch(() => {});
   }

@@ -72,6 +72,21 @@ describe("LibreOfficePool (2 slots)", () => {
     expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
   });
 
+  it("answers 422 for a document soffice dies on twice (not 503), and keeps converting", { timeout: 120_000 }, async () => {
+    // Without the comment removal, LibreOffice 7.4 over UNO dies on a DOCX with comments: a document
+    // that crashes it, built here.
+    const raw = new LibreOfficePool({ size: 1, timeoutMs: 60_000, tmpDir: fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-raw-")), prepareDocx: (d) => d });
+    try {
+      const err = await raw.convert(withWordComment(buildDocx(["Crashes soffice"])), "docx").then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(UnprocessableError);
+      expect((err as UnprocessableError).code).toBe("DocumentNotConvertible");
+      expect((err as Error).message).toMatch(/LibreOffice stops every time it opens it/);
+      expect(pdfText(await raw.convert(docx, "docx"))).toContain("Services Agreement");
+    } finally {
+      await raw.close();
+    }
+  });
+
   it("converts the sample PPTX with its text", { timeout: 30_000 }, async () => {
     const pdf = await pool.convert(pptx, "pptx");
     expect(isPdf(pdf)).toBe(true);
