@@ -12,6 +12,7 @@ export interface PanelWebhook {
   urls: string[];
   events: string[];
   isActive: boolean;
+  pausedReason: string | null;
   maskedSecret: string;
   deliveryStats: { total: number; delivered: number; retrying: number; failed: number; lastDeliveryAt: string | null };
 }
@@ -55,6 +56,11 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             <span className="break-all">{webhook.name}</span>
             {webhook.isActive ? <Badge tone="green">active</Badge> : <Badge>paused</Badge>}
           </h2>
+          {webhook.pausedReason ? (
+            <p role="status" className="mt-1 text-sm text-amber-800">
+              Paused by Quire: {webhook.pausedReason}. Resume it once the receiver accepts deliveries again.
+            </p>
+          ) : null}
           <p className="mt-1 text-sm text-slate-600">
             Secret <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs" data-testid="masked-secret">{webhook.maskedSecret}</code>
           </p>

@@ -4,6 +4,7 @@ export { QuireClient, DEFAULT_WEBHOOK_NAME, SDK_VERSION, planEmbeddedSignature }
 export type { QuireClientOptions, RequestOptions, DeliverablesApi, TemplatesApi, FoldersApi, TagsApi, EsignApi, WebhooksApi } from "./client.js";
 export { QuireError, QuireApiError, QuireInputError, PhoneRequiredForSmsOtp } from "./errors.js";
 export {
+  verifyStandardWebhook,
   verifyWebhookSignature,
   signWebhookPayload,
   parseSignatureHeader,

@@ -583,6 +583,8 @@ interface WebhookFields {
   events: string[];
   secretExists: boolean;
   isActive: boolean;
+  /** Why Quire paused it (a receiver answered 410 Gone); null otherwise. */
+  pausedReason: string | null;
   createdBy: string;
   createdOn: Timestamp;
   updatedOn: Timestamp;
@@ -597,6 +599,8 @@ export interface Webhook extends WebhookFields {
 /** A webhook with its full secret (create, regenerate): shown this once. */
 export interface WebhookWithSecret extends WebhookFields {
   secret: string;
+  /** The same key in standard base64 (`whsec_…`), for Standard Webhooks libraries and verifyStandardWebhook. */
+  standardSecret: string;
 }
 
 export interface WebhookDeliveryStats {

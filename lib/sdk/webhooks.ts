@@ -88,6 +88,31 @@ export function signWebhookPayload(rawBody: string | Uint8Array, secret: string,
   return `t=${timestamp},v1=${hmac(secret, timestamp, rawBody).toString("hex")}`;
 }
 
+/**
+ * Verifies a delivery's Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature)
+ * with the webhook's `standardSecret` (or its `secret`: both name the same key). Same rules as
+ * verifyWebhookSignature: raw body, timestamp within `toleranceSeconds`, constant-time compare.
+ */
+export function verifyStandardWebhook(rawBody: string | Uint8Array, headers: { "webhook-id"?: string | null; "webhook-timestamp"?: string | null; "webhook-signature"?: string | null }, secret: string, options: VerifyWebhookOptions = {}): boolean {
+  if (typeof secret !== "string" || !secret.startsWith("whsec_")) throw new TypeError("verifyStandardWebhook: secret must be the webhook's whsec_… secret");
+  const id = headers["webhook-id"];
+  const timestamp = Number(headers["webhook-timestamp"]);
+  const signatures = (headers["webhook-signature"] ?? "").split(" ").filter((s) => s.startsWith("v1,")).map((s) => s.slice(3));
+  if (!id || !Number.isInteger(timestamp) || signatures.length === 0) return false;
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const nowSeconds = options.now === undefined ? Date.now() / 1000 : options.now instanceof Date ? options.now.getTime() / 1000 : options.now;
+  if (!(tolerance >= 0) || Math.abs(nowSeconds - timestamp) > tolerance) return false;
+  // whsec_ + base64 (standardSecret) or base64url (secret): Node reads both alphabets.
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const expected = createHmac("sha256", key).update(`${id}.${timestamp}.`).update(bytesOf(rawBody)).digest();
+  let ok = false;
+  for (const signature of signatures) {
+    const given = Buffer.from(signature, "base64");
+    if (given.length === expected.length && timingSafeEqual(expected, given)) ok = true;
+  }
+  return ok;
+}
+
 /** Thrown by constructWebhookEvent when the signature does not verify. */
 export class WebhookSignatureError extends QuireError {
   constructor(message = "The webhook signature is missing, invalid or too old") {

@@ -7,6 +7,7 @@ import { BadRequestError, NotFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { safeRequest } from "@/lib/net/safe-fetch";
+import { standardHeaders } from "@/lib/webhooks/standard";
 import { findWebhook, webhookSecret, type WebhookDeps, type WebhookRef } from "@/lib/webhooks/webhooks";
 
 export const MAX_ATTEMPTS = 6;
@@ -107,12 +108,15 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   if (d.status === "delivered" || d.status === "failed") return d;
   const body = JSON.stringify(d.payload);
   const timestamp = Math.floor(Date.now() / 1000);
+  const secret = webhookSecret(deps.instanceSecret, d.webhook);
   const headers = {
     "content-type": "application/json",
     "x-service-event": d.eventType,
     "x-service-delivery": d.id,
     "x-service-timestamp": String(timestamp),
-    "x-service-signature": signatureHeader(webhookSecret(deps.instanceSecret, d.webhook), timestamp, body),
+    "x-service-signature": signatureHeader(secret, timestamp, body),
+    // The event id, the same on every retry and replay: receivers deduplicate on it.
+    ...standardHeaders(secret, d.eventId, timestamp, body),
   };
   const started = Date.now();
   let httpStatus: number | null = null;
@@ -128,14 +132,18 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   }
   const attemptCount = d.attemptCount + 1;
   const delivered = errorMessage === null;
-  const status = delivered ? "delivered" : attemptCount >= d.maxAttempts ? "failed" : "retrying";
+  // 410 Gone: the receiver says it will never want these again. Stop retrying and pause the webhook.
+  const gone = httpStatus === 410;
+  if (gone) errorMessage = "Receiver answered 410 Gone: the webhook is paused";
+  const status = delivered ? "delivered" : gone || attemptCount >= d.maxAttempts ? "failed" : "retrying";
   const wait = BACKOFF_MS[Math.min(attemptCount - 1, BACKOFF_MS.length - 1)] * deps.retryScale;
   const [updated] = await deps.db.$transaction([
     deps.db.webhookDelivery.update({
       where: { id: d.id },
       data: { attemptCount, status, httpStatus, responseBody, errorMessage, leaseUntil: null, deliveredAt: delivered ? new Date() : null, nextAttemptAt: status === "retrying" ? new Date(Date.now() + wait) : null },
     }),
-    deps.db.webhookAttempt.create({ data: { deliveryId: d.id, number: attemptCount, requestHeaders: { ...headers, "x-service-signature": "t=…,v1=…" }, requestBody: body, httpStatus, responseBody, errorMessage, durationMs: Date.now() - started } }),
+    deps.db.webhookAttempt.create({ data: { deliveryId: d.id, number: attemptCount, requestHeaders: { ...headers, "x-service-signature": "t=…,v1=…", "webhook-signature": "v1,…" }, requestBody: body, httpStatus, responseBody, errorMessage, durationMs: Date.now() - started } }),
+    ...(gone ? [deps.db.webhook.updateMany({ where: { id: d.webhookId, isActive: true }, data: { isActive: false, pausedReason: `${d.url} answered 410 Gone on ${new Date().toISOString()}` } })] : []),
   ]);
   return updated;
 }

@@ -1,5 +1,6 @@
 // Signature webhooks (interface.md 2.7, 4.4; decisions.md "Webhooks"): create, read, update,
 // delete, regenerate the secret. Names are unique among an organization's active webhooks.
+import { standardSecretOf } from "@/lib/webhooks/standard";
 import crypto from "node:crypto";
 import dns from "node:dns/promises";
 import net from "node:net";
@@ -103,6 +104,7 @@ interface WebhookBase {
   events: string[];
   secretExists: boolean;
   isActive: boolean;
+  pausedReason: string | null;
   createdBy: string;
   createdOn: string;
   updatedOn: string;
@@ -110,7 +112,7 @@ interface WebhookBase {
 
 /** 2.7: the full secret only right after it was made (create, regenerate); the mask everywhere else. */
 export function webhookJson(row: WebhookRow): WebhookBase & { maskedSecret: string };
-export function webhookJson(row: WebhookRow, secret: string): WebhookBase & { secret: string };
+export function webhookJson(row: WebhookRow, secret: string): WebhookBase & { secret: string; standardSecret: string };
 export function webhookJson(row: WebhookRow, secret?: string) {
   return {
     id: row.id,
@@ -118,9 +120,10 @@ export function webhookJson(row: WebhookRow, secret?: string) {
     name: row.name,
     urls: row.urls,
     events: row.events,
-    ...(secret ? { secret } : { maskedSecret: row.secretMask }),
+    ...(secret ? { secret, standardSecret: standardSecretOf(secret) } : { maskedSecret: row.secretMask }),
     secretExists: Boolean(row.secretEnc),
     isActive: row.isActive,
+    pausedReason: row.isActive ? null : row.pausedReason,
     createdBy: row.createdBy,
     createdOn: row.createdOn.toISOString(),
     updatedOn: row.updatedOn.toISOString(),
@@ -171,7 +174,7 @@ export async function updateWebhook(deps: WebhookDeps, orgId: string, webhookNam
     if (holder) throw nameTaken(orgId, nextName);
   }
   try {
-    const updated = await deps.db.webhook.update({ where: { id: row.id }, data: { name: nextName, isActive: nextActive, ...(input.urls ? { urls: input.urls } : {}), ...(input.events ? { events: [...new Set(input.events)] } : {}) } });
+    const updated = await deps.db.webhook.update({ where: { id: row.id }, data: { name: nextName, isActive: nextActive, ...(nextActive ? { pausedReason: null } : {}), ...(input.urls ? { urls: input.urls } : {}), ...(input.events ? { events: [...new Set(input.events)] } : {}) } });
     return webhookJson(updated);
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(orgId, nextName);

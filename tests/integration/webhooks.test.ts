@@ -12,6 +12,7 @@ import { afterAll, describe, expect, inject, it, vi } from "vitest";
 import type { SeedResult } from "@/lib/orgs/seed";
 import { as, call } from "../support/api";
 import { prepareDoc, tokenOfUrl } from "../support/embedded";
+import { Webhook as StandardWebhook } from "standardwebhooks";
 import { startReceiver, verifySignature, type ReceivedDelivery } from "../support/https-receiver";
 
 const server = inject("quire");
@@ -51,7 +52,7 @@ async function freshOrg(signing: Record<string, unknown> = {}): Promise<SeedResu
 async function createHook(org: SeedResult, body: Record<string, unknown>) {
   const r = await as(baseUrl, org)("/api/webhooks", { method: "POST", body });
   expect(r.status, r.text).toBe(201);
-  return r.json.data as { id: string; name: string; secret: string; urls: string[]; events: string[] };
+  return r.json.data as { id: string; name: string; secret: string; standardSecret: string; urls: string[]; events: string[] };
 }
 
 type Delivery = { id: string; webhookId: string; eventType: string; url: string; httpStatus: number | null; attemptCount: number; maxAttempts: number; isDelivered: boolean; status: string; errorMessage?: string; payload: { id: string; event: string; orgId: string; createdOn: string; data: Record<string, unknown> }; responseBody: string | null; nextAttemptAt: string | null; createdOn: string; updatedOn: string };
@@ -180,8 +181,10 @@ describe("webhook CRUD (4.4, decisions.md)", () => {
       urls: ["https://hooks.example.com/a", "https://hooks.example.com/b"],
       events: [COMPLETED, VOIDED],
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      standardSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       secretExists: true,
       isActive: true,
+      pausedReason: null,
       createdBy: expect.stringMatching(UUID),
       createdOn: expect.stringMatching(ISO),
       updatedOn: expect.stringMatching(ISO),
@@ -189,9 +192,11 @@ describe("webhook CRUD (4.4, decisions.md)", () => {
 
     const got = await api("/api/webhooks/signature");
     expect(got.status).toBe(200);
+    expect(Buffer.from(data.standardSecret.slice(6), "base64").equals(Buffer.from(data.secret.slice(6), "base64url"))).toBe(true);
     expect(got.json.data).toEqual({
       ...data,
       secret: undefined,
+      standardSecret: undefined,
       maskedSecret: `whsec_…${data.secret.slice(-4)}`,
       deliveryStats: { total: 0, delivered: 0, retrying: 0, failed: 0, lastDeliveryAt: null },
       availableEvents: [COMPLETED, VOIDED, "signature.document.finalization_failed"],
@@ -250,6 +255,7 @@ describe("webhook CRUD (4.4, decisions.md)", () => {
       maskedSecret: `whsec_…${hook.secret.slice(-4)}`,
       secretExists: true,
       isActive: true,
+      pausedReason: null,
       createdBy: expect.stringMatching(UUID),
       createdOn: expect.stringMatching(ISO),
       updatedOn: expect.stringMatching(ISO),
@@ -337,6 +343,10 @@ describe("Test Webhook (4.4)", () => {
     expect(String(got.headers["x-service-signature"])).toMatch(new RegExp(`^t=${got.headers["x-service-timestamp"]},v1=[0-9a-f]{64}$`));
     const body = JSON.parse(got.body);
     expect(body).toEqual({ id: expect.stringMatching(UUID), event: VOIDED, createdOn: expect.stringMatching(ISO), orgId: org.orgId, data: { documentId: "doc-42", note: "hello" } });
+    // Standard Webhooks: the standardwebhooks library verifies it with standardSecret; webhook-id is the event id.
+    expect(got.headers["webhook-id"]).toBe(body.id);
+    expect(new StandardWebhook(hook.standardSecret).verify(got.body, { "webhook-id": String(got.headers["webhook-id"]), "webhook-timestamp": String(got.headers["webhook-timestamp"]), "webhook-signature": String(got.headers["webhook-signature"]) })).toEqual(body);
+    expect(() => new StandardWebhook(hook.standardSecret).verify(got.body.replace("hello", "hallo"), { "webhook-id": String(got.headers["webhook-id"]), "webhook-timestamp": String(got.headers["webhook-timestamp"]), "webhook-signature": String(got.headers["webhook-signature"]) })).toThrow();
 
     // Both are real records in the list; the failing one keeps being retried, then fails after 6 attempts.
     const listed = await deliveries(org, "signature");
@@ -351,6 +361,24 @@ describe("Test Webhook (4.4)", () => {
     expect(attempts.every((a) => a.signatureValid && a.body === attempts[0].body)).toBe(true);
     const stats = (await api("/api/webhooks/signature")).json.data.deliveryStats;
     expect(stats).toEqual({ total: 2, delivered: 1, retrying: 0, failed: 1, lastDeliveryAt: expect.stringMatching(ISO) });
+  });
+
+  it("pauses a webhook whose receiver answers 410 Gone, saying why, and stops retrying", async () => {
+    const org = await freshOrg();
+    const api = as(baseUrl, org);
+    const gone = await receiver(() => ({ status: 410 }));
+    const hook = await createHook(org, { name: "signature", urls: [gone.url], events: [COMPLETED, VOIDED] });
+    gone.secret.value = hook.secret;
+    const r = await api("/api/webhooks/signature/test", { method: "POST", body: { eventType: VOIDED } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.data.deliveries[0]).toMatchObject({ httpStatus: 410, status: "failed", isDelivered: false, errorMessage: expect.stringMatching(/410 Gone.*paused/) });
+    const got = (await api("/api/webhooks/signature")).json.data;
+    expect(got).toMatchObject({ isActive: false, pausedReason: expect.stringContaining("answered 410 Gone") });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(gone.received).toHaveLength(1);
+    // Activated again, the reason is cleared.
+    const back = await api("/api/webhooks/signature", { method: "PATCH", body: { isActive: true } });
+    expect(back.json.data).toMatchObject({ isActive: true, pausedReason: null });
   });
 
   it("sends a default completed sample without a body, refuses unknown event types, and refuses a paused webhook with 400", async () => {

@@ -107,3 +107,23 @@ describe("verifyWebhookSignature", () => {
     expect(() => constructWebhookEvent(BODY, header(BODY, "whsec_other"), SECRET)).toThrow(WebhookSignatureError);
   });
 });
+
+describe("verifyStandardWebhook", () => {
+  it("accepts what the standardwebhooks library signs, with standardSecret or secret, and refuses changes", async () => {
+    const { Webhook } = await import("standardwebhooks");
+    const { verifyStandardWebhook } = await import("../../lib/sdk/index");
+    const raw = Buffer.alloc(32, 7);
+    const secret = `whsec_${raw.toString("base64url")}`;
+    const standardSecret = `whsec_${raw.toString("base64")}`;
+    const body = '{"id":"evt_1","event":"signature.document.completed"}';
+    const at = new Date();
+    const signature = new Webhook(standardSecret).sign("evt_1", at, body);
+    const headers = { "webhook-id": "evt_1", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": signature };
+    expect(verifyStandardWebhook(body, headers, standardSecret)).toBe(true);
+    expect(verifyStandardWebhook(body, headers, secret)).toBe(true);
+    expect(verifyStandardWebhook(body.replace("1", "2"), headers, standardSecret)).toBe(false);
+    expect(verifyStandardWebhook(body, { ...headers, "webhook-id": "evt_2" }, standardSecret)).toBe(false);
+    expect(verifyStandardWebhook(body, { ...headers, "webhook-timestamp": String(Math.floor(at.getTime() / 1000) - 600) }, standardSecret)).toBe(false);
+    expect(verifyStandardWebhook(body, { ...headers, "webhook-signature": "v1,AAAA" }, standardSecret)).toBe(false);
+  });
+});
