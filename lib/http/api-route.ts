@@ -4,13 +4,17 @@
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { authenticateApiRequest } from "@/lib/auth/authenticate";
 import { requireFeature, requireRole, type LicenseFeature, type Role } from "@/lib/auth/roles";
+import { db } from "@/lib/db/client";
 import { errorResponse, type ErrorFamily } from "@/lib/http/errors";
+import { withIdempotency } from "@/lib/http/idempotency";
 import { noteCaller, observed } from "@/lib/http/observe";
 
 export interface ApiRouteOptions {
   family: ErrorFamily;
   roles: readonly Role[];
   feature?: LicenseFeature;
+  /** Honours an Idempotency-Key header (decisions.md "Idempotency"). */
+  idempotent?: boolean;
 }
 
 export interface ApiContext<P> {
@@ -31,7 +35,9 @@ export function apiRoute<P = Record<string, never>>(
       noteCaller({ orgId: principal.orgId, keyPrefix: principal.keyPrefix });
       requireRole(principal.role, options.roles);
       if (options.feature) requireFeature(principal.plan, options.feature);
-      return await handler({ req, principal, params: await ctx.params });
+      const params = await ctx.params;
+      const run = () => handler({ req, principal, params });
+      return await (options.idempotent ? withIdempotency(await db(), principal.orgId, req, run) : run());
     } catch (err) {
       return errorResponse(err, options.family);
     }

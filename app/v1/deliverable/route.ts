@@ -11,7 +11,7 @@ export const GET = apiRoute({ family: "deliverable", roles: ANY_ROLE }, async ({
   return dataResponse(await listDeliverables(await db(), principal.orgId, query));
 });
 
-export const POST = apiRoute({ family: "deliverable", roles: WRITERS }, async ({ req, principal }) => {
+export const POST = apiRoute({ family: "deliverable", roles: WRITERS, idempotent: true }, async ({ req, principal }) => {
   const body = await parseJsonBody(createDeliverableBody, req);
   const deliverable = await createDeliverable(await deliverableDeps(), principal, body, req.signal);
   return dataResponse({ results: { deliverable } });

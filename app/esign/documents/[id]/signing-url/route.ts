@@ -6,7 +6,7 @@ import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { requestMeta } from "@/lib/http/request-meta";
 import { parseJsonBody } from "@/lib/http/validation";
 
-export const POST = apiRoute<{ id: string }>({ family: "signing", roles: SENDERS }, async ({ req, principal, params }) => {
+export const POST = apiRoute<{ id: string }>({ family: "signing", roles: SENDERS, idempotent: true }, async ({ req, principal, params }) => {
   const input = await parseJsonBody(signingUrlSchema, req);
   return dataResponse({ results: await issueSigningUrl(await signingUrlDeps(), principal, params.id, input, requestMeta(req)) });
 });

@@ -1,0 +1,87 @@
+// Idempotency-Key over HTTP (decisions.md "Idempotency"): a retry with the same key and body gets the
+// first reply, marked replayed, and creates nothing more; the same key with another body is a 422;
+// two at once: one runs, the other is a 409; on PostgreSQL also across two instances.
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { as } from "../support/helpers";
+import { startSecondInstance, type RunningQuire } from "../support/quire-server";
+
+const quire = inject("quire");
+const { baseUrl, seed } = quire;
+const user = as(baseUrl, seed, "user");
+
+async function invoiceId(): Promise<string> {
+  return (await user("/template-item?type=template&query=Invoice")).json.data.results.find((t: { name: string }) => t.name === "Invoice").id;
+}
+
+const count = async () => (await user("/v1/deliverable?limit=1")).json.data.totalRecords as number;
+
+function create(base: string, key: string, body: object) {
+  return fetch(`${base}/v1/deliverable`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${seed.keys.user}`, "x-service-org-id": seed.orgId, "content-type": "application/json", "idempotency-key": key },
+    body: JSON.stringify(body),
+  }).then(async (res) => ({ status: res.status, replayed: res.headers.get("idempotent-replayed"), json: await res.json() }));
+}
+
+describe("Idempotency-Key on POST /v1/deliverable", () => {
+  it("replays the first reply to the same key and body, refuses another body, and creates one deliverable", async () => {
+    const templateId = await invoiceId();
+    const key = `inv-${Date.now()}`;
+    const body = { name: "Idempotent invoice", templateId, variables: [] };
+    const before = await count();
+    const first = await create(baseUrl, key, body);
+    expect(first.status).toBe(200);
+    expect(first.replayed).toBeNull();
+    const again = await create(baseUrl, key, body);
+    expect(again.status).toBe(200);
+    expect(again.replayed).toBe("true");
+    expect(again.json).toEqual(first.json);
+    expect(await count()).toBe(before + 1);
+
+    const other = await create(baseUrl, key, { ...body, name: "Another invoice" });
+    expect(other.status).toBe(422);
+    expect(other.json).toEqual({ error: "IdempotencyKeyReused", message: expect.stringMatching(/different request/) });
+    expect(await count()).toBe(before + 1);
+
+    const bad = await create(baseUrl, "x".repeat(256), body);
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toBe("InvalidIdempotencyKey");
+  });
+
+  it("two at once with one key: one runs, the other is a 409, one deliverable", async () => {
+    const templateId = await invoiceId();
+    const key = `race-${Date.now()}`;
+    const before = await count();
+    const replies = await Promise.all([0, 1].map(() => create(baseUrl, key, { name: "Raced invoice", templateId, variables: [] })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(replies.find((r) => r.status === 409)!.json).toEqual({ error: "IdempotencyKeyInFlight", message: expect.any(String) });
+    expect(await count()).toBe(before + 1);
+    const later = await create(baseUrl, key, { name: "Raced invoice", templateId, variables: [] });
+    expect(later).toMatchObject({ status: 200, replayed: "true" });
+  });
+});
+
+describe.runIf(quire.db === "postgres")("Idempotency-Key across two instances", () => {
+  let second: RunningQuire | undefined;
+  afterAll(async () => {
+    await second?.stop();
+  });
+
+  it("a key used on one instance is replayed by the other, and a race across them runs once", async () => {
+    second = await startSecondInstance(quire, { sameDataDir: true });
+    const templateId = await invoiceId();
+    const before = await count();
+    const key = `two-${Date.now()}`;
+    const body = { name: "Two-instance invoice", templateId, variables: [] };
+    await as(second.server.baseUrl, seed, "user")("/v1/deliverable?limit=1"); // warm the second instance's routes
+    const replies = await Promise.all([create(baseUrl, key, body), create(second.server.baseUrl, key, body)]);
+    // Exactly one ran; the other found it running (409) or, if it came late, got its reply replayed.
+    const ran = replies.filter((r) => r.status === 200 && r.replayed === null);
+    expect(ran).toHaveLength(1);
+    for (const r of replies.filter((x) => x !== ran[0])) expect(r.status === 409 || r.replayed === "true", JSON.stringify(r)).toBe(true);
+    const replay = await create(second.server.baseUrl, key, body);
+    expect(replay).toMatchObject({ status: 200, replayed: "true" });
+    expect(replay.json).toEqual(ran[0].json);
+    expect(await count()).toBe(before + 1);
+  }, 120_000);
+});
