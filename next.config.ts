@@ -7,6 +7,10 @@ const nextConfig: NextConfig = {
   // `npm start` and the tests keep the ordinary output served by `next start`.
   ...(process.env.NEXT_OUTPUT === "standalone" ? { output: "standalone" as const } : {}),
   poweredByHeader: false,
+  // The hosted service's SDKs call /turbosign/…: the same operations as /esign/… (decisions.md).
+  async rewrites() {
+    return [{ source: "/turbosign/:path*", destination: "/esign/:path*" }];
+  },
   typedRoutes: false,
 };
 

@@ -85,3 +85,18 @@ describe.runIf(quire.db === "postgres")("Idempotency-Key across two instances", 
     expect(await count()).toBe(before + 1);
   }, 120_000);
 });
+
+describe("the hosted service's names", () => {
+  it("answers /turbosign/… like /esign/…, and takes the organization from x-rapiddocx-org-id", async () => {
+    const headers = { authorization: `Bearer ${seed.keys.contributor}`, "x-rapiddocx-org-id": seed.orgId, accept: "application/json" };
+    const aliased = await fetch(`${baseUrl}/turbosign/documents?limit=1`, { headers });
+    expect(aliased.status).toBe(200);
+    const canonical = await as(baseUrl, seed, "contributor")("/esign/documents?limit=1");
+    expect((await aliased.json()).data.totalRecords).toBe(canonical.json.data.totalRecords);
+    const missing = await fetch(`${baseUrl}/turbosign/documents/00000000-0000-4000-8000-000000000000`, { headers });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ message: "Document not found", type: "DocumentNotFound" });
+    const wrongOrg = await fetch(`${baseUrl}/esign/documents?limit=1`, { headers: { ...headers, "x-rapiddocx-org-id": "00000000-0000-4000-8000-000000000000" } });
+    expect(wrongOrg.status).toBe(403);
+  });
+});
