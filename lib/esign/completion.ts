@@ -12,6 +12,7 @@
 import crypto from "node:crypto";
 import { appendAudit } from "@/lib/esign/audit";
 import { requireDocument } from "@/lib/esign/documents";
+import { recordSigningEvent } from "@/lib/esign/events";
 import type { SigningDeps } from "@/lib/esign/signing";
 import { ConflictError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -79,9 +80,7 @@ async function recordFailure(deps: CompletionDeps, documentId: string, err: unkn
     const { count } = await tx.completionJob.updateMany({ where: { documentId, status: "pending" }, data: { status: "failed", leaseUntil: null, lastError: message } });
     // Only the attempt that moved the job to failed announces it.
     if (count === 1) {
-      await tx.domainEvent.create({
-        data: { orgId: job.document.orgId, type: "signature.document.finalization_failed", payload: { documentId, name: job.document.name, attempts: job.attempts, error: message } as Prisma.InputJsonValue },
-      });
+      await recordSigningEvent(tx, { id: documentId, orgId: job.document.orgId, name: job.document.name }, "signature.document.finalization_failed", { attempts: job.attempts, error: message });
     }
   });
 }
@@ -130,13 +129,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
     const { count } = await tx.signingDocument.updateMany({ where: { id: doc.id, status: "sent" }, data: { status: "completed", completedAt, signedPdfKey: signedKey } });
     if (count === 0) return false;
     await appendAudit(tx, doc.id, { actionType: "completed", details: { signedPdfSha256: documentHash } }, completedAt);
-    await tx.domainEvent.create({
-      data: {
-        orgId: doc.orgId,
-        type: "signature.document.completed",
-        payload: { documentId: doc.id, name: doc.name, completedAt: completedAt.toISOString(), documentHash, recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signedAt: r.signedAt?.toISOString() })) } as Prisma.InputJsonValue,
-      },
-    });
+    await recordSigningEvent(tx, doc, "signature.document.completed", { completedAt: completedAt.toISOString(), documentHash, recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signedAt: r.signedAt?.toISOString() })) });
     // Every party gets the completed copy (independent of sendEmail, per interface.md 4.3): recorded
     // here, with the completion, and sent after it commits.
     const parties = [...doc.recipients.map((r) => ({ name: r.name, email: r.email })), ...((doc.ccEmails as string[]) ?? []).map((email) => ({ name: email, email })), ...(doc.senderEmail ? [{ name: doc.senderName ?? doc.senderEmail, email: doc.senderEmail }] : [])];

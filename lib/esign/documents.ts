@@ -3,6 +3,7 @@
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { appendAudit } from "@/lib/esign/audit";
+import { recordSigningEvent } from "@/lib/esign/events";
 import { DocumentNotFoundError, DocumentNotSignableError, DocumentNotVoidableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
 import { loadSigningSettings, parseIdentityBlock, resolveIdentity, smsPasscodesThisMonth } from "@/lib/esign/identity";
 import { loadPlan } from "@/lib/orgs/plan";
@@ -375,6 +376,7 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
     const { count } = await tx.signingDocument.updateMany({ where: { id, status: "draft" }, data: { status: "sent", sentAt: new Date() } });
     if (count === 0) throw invalid("The document is already sent", "DocumentAlreadySent", "documentId");
     await appendAudit(tx, id, { actionType: "sent", ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
+    await recordSigningEvent(tx, doc, "signature.document.sent", { recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signingOrder: r.signingOrder })) });
   });
   await emailReadySigners(deps, id);
   return replyFor(
@@ -443,7 +445,7 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
     });
     if (count === 0) throw new DocumentNotVoidableError((await tx.signingDocument.findUniqueOrThrow({ where: { id }, select: { status: true } })).status);
     await appendAudit(tx, id, { actionType: "voided", ip: meta.ip, userAgent: meta.userAgent, details: { reason } });
-    await tx.domainEvent.create({ data: { orgId: actor.orgId, type: "signature.document.voided", payload: { documentId: id, name: doc.name, reason, voidedAt: voidedAt.toISOString() } } });
+    await recordSigningEvent(tx, doc, "signature.document.voided", { reason, voidedAt: voidedAt.toISOString() });
   });
   if (doc.status === "sent") {
     for (const r of doc.recipients.filter((x) => !x.signedAt)) {

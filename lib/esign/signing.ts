@@ -4,6 +4,7 @@
 import { now } from "@/lib/clock";
 import { appendAudit } from "@/lib/esign/audit";
 import { type CompletionDeps, enqueueCompletion, runCompletion } from "@/lib/esign/completion";
+import { recordSigningEvent } from "@/lib/esign/events";
 import { type EsignDeps, emailReadySigners, recipientStatuses } from "@/lib/esign/documents";
 import { accessOf, loadByToken, maskDestination, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import { ValidationError } from "@/lib/errors";
@@ -71,8 +72,12 @@ export async function openSigningSession(deps: EsignDeps, token: string, meta: {
   }
   if (state === "ready" && !recipient.viewedAt) {
     await deps.db.$transaction(async (tx) => {
-      await tx.signingRecipient.update({ where: { id: recipient.id }, data: { viewedAt: new Date() } });
+      // First open only (compare-and-set): concurrent opens record one view and one event.
+      const viewedAt = new Date();
+      const { count } = await tx.signingRecipient.updateMany({ where: { id: recipient.id, viewedAt: null }, data: { viewedAt } });
+      if (count === 0) return;
       await appendAudit(tx, doc.id, { actionType: "viewed", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent });
+      await recordSigningEvent(tx, doc, "signature.document.viewed", { recipientId: recipient.id, email: recipient.email, viewedAt: viewedAt.toISOString() });
     });
   }
   const pdf = await deps.storage.get(doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey);
@@ -144,7 +149,10 @@ export async function submitSignature(deps: CompletionDeps, token: string, value
     for (const a of accepted) await tx.signingField.update({ where: { id: a.id }, data: { value: a.value } });
     await tx.signingRecipient.update({ where: { id: fresh.id }, data: { signedAt, signedIp: meta.ip ?? null, signedUserAgent: meta.userAgent ?? null, verificationUsed: session.access.via } });
     await appendAudit(tx, documentId, { actionType: "signed", recipientId: fresh.id, ip: meta.ip, userAgent: meta.userAgent, details: { fields: accepted.length } }, signedAt);
-    const last = (await tx.signingRecipient.count({ where: { documentId, signedAt: null } })) === 0;
+    const remainingSigners = await tx.signingRecipient.count({ where: { documentId, signedAt: null } });
+    const last = remainingSigners === 0;
+    const docRow = await tx.signingDocument.findUniqueOrThrow({ where: { id: documentId }, select: { id: true, orgId: true, name: true } });
+    await recordSigningEvent(tx, docRow, "signature.document.recipient_signed", { recipientId: fresh.id, email: fresh.email, signedAt: signedAt.toISOString(), isFinalSigner: last, remainingSigners });
     if (last) await enqueueCompletion(tx, documentId);
     crashPoint("before-signature-commit");
     return last;

@@ -573,7 +573,13 @@ export interface EmbeddedSignatureResult {
 // ---------------------------------------------------------------------------------------------
 // Webhooks (2.7, 2.8, decisions.md "Webhooks")
 
-export type WebhookEvent = "signature.document.completed" | "signature.document.voided" | "signature.document.finalization_failed";
+export type WebhookEvent =
+  | "signature.document.sent"
+  | "signature.document.viewed"
+  | "signature.document.recipient_signed"
+  | "signature.document.completed"
+  | "signature.document.finalization_failed"
+  | "signature.document.voided";
 
 interface WebhookFields {
   id: string;

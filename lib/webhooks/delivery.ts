@@ -263,6 +263,10 @@ function samplePayload(eventType: string, now: Date): Record<string, unknown> {
   const base = { test: true, documentId: "00000000-0000-0000-0000-000000000000", name: "Sample document" };
   if (eventType === "signature.document.voided") return { ...base, reason: "Sample void reason", voidedAt: now.toISOString() };
   if (eventType === "signature.document.finalization_failed") return { ...base, attempts: 5, error: "Sample sealing error" };
+  const signer = { recipientId: "00000000-0000-0000-0000-000000000001", email: "signer@example.com" };
+  if (eventType === "signature.document.sent") return { ...base, recipients: [{ id: signer.recipientId, email: signer.email, name: "Sample Signer", signingOrder: 1 }] };
+  if (eventType === "signature.document.viewed") return { ...base, ...signer, viewedAt: now.toISOString() };
+  if (eventType === "signature.document.recipient_signed") return { ...base, ...signer, signedAt: now.toISOString(), isFinalSigner: true, remainingSigners: 0 };
   return { ...base, completedAt: now.toISOString(), documentHash: "0".repeat(64), recipients: [{ id: "00000000-0000-0000-0000-000000000001", name: "Sample Signer", email: "signer@example.com", signedAt: now.toISOString() }] };
 }
 

@@ -11,7 +11,14 @@ import { isUniqueViolation } from "@/lib/db/errors";
 import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } from "@/lib/errors";
 import { isPrivateAddress, parseHttpsUrl, UnsafeUrlError } from "@/lib/net/safe-fetch";
 
-export const AVAILABLE_EVENTS = ["signature.document.completed", "signature.document.voided", "signature.document.finalization_failed"] as const;
+export const AVAILABLE_EVENTS = [
+  "signature.document.sent",
+  "signature.document.viewed",
+  "signature.document.recipient_signed",
+  "signature.document.completed",
+  "signature.document.finalization_failed",
+  "signature.document.voided",
+] as const;
 export const MAX_URLS = 10;
 
 export interface WebhookDeps {

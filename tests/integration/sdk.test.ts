@@ -398,7 +398,7 @@ describe("webhook deliveries verified with verifyWebhookSignature", () => {
     expect(taken).toMatchObject({ status: 409, code: "WebhookNameTaken", body: { data: { name: "signature" } } });
 
     const detail = await client.webhooks.get();
-    expect(detail).toMatchObject({ id: created.id, maskedSecret: `whsec_…${created.secret.slice(-4)}`, availableEvents: ["signature.document.completed", "signature.document.voided", "signature.document.finalization_failed"], deliveryStats: { total: 0 } });
+    expect(detail).toMatchObject({ id: created.id, maskedSecret: `whsec_…${created.secret.slice(-4)}`, availableEvents: ["signature.document.sent", "signature.document.viewed", "signature.document.recipient_signed", "signature.document.completed", "signature.document.finalization_failed", "signature.document.voided"], deliveryStats: { total: 0 } });
     expect(detail).not.toHaveProperty("secret");
 
     // Test: a real, signed delivery.

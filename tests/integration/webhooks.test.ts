@@ -199,7 +199,7 @@ describe("webhook CRUD (4.4, decisions.md)", () => {
       standardSecret: undefined,
       maskedSecret: `whsec_…${data.secret.slice(-4)}`,
       deliveryStats: { total: 0, delivered: 0, retrying: 0, failed: 0, lastDeliveryAt: null },
-      availableEvents: [COMPLETED, VOIDED, "signature.document.finalization_failed"],
+      availableEvents: ["signature.document.sent", "signature.document.viewed", "signature.document.recipient_signed", COMPLETED, "signature.document.finalization_failed", VOIDED],
     });
     expect(got.text).not.toContain(data.secret);
     expect((await api("/api/webhooks")).text).not.toContain(data.secret);

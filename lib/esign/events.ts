@@ -1,0 +1,15 @@
+// The signing events webhooks deliver (decisions.md "Webhook events"), recorded in the transaction of
+// the change they report, so each is emitted exactly when that change commits, once.
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+export type SigningEventType =
+  | "signature.document.sent"
+  | "signature.document.viewed"
+  | "signature.document.recipient_signed"
+  | "signature.document.completed"
+  | "signature.document.finalization_failed"
+  | "signature.document.voided";
+
+export async function recordSigningEvent(tx: Prisma.TransactionClient, doc: { id: string; orgId: string; name: string }, type: SigningEventType, data: Record<string, unknown> = {}): Promise<void> {
+  await tx.domainEvent.create({ data: { orgId: doc.orgId, type, payload: { documentId: doc.id, name: doc.name, ...data } as Prisma.InputJsonValue } });
+}
