@@ -79,7 +79,7 @@ export const fieldSchema = z
   .meta({ id: "SigningField", description: "On coordinates (page, x, y, width, height in PDF points from the top-left) or on a text anchor (template)" });
 export type FieldInput = z.infer<typeof fieldSchema>;
 
-const booleanish = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ message: "must be true or false" }));
+const booleanish = z.preprocess((v) => (typeof v === "string" && /^true$/i.test(v) ? true : typeof v === "string" && /^false$/i.test(v) ? false : v), z.boolean({ message: "must be true or false" }));
 
 export const prepareSchema = z.object({
   recipients: jsonArray(recipientSchema, "recipients").refine((r) => r.length > 0, "at least one recipient is required"),

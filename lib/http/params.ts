@@ -27,8 +27,8 @@ export function intParam(defaultValue: number, min: number, max: number) {
 
 export function boolParam(defaultValue: boolean) {
   return z
-    .enum(["true", "false", "1", "0"], { message: "must be true or false" })
-    .optional()
+    // Case-insensitive: Python clients send True/False.
+    .preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(["true", "false", "1", "0"], { message: "must be true or false" }).optional())
     .transform((v) => (v === undefined ? defaultValue : v === "true" || v === "1"))
     .meta(documentedAs({ type: "boolean", default: defaultValue }));
 }
