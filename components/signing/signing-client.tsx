@@ -92,7 +92,8 @@ export function SigningClient({
     }
     postCompletion(embedOrigin, doc.id, "signing_complete");
     const returnUrl: string | null = body?.data?.returnUrl ?? null;
-    if (returnUrl) window.location.assign(returnUrl);
+    // Leave a moment for the embedding page to take esign:completed before this frame navigates away.
+    if (returnUrl) setTimeout(() => window.location.assign(returnUrl), 200);
     else setSigned({ everyone: body?.data?.status === "completed" });
   }
 
