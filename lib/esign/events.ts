@@ -1,14 +1,10 @@
 // The signing events webhooks deliver (decisions.md "Webhook events"), recorded in the transaction of
 // the change they report, so each is emitted exactly when that change commits, once.
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { AVAILABLE_EVENTS } from "@/lib/webhooks/webhooks";
 
-export type SigningEventType =
-  | "signature.document.sent"
-  | "signature.document.viewed"
-  | "signature.document.recipient_signed"
-  | "signature.document.completed"
-  | "signature.document.finalization_failed"
-  | "signature.document.voided";
+/** The event types are declared once, as the events a webhook may subscribe to. */
+export type SigningEventType = (typeof AVAILABLE_EVENTS)[number];
 
 export async function recordSigningEvent(tx: Prisma.TransactionClient, doc: { id: string; orgId: string; name: string }, type: SigningEventType, data: Record<string, unknown> = {}): Promise<void> {
   await tx.domainEvent.create({ data: { orgId: doc.orgId, type, payload: { documentId: doc.id, name: doc.name, ...data } as Prisma.InputJsonValue } });
