@@ -6,7 +6,6 @@
 //      LibreOffice pool) from 3 connections.
 // The demo key's plan allows 1,000,000 requests a minute, so the per-key limiter runs on every request
 // (it is part of what is measured) without capping the load; the server logs at info, as deployed.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +14,7 @@ import type { SeedResult } from "@/lib/orgs/seed";
 import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
-import { CONTRACT_VARIABLES, createBenchWebhook, postgresReachable } from "./bench-shared";
+import { CONTRACT_VARIABLES, childrenCpuMs, createBenchWebhook, postgresReachable } from "./bench-shared";
 
 export interface LoadOptions {
   /** Unset: QUIRE_BENCH_DB, else PostgreSQL when reachable, else PGlite. */
@@ -59,44 +58,6 @@ async function chooseDatabase(requested?: TestDatabase): Promise<{ kind: TestDat
     return { kind: asked, why: "as asked" };
   }
   return (await postgresReachable()) ? { kind: "postgres", why: "reachable, the default" } : { kind: "pglite", why: "PostgreSQL not reachable" };
-}
-
-const CLOCK_TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/**
- * CPU time (ms) used so far by the processes started from this one (the server, LibreOffice), read from
- * /proc: on a shared machine the rate a server reaches says little, its CPU per request says more.
- * NaN where /proc is missing.
- */
-function childrenCpuMs(): number {
-  if (!fs.existsSync("/proc/self/stat")) return NaN;
-  const parent = new Map<number, number>();
-  const ticks = new Map<number, number>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Fields after "(comm)": state ppid ... utime (12th) stime (13th).
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parent.set(Number(entry), Number(fields[1]));
-      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const descends = (pid: number): boolean => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
-    return false;
-  };
-  let total = 0;
-  for (const [pid, t] of ticks) if (descends(pid)) total += t;
-  return (total * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /**

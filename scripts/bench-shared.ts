@@ -1,4 +1,7 @@
 // Pieces the bench sections share.
+import fs from "node:fs";
+import os from "node:os";
+import { execFileSync } from "node:child_process";
 import pg from "pg";
 import { POSTGRES_ADMIN_URL } from "../tests/support/quire-server";
 
@@ -12,6 +15,44 @@ export const CONTRACT_VARIABLES = [
   { placeholder: "{@Scope}", text: "<p>Build <b>the portal</b></p><ul><li>Design</li><li>Delivery</li></ul>", mimeType: "html" as const },
   { placeholder: "{ItemName}", mimeType: "text" as const, variableStack: [{ text: "Discovery", mimeType: "text" as const }, { text: "Build", mimeType: "text" as const }] },
 ];
+
+const CLOCK_TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU time (ms) used so far by the processes started from this one (the server, LibreOffice), read from
+ * /proc: on a shared machine the rate a server reaches says little, its CPU per request says more.
+ * NaN where /proc is missing.
+ */
+export function childrenCpuMs(): number {
+  if (!fs.existsSync("/proc/self/stat")) return NaN;
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after "(comm)": state ppid ... utime (12th) stime (13th).
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parent.set(Number(entry), Number(fields[1]));
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, t] of ticks) if (descends(pid)) total += t;
+  return (total * 1000) / CLOCK_TICKS_PER_SECOND;
+}
 
 export async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
@@ -39,4 +80,85 @@ export async function createBenchWebhook(env: Record<string, string | undefined>
   await extra?.(deps.db);
   await closeDb();
   return { secret: hook.secret };
+}
+
+/**
+ * One figure of the summary table: Quire's measure beside its floor or peer, measured in the same run.
+ * Each section runs in its own process (configuration and the embedded database are per process), so
+ * figures are appended as JSON lines to the file QUIRE_BENCH_FIGURES names; the parent prints them.
+ */
+export interface Figure {
+  section: string;
+  /** "PostgreSQL", "PGlite", or "" where no database is involved. */
+  db: string;
+  measure: string;
+  quire: number;
+  unit: string;
+  /** The floor or peer: what Quire is held against. Absent for figures that are only reported. */
+  floor?: number;
+  floorLabel?: string;
+  /** The goal on quire / floor (or on quire alone when there is no floor), e.g. "<= 1.15x", ">= 500/s". */
+  goal?: { op: "<=" | ">="; value: number; on: "ratio" | "value" };
+}
+
+export function recordFigure(figure: Figure): void {
+  const file = process.env.QUIRE_BENCH_FIGURES;
+  if (file) fs.appendFileSync(file, `${JSON.stringify(figure)}\n`);
+}
+
+function format(value: number, unit: string): string {
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  return `${value.toFixed(digits)} ${unit}`;
+}
+
+/** The single table `npm run bench` ends with (README "Performance"). */
+export function printSummary(file: string): void {
+  if (!fs.existsSync(file)) return;
+  const figures = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Figure);
+  if (!figures.length) return;
+  console.log(`\n## Summary (${os.cpus().length} cores; ratio = Quire / floor or peer)\n`);
+  console.log("| section | database | measure | Quire | floor / peer | ratio | goal | met |");
+  console.log("|---|---|---|---:|---|---:|---|---|");
+  for (const f of figures) {
+    const ratio = f.floor ? f.quire / f.floor : undefined;
+    const on = f.goal?.on === "ratio" ? ratio : f.quire;
+    const met = f.goal && on !== undefined && Number.isFinite(on) ? ((f.goal.op === "<=" ? on <= f.goal.value : on >= f.goal.value) ? "yes" : "no") : "";
+    const goal = f.goal ? `${f.goal.op} ${f.goal.value}${f.goal.on === "ratio" ? "x" : ` ${f.unit}`}` : "";
+    const floor = f.floor !== undefined ? `${f.floorLabel}: ${format(f.floor, f.unit)}` : (f.floorLabel ?? "");
+    console.log(`| ${f.section} | ${f.db} | ${f.measure} | ${format(f.quire, f.unit)} | ${floor} | ${ratio !== undefined ? `${ratio.toFixed(2)}x` : ""} | ${goal} | ${met} |`);
+  }
+}
+
+export interface Timing {
+  label: string;
+  p50: number;
+  p99: number;
+}
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** p50 and p99 of `requests` sequential calls, after 10 to warm up; progress on stderr. */
+export async function time(label: string, fn: () => Promise<unknown>, requests: number): Promise<Timing> {
+  for (let i = 0; i < 10; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < requests; i++) {
+    const started = performance.now();
+    await fn();
+    samples.push(performance.now() - started);
+    if (i % 10 === 9) process.stderr.write(`  ${label}: ${i + 1}/${requests}\r`);
+  }
+  process.stderr.write("\n");
+  return { label, p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+export function printTable(rows: Timing[]): void {
+  console.log(`| what | p50 ms | p99 ms |\n|---|---:|---:|`);
+  for (const r of rows) console.log(`| ${r.label} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
 }

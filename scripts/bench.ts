@@ -22,9 +22,11 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
+import { benchGeneration } from "./bench-generation";
 import { benchLoad } from "./bench-load";
 import { benchSealing } from "./bench-sealing";
-import { CONTRACT_VARIABLES, createBenchWebhook, postgresReachable } from "./bench-shared";
+import { postgresReachable, printSummary, printTable, recordFigure, time, type Timing } from "./bench-shared";
+import { benchWebhooks } from "./bench-webhooks";
 
 const { values } = parseArgs({
   options: {
@@ -42,28 +44,10 @@ const TEMPLATES = 5_000;
 const LIMIT = 100;
 const root = path.resolve(__dirname, "..");
 
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function time(label: string, fn: (offset: number) => Promise<unknown>, requests = REQUESTS): Promise<{ label: string; p50: number; p99: number }> {
-  for (let i = 0; i < 10; i++) await fn(0); // warm up
-  const samples: number[] = [];
-  for (let i = 0; i < requests; i++) {
-    const offset = Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT;
-    const started = performance.now();
-    await fn(offset);
-    samples.push(performance.now() - started);
-    if (i % 10 === 9) process.stderr.write(`  ${label}: ${i + 1}/${requests}\r`);
-  }
-  process.stderr.write("\n");
-  return { label, p50: percentile(samples, 50), p99: percentile(samples, 99) };
-}
-
 async function benchListing(kind: TestDatabase) {
   console.log(`\n## Template listing on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${TEMPLATES.toLocaleString("en")} templates, limit ${LIMIT}, column0=name order0=asc, ${REQUESTS} requests at random offsets`);
-  const rows: { label: string; p50: number; p99: number }[] = [];
+  const rows: Timing[] = [];
+  const at = (label: string, fn: (offset: number) => Promise<unknown>) => time(label, () => fn(Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT), REQUESTS);
   const { server, stop } = await startQuireServer(kind, {
     extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true" },
     async beforeStart(env, seed) {
@@ -95,7 +79,7 @@ async function benchListing(kind: TestDatabase) {
       await client.templateTag.createMany({ data: templates.flatMap((t, i) => [{ templateId: t.id, tagId: tags[i % 10].id }, { templateId: t.id, tagId: tags[(i * 7) % 10].id }]), skipDuplicates: true });
 
       rows.push(
-        await time("raw SQL, same page", (offset) =>
+        await at("raw SQL, same page", (offset) =>
           client.$queryRawUnsafe(
             `SELECT t.id, t.name, t.description, t."isActive", t."folderId", t."createdBy", u.email, t."fileSize", t."fileType", t."createdOn", t."updatedOn"
              FROM template t JOIN "user" u ON u.id = t."createdBy"
@@ -105,7 +89,7 @@ async function benchListing(kind: TestDatabase) {
         ),
       );
       rows.push(
-        await time("listTemplateItems() in-process", (offset) =>
+        await at("listTemplateItems() in-process", (offset) =>
           listTemplateItems(client, seed.orgId, { limit: LIMIT, offset, selectedTags: [], column0: "name", order0: "asc", showTags: true, type: "template" }),
         ),
       );
@@ -115,7 +99,7 @@ async function benchListing(kind: TestDatabase) {
   try {
     const headers = { authorization: `Bearer ${server.seed.keys.viewer}`, "x-service-org-id": server.seed.orgId };
     rows.push(
-      await time("GET /template-item over HTTP", async (offset) => {
+      await at("GET /template-item over HTTP", async (offset) => {
         const res = await fetch(`${server.baseUrl}/template-item?type=template&limit=${LIMIT}&offset=${offset}&column0=name&order0=asc`, { headers });
         if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
         await res.arrayBuffer();
@@ -125,136 +109,31 @@ async function benchListing(kind: TestDatabase) {
     await stop();
   }
   printTable(rows);
+  const [raw, inProcess, http] = rows;
+  const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
+  recordFigure({ section: "lists", db, measure: "listTemplateItems() in-process, limit 100, p50", quire: inProcess.p50, unit: "ms", floor: raw.p50, floorLabel: "raw SQL, same page", goal: { op: "<=", value: 1.3, on: "ratio" } });
+  recordFigure({ section: "lists", db, measure: "GET /template-item limit 100 over HTTP, p50", quire: http.p50, unit: "ms", floor: raw.p50, floorLabel: "raw SQL, same page" });
 }
 
-function printTable(rows: { label: string; p50: number; p99: number }[]) {
-  console.log(`| what | p50 ms | p99 ms |\n|---|---:|---:|`);
-  for (const r of rows) console.log(`| ${r.label} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
-}
-
-async function benchGeneration() {
-  const N = Math.min(REQUESTS, 50);
-  console.log(`\n## Generation on the sample contract (DOCX), ${N} runs each`);
-  const { buildSampleContractDocx } = await import("../lib/templates/samples");
-  const { DOCXTEMPLATER_OPTIONS } = await import("../lib/templates/inspect");
-  const { renderTemplate } = await import("../lib/deliverables/render");
-  const { LibreOfficePool } = await import("../lib/pdf/libreoffice");
-  const Docxtemplater = (await import("docxtemplater")).default;
-  const PizZip = (await import("pizzip")).default;
-  const contract = await buildSampleContractDocx();
-  const plainData = Object.fromEntries(CONTRACT_VARIABLES.map((v) => [v.placeholder.replace(/[{}@%]/g, ""), v.text ?? "Discovery"]));
-  const rows = [
-    await time("raw docxtemplater fill (text only)", async () => {
-      const doc = new Docxtemplater(new PizZip(contract), { ...DOCXTEMPLATER_OPTIONS, nullGetter: () => "" });
-      doc.render(plainData);
-      doc.getZip().generate({ type: "nodebuffer" });
-    }, N),
-    await time("Quire fill (text, html, stack)", () => renderTemplate(contract, "docx", CONTRACT_VARIABLES, { fetchImage: () => Promise.reject(new Error("no images")) }), N),
-  ];
-  const filled = (await renderTemplate(contract, "docx", CONTRACT_VARIABLES, { fetchImage: () => Promise.reject(new Error("no images")) })).file;
-  const pool = new LibreOfficePool({ size: 1, timeoutMs: 60_000 });
-  await pool.warmUp();
-  rows.push(await time("raw warm LibreOffice conversion (1 slot)", () => pool.convert(filled, "docx"), N));
-  await pool.close();
-
-  const { server, stop } = await startQuireServer("pglite", { extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true" } });
-  try {
-    const headers = { authorization: `Bearer ${server.seed.keys.user}`, "x-service-org-id": server.seed.orgId, "content-type": "application/json" };
-    const found = await fetch(`${server.baseUrl}/template-item?type=template&query=services%20agreement`, { headers }).then((r) => r.json());
-    const templateId = found.data.results[0].id as string;
-    const create = async () => {
-      const res = await fetch(`${server.baseUrl}/v1/deliverable`, { method: "POST", headers, body: JSON.stringify({ name: "Bench deliverable", templateId, variables: CONTRACT_VARIABLES }) });
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-    };
-    rows.push(await time("Quire create with PDF over HTTP (POST /v1/deliverable)", create, N));
-    printTable(rows);
-    const total = 40;
-    const started = performance.now();
-    let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < total) {
-        next++;
-        await create();
-      }
-    }));
-    const seconds = (performance.now() - started) / 1000;
-    console.log(`\nThroughput, 8 concurrent clients, ${total} creates with PDF: ${(total / seconds).toFixed(1)} deliverables/s (${seconds.toFixed(1)} s; converter pool = ${os.cpus().length} slots)`);
-  } finally {
-    await stop();
-  }
-}
-
-async function benchWebhooks() {
-  const EVENTS = Math.max(10, REQUESTS);
-  const URLS = 10;
-  const total = EVENTS * URLS;
-  console.log(`\n## Webhook fan-out on embedded PGlite: ${EVENTS} events x ${URLS} URLs = ${total} signed deliveries to a local HTTPS receiver`);
-  const { startReceiver, webhookTestEnv } = await import("../tests/support/https-receiver");
-  const secret = { value: "" };
-  const rx = await startReceiver({ secret: () => secret.value });
-  const urls = Array.from({ length: URLS }, (_, i) => `${rx.url}?u=${i}`);
-  let orgId = "";
-  // The events are recorded before the server starts (the embedded database belongs to one process at a
-  // time); its delivery worker then fans them out and sends them as soon as it is up.
-  const { server, stop } = await startQuireServer("pglite", {
-    extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true", ...webhookTestEnv({ WEBHOOK_TIMEOUT_MS: "10000", WEBHOOK_RETRY_SCALE: "1" }) },
-    async beforeStart(env, seed) {
-      orgId = seed.orgId;
-      const hook = await createBenchWebhook(env, seed.orgId, urls, (db) =>
-        db.domainEvent
-          .createMany({
-            data: Array.from({ length: EVENTS }, (_, i) => ({ orgId: seed.orgId, type: "signature.document.completed", payload: { documentId: crypto.randomUUID(), name: `Bench document ${i}`, completedAt: new Date().toISOString() } })),
-          })
-          .then(() => undefined),
-      );
-      secret.value = hook.secret;
-    },
-  });
-  try {
-    const deadline = Date.now() + 300_000;
-    while (rx.received.length < total && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      process.stderr.write(`  received ${rx.received.length}/${total}\r`);
-    }
-    process.stderr.write("\n");
-    if (rx.received.length < total) throw new Error(`only ${rx.received.length} of ${total} deliveries arrived`);
-    const first = rx.received[0].receivedAt;
-    const last = rx.received[total - 1].receivedAt;
-    const headers = { authorization: `Bearer ${server.seed.keys.administrator}`, "x-service-org-id": orgId };
-    const listed = await fetch(`${server.baseUrl}/api/webhooks/signature/deliveries?status=delivered&limit=1`, { headers }).then((r) => r.json());
-    console.log(`| what | deliveries | seconds | deliveries/s |\n|---|---:|---:|---:|`);
-    console.log(`| queue fan-out (worker: fan out, claim, sign, POST, record) | ${total} | ${((last - first) / 1000).toFixed(2)} | ${((total - 1) / ((last - first) / 1000)).toFixed(0)} |`);
-
-    // Test Webhook over HTTP: each call creates and sends one delivery per URL before it answers.
-    const calls = 40;
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < calls) {
-          next++;
-          const res = await fetch(`${server.baseUrl}/api/webhooks/signature/test`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "{}" });
-          if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-          await res.arrayBuffer();
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    console.log(`| Test Webhook over HTTP, 8 concurrent callers, ${calls} calls | ${calls * URLS} | ${seconds.toFixed(2)} | ${((calls * URLS) / seconds).toFixed(0)} |`);
-    const valid = rx.received.filter((d) => d.signatureValid).length;
-    console.log(`\n${valid} of ${rx.received.length} requests carried a valid signature; ${listed.data.totalRecords} deliveries recorded as delivered (${os.cpus().length} cores).`);
-  } finally {
-    await stop();
-    await rx.close();
-  }
-}
 
 async function main() {
+  // The parent collects every section's figures (each runs in its own process) and prints one table.
+  if (process.env.QUIRE_BENCH_FIGURES) return runSections();
+  const figures = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-")), "figures.jsonl");
+  process.env.QUIRE_BENCH_FIGURES = figures;
+  try {
+    await runSections();
+  } finally {
+    printSummary(figures);
+  }
+}
+
+async function runSections() {
   if (values.only !== undefined && !["listing", "generation", "sealing", "webhooks", "load"].includes(values.only)) throw new Error(`--only must be listing, generation, sealing, webhooks or load, not ${values.only}`);
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  if (values.only === "generation") return benchGeneration();
+  if (values.only === "generation") return benchGeneration(REQUESTS);
   if (values.only === "sealing") return benchSealing();
-  if (values.only === "webhooks") return benchWebhooks();
+  if (values.only === "webhooks") return benchWebhooks(REQUESTS);
   if (values.only === "load") {
     return benchLoad({
       db: values.db === "both" ? undefined : (values.db as TestDatabase),
@@ -271,7 +150,8 @@ async function main() {
     if (values.only !== "listing") self("--only", "generation");
     if (values.only === undefined) self("--only", "sealing");
     if (values.only === undefined) self("--only", "webhooks");
-    if (values.only === undefined) self("--only", "load", "--seconds", String(values.seconds), "--rate", String(values.rate), "--pdf-requests", String(values["pdf-requests"]), "--max-error-pct", String(values["max-error-pct"]));
+    if (values.only === undefined)
+      for (const kind of (await postgresReachable()) ? ["postgres", "pglite"] : ["pglite"]) self("--only", "load", "--db", kind, "--seconds", String(values.seconds), "--rate", String(values.rate), "--pdf-requests", String(values["pdf-requests"]), "--max-error-pct", String(values["max-error-pct"]));
     return;
   }
   for (const kind of [values.db as TestDatabase]) {
