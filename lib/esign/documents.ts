@@ -438,7 +438,9 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
   const voidedAt = new Date();
   await deps.db.$transaction(async (tx) => {
     // Compare-and-set: only a draft, or a sent document someone has yet to sign (a fully signed one is
-    // being completed), moves to voided; of concurrent voids exactly one does.
+    // being completed), moves to voided; of concurrent voids exactly one does. The row lock comes first
+    // so that the check below sees a last signature committed while this void waited for it.
+    await tx.$queryRaw`SELECT id FROM signing_document WHERE id = ${id}::uuid FOR UPDATE`;
     const { count } = await tx.signingDocument.updateMany({
       where: { id, OR: [{ status: "draft" }, { status: "sent", recipients: { some: { signedAt: null } } }] },
       data: { status: "voided", voidedAt, voidReason: reason },

@@ -142,8 +142,12 @@ export async function submitSignature(deps: CompletionDeps, token: string, value
   const documentId = session.document.id;
   const signedAt = new Date();
   const last = await deps.db.$transaction(async (tx) => {
-    // Row lock: two signers finishing at once must not both think the other is still pending.
-    await tx.$queryRaw`SELECT id FROM signing_document WHERE id = ${documentId}::uuid FOR UPDATE`;
+    // Row lock: two signers finishing at once must not both think the other is still pending, and a
+    // void that committed since the session was read wins (the state is read again under the lock).
+    const [locked] = await tx.$queryRaw<{ status: string; expiresAt: Date | null }[]>`SELECT status, "expiresAt" FROM signing_document WHERE id = ${documentId}::uuid FOR UPDATE`;
+    if (locked?.status === "voided") throw new SignerError("gone", "This document was voided by its sender", "DocumentVoided");
+    if (locked?.expiresAt && locked.expiresAt <= now()) throw new SignerError("gone", "This signing request has expired", "DocumentExpired");
+    if (locked?.status !== "sent") throw new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
     const fresh = await tx.signingRecipient.findUniqueOrThrow({ where: { id: session.recipient.id } });
     if (fresh.signedAt) throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
     for (const a of accepted) await tx.signingField.update({ where: { id: a.id }, data: { value: a.value } });

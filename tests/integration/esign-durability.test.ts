@@ -3,12 +3,14 @@
 // with two; the document still completes exactly once: one `completed` audit entry, one sealed PDF
 // that pdfsig verifies, one delivery per webhook URL, one email per party. Sealing that keeps failing
 // ends in signature.document.finalization_failed, once, and a retry completes it. Ten concurrent voids:
-// exactly one wins.
+// exactly one wins. A void and the last signature queued on the same row lock (PostgreSQL): whichever
+// commits first wins and the other sees it.
 import fs from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SeedResult } from "@/lib/orgs/seed";
-import { as, call } from "../support/api";
+import { type ApiReply, as, call } from "../support/api";
 import { prepareDoc } from "../support/embedded";
 import { PNG, pdfTool, SIGNING_LINK, signerApi, tokenOf } from "../support/esign";
 import { startReceiver, webhookTestEnv } from "../support/https-receiver";
@@ -239,5 +241,63 @@ describe("concurrent voids", () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(voided()).toHaveLength(urls.length);
     expect((await call(baseUrl, `/api/signer/${doc.token}`)).json.data.state).toBe("voided");
+  }, 60_000);
+});
+
+describe.runIf(DB === "postgres")("a void and the last signature at the same moment", () => {
+  const { baseUrl, seed, env } = inject("quire");
+  let holder: pg.Client;
+  beforeAll(async () => {
+    holder = new pg.Client({ connectionString: env.DATABASE_URL });
+    await holder.connect();
+  });
+  afterAll(async () => {
+    await holder?.end();
+  });
+
+  /** Holds the document's row lock while `queue` lines requests up behind it, in that order, then lets go. */
+  async function raceBehindLock(documentId: string, queue: (() => Promise<unknown>)[]) {
+    const waiting = async () => Number((await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n);
+    await holder.query("BEGIN");
+    await holder.query(`SELECT id FROM signing_document WHERE id = $1 FOR UPDATE`, [documentId]);
+    const replies: Promise<unknown>[] = [];
+    for (const [i, start] of queue.entries()) {
+      replies.push(start());
+      await until(`request ${i + 1} to wait for the row lock`, async () => (await waiting()) >= i + 1, 30_000);
+    }
+    await holder.query("ROLLBACK");
+    return Promise.all(replies);
+  }
+
+  it("void first: the signature that waited is refused (410 document_voided) and nothing of it is kept", async () => {
+    const doc = await prepare(baseUrl, seed, "void-then-sign");
+    const api = as(baseUrl, seed, "contributor");
+    const values = Object.fromEntries(((await signerApi(baseUrl, doc.token).session()).json.data.fields as { id: string; type: string }[]).map((f) => [f.id, f.type === "signature" ? PNG : "Dana Durable"]));
+    const [voided, signed] = (await raceBehindLock(doc.id, [
+      () => api(`/esign/documents/${doc.id}/void`, { method: "POST", body: { reason: "withdrawn" } }),
+      () => signerApi(baseUrl, doc.token).sign(values),
+    ])) as ApiReply<{ code?: string }>[];
+    expect(voided.status, voided.text).toBe(200);
+    expect(signed.status, signed.text).toBe(410);
+    expect(signed.json.code).toBe("document_voided");
+    const trail = (await api(`/esign/documents/${doc.id}/audit-trail`)).json.data.auditTrail as { actionType: string }[];
+    expect(trail.map((e) => e.actionType)).not.toContain("signed");
+    expect((await api(`/esign/documents/${doc.id}/status`)).json.data.status).toBe("voided");
+  }, 60_000);
+
+  it("last signature first: the void that waited sees it and is refused (409); the document completes", async () => {
+    const doc = await prepare(baseUrl, seed, "sign-then-void");
+    const api = as(baseUrl, seed, "contributor");
+    const values = Object.fromEntries(((await signerApi(baseUrl, doc.token).session()).json.data.fields as { id: string; type: string }[]).map((f) => [f.id, f.type === "signature" ? PNG : "Dana Durable"]));
+    const [signed, voided] = (await raceBehindLock(doc.id, [
+      () => signerApi(baseUrl, doc.token).sign(values),
+      () => api(`/esign/documents/${doc.id}/void`, { method: "POST", body: { reason: "too late" } }),
+    ])) as ApiReply<{ code?: string }>[];
+    expect(signed.status, signed.text).toBe(200);
+    expect(voided.status, voided.text).toBe(409);
+    expect(voided.json.code).toBe("DocumentNotVoidable");
+    await until("the document to complete", async () => (await api(`/esign/documents/${doc.id}/status`)).json.data?.status === "completed");
+    const trail = (await api(`/esign/documents/${doc.id}/audit-trail`)).json.data.auditTrail as { actionType: string }[];
+    expect(trail.map((e) => e.actionType)).not.toContain("voided");
   }, 60_000);
 });
