@@ -14,7 +14,7 @@ import type { SeedResult } from "@/lib/orgs/seed";
 import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
-import { CONTRACT_VARIABLES, childrenCpuMs, createBenchWebhook, postgresReachable } from "./bench-shared";
+import { CONTRACT_VARIABLES, childrenCpuMs, createBenchWebhook, fillWorkspace, postgresReachable, recordFigure, serverRssMb } from "./bench-shared";
 
 export interface LoadOptions {
   /** Unset: QUIRE_BENCH_DB, else PostgreSQL when reachable, else PGlite. */
@@ -146,7 +146,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       seed = runSeed(env, ["--rate-limit", "1000000"]);
       // One webhook, so GET /api/webhooks lists something; it listens for completions, which the load
       // never causes. Written here because the receiver URL is on loopback (the API refuses those).
-      await createBenchWebhook(env, seed.orgId, ["https://127.0.0.1:9/quire"]);
+      await createBenchWebhook(env, seed.orgId, ["https://127.0.0.1:9/quire"], (client) => fillWorkspace(client, seed.orgId, { templates: 5_000, deliverables: 10_000 }));
     },
   });
   const rows: LoadRow[] = [];
@@ -179,16 +179,31 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
     }
     process.stderr.write("\n");
 
-    // 1. Lists at a fixed rate. 20 connections leave each request 100 ms at 200/s before the rate slips.
+    // 0. A bare route (Next.js, Quire's proxy, access log and one SELECT 1), then the cheapest authenticated
+    //    one: the difference is what an API key and the rate limit cost.
+    const rssIdle = serverRssMb();
+    const bare = await cannon("GET /api/health (bare route)", { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, { method: "GET", path: "/api/health", headers: { accept: "application/json" } }, (body) => body.includes('"database":"ok"'));
+    const whoami = await cannon("GET /api/whoami (API key + rate limit)", { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, { method: "GET", path: "/api/whoami", headers }, isJsonData);
+    rows.push(bare, whoami);
+    const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
+    recordFigure({ section: "API", db, measure: "bare route GET /api/health, server CPU per request", quire: bare.serverCpuMs, unit: "ms" });
+    recordFigure({ section: "API", db, measure: "API key + rate limit, CPU above the bare route", quire: whoami.serverCpuMs - bare.serverCpuMs, unit: "ms", goal: { op: "<=", value: 1.5, on: "value" } });
+
+    // 1. Lists at a fixed rate, limit 100. 20 connections leave each request 100 ms at 200/s before the rate slips.
     const lists: [string, string][] = [
-      ["GET /template-item", "/template-item?type=template&limit=9"],
-      ["GET /v1/deliverable", "/v1/deliverable?limit=20&showTags=true"],
-      ["GET /esign/documents", "/esign/documents?limit=20"],
+      ["GET /template-item", "/template-item?type=template&limit=100&column0=name&order0=asc"],
+      ["GET /v1/deliverable", "/v1/deliverable?limit=100&showTags=true"],
+      ["GET /esign/documents", "/esign/documents?limit=100"],
       ["GET /api/webhooks", "/api/webhooks"],
     ];
     for (const [scenario, p] of lists) {
-      rows.push(await cannon(scenario, { url: baseUrl, connections: 20, overallRate: options.rate, duration: options.seconds, timeout: 10 }, { method: "GET", path: p, headers }, isJsonData, options.rate));
+      const row = await cannon(`${scenario} (limit 100)`, { url: baseUrl, connections: 20, overallRate: options.rate, duration: options.seconds, timeout: 10 }, { method: "GET", path: p, headers }, isJsonData, options.rate);
+      rows.push(row);
+      recordFigure({ section: "API", db, measure: `${scenario} at ${options.rate}/s: rate held`, quire: row.achieved, unit: "/s", floor: options.rate, floorLabel: "asked", goal: { op: ">=", value: 0.97, on: "ratio" } });
+      recordFigure({ section: "API", db, measure: `${scenario} at ${options.rate}/s: p99`, quire: row.p99, unit: "ms", goal: { op: "<=", value: 50, on: "value" } });
+      recordFigure({ section: "API", db, measure: `${scenario}: server CPU per request`, quire: row.serverCpuMs, unit: "ms", goal: { op: "<=", value: 4, on: "value" } });
     }
+    const rssLists = serverRssMb();
 
     // 2. Signing URLs, round-robin over the prepared signers, by recipientId and by externalId in turn.
     let n = 0;
@@ -201,7 +216,11 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
         return { ...req, path: `/esign/documents/${s.documentId}/signing-url`, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(selector) };
       },
     };
-    rows.push(await cannon("POST /esign/documents/{id}/signing-url", { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, signingUrl, (body) => body.includes('"url":')));
+    const issued = await cannon("POST /esign/documents/{id}/signing-url", { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, signingUrl, (body) => body.includes('"url":'));
+    rows.push(issued);
+    recordFigure({ section: "API", db, measure: "POST signing-url, 8 clients: rate", quire: issued.achieved, unit: "/s", goal: { op: ">=", value: 500, on: "value" } });
+    recordFigure({ section: "API", db, measure: "POST signing-url, 8 clients: p99", quire: issued.p99, unit: "ms", goal: { op: "<=", value: 25, on: "value" } });
+    recordFigure({ section: "API", db, measure: "POST signing-url: server CPU per request", quire: issued.serverCpuMs, unit: "ms" });
 
     // 3. Deliverables with PDF: each request fills the DOCX and converts it in the LibreOffice pool.
     let lastDeliverable: string | undefined;
@@ -220,6 +239,8 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
     const bytes = Buffer.from(await pdf.arrayBuffer());
     if (pdf.status !== 200 || bytes.subarray(0, 5).toString() !== "%PDF-") problems.push(`the last deliverable created has no PDF: ${pdf.status} ${bytes.subarray(0, 200).toString()}`);
 
+    const rssPool = serverRssMb();
+    recordFigure({ section: "memory", db, measure: "server RSS: idle / after the lists / with the converter pool", quire: rssIdle, unit: "MB", floorLabel: `${rssLists.toFixed(0)} MB / ${rssPool.toFixed(0)} MB` });
     const log = path.join(server.dataDir, "server.log");
     serverErrors = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((l) => /"level":(50|60)\b/.test(l)).length : 0;
   } finally {

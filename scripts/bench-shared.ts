@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import pg from "pg";
 import { POSTGRES_ADMIN_URL } from "../tests/support/quire-server";
 
@@ -24,13 +25,8 @@ const CLOCK_TICKS_PER_SECOND = (() => {
   }
 })();
 
-/**
- * CPU time (ms) used so far by the processes started from this one (the server, LibreOffice), read from
- * /proc: on a shared machine the rate a server reaches says little, its CPU per request says more.
- * NaN where /proc is missing.
- */
-export function childrenCpuMs(): number {
-  if (!fs.existsSync("/proc/self/stat")) return NaN;
+/** The processes started from this one (the server, LibreOffice) with the CPU ticks each has used. */
+function descendants(): Map<number, number> {
   const parent = new Map<number, number>();
   const ticks = new Map<number, number>();
   for (const entry of fs.readdirSync("/proc")) {
@@ -49,9 +45,33 @@ export function childrenCpuMs(): number {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
     return false;
   };
+  return new Map([...ticks].filter(([pid]) => descends(pid)));
+}
+
+/**
+ * CPU time (ms) used so far by the processes started from this one (the server, LibreOffice), read from
+ * /proc: on a shared machine the rate a server reaches says little, its CPU per request says more.
+ * NaN where /proc is missing.
+ */
+export function childrenCpuMs(): number {
+  if (!fs.existsSync("/proc/self/stat")) return NaN;
   let total = 0;
-  for (const [pid, t] of ticks) if (descends(pid)) total += t;
+  for (const t of descendants().values()) total += t;
   return (total * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Resident memory (MB) of the processes started from this one: the server and its LibreOffice pool. */
+export function serverRssMb(): number {
+  if (!fs.existsSync("/proc/self/status")) return NaN;
+  let kb = 0;
+  for (const pid of descendants().keys()) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return kb / 1024;
 }
 
 export async function postgresReachable(): Promise<boolean> {
@@ -161,4 +181,44 @@ export async function time(label: string, fn: () => Promise<unknown>, requests: 
 export function printTable(rows: Timing[]): void {
   console.log(`| what | p50 ms | p99 ms |\n|---|---:|---:|`);
   for (const r of rows) console.log(`| ${r.label} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
+}
+
+/**
+ * Fills an organization the way a busy workspace looks (issue 17): templates in 50 folders, two of ten
+ * tags each, and deliverables made from them, inserted in bulk (no files behind them; lists do not read files).
+ */
+export async function fillWorkspace(client: import("../lib/db/client").Db, orgId: string, counts: { templates: number; deliverables: number }): Promise<void> {
+  const user = await client.apiKey.findFirstOrThrow({ where: { orgId }, select: { userId: true } });
+  process.stderr.write(`  inserting ${counts.templates} templates and ${counts.deliverables} deliverables…\n`);
+  const folders = Array.from({ length: 50 }, (_, i) => ({ id: crypto.randomUUID(), orgId, name: `Folder ${i}`, createdBy: user.userId }));
+  await client.templateFolder.createMany({ data: folders });
+  const tags = await Promise.all(Array.from({ length: 10 }, (_, i) => client.tag.create({ data: { orgId, label: `bench-${i}`, createdBy: user.userId } })));
+  const templates = Array.from({ length: counts.templates }, (_, i) => ({
+    id: crypto.randomUUID(),
+    orgId,
+    folderId: i % 3 === 0 ? null : folders[i % folders.length].id,
+    name: `${["Contract", "Offer", "Invoice", "Proposal", "NDA"][i % 5]} ${crypto.randomBytes(4).toString("hex")}`,
+    kind: "docx",
+    fileType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    fileSize: 10_000 + i,
+    storageKey: `bench/${i}.docx`,
+    placeholders: [{ placeholder: "{Name}", name: "Name" }],
+    createdBy: user.userId,
+  }));
+  for (let i = 0; i < templates.length; i += 1000) await client.template.createMany({ data: templates.slice(i, i + 1000) });
+  await client.templateTag.createMany({ data: templates.flatMap((t, i) => [{ templateId: t.id, tagId: tags[i % 10].id }, { templateId: t.id, tagId: tags[(i * 7) % 10].id }]), skipDuplicates: true });
+  const start = Date.now() - counts.deliverables * 1000;
+  const deliverables = Array.from({ length: counts.deliverables }, (_, i) => ({
+    id: crypto.randomUUID(),
+    orgId,
+    templateId: templates[i % templates.length].id,
+    name: `Deliverable ${i} ${crypto.randomBytes(3).toString("hex")}`,
+    createdBy: user.userId,
+    fileType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    fileSize: 20_000 + i,
+    variables: [{ placeholder: "{Name}", text: `Client ${i}`, mimeType: "text" }],
+    createdOn: new Date(start + i * 1000),
+  }));
+  for (let i = 0; i < deliverables.length; i += 1000) await client.deliverable.createMany({ data: deliverables.slice(i, i + 1000) });
+  await client.deliverableTag.createMany({ data: deliverables.flatMap((d, i) => [{ deliverableId: d.id, tagId: tags[i % 10].id }]), skipDuplicates: true });
 }

@@ -25,7 +25,7 @@ import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../test
 import { benchGeneration } from "./bench-generation";
 import { benchLoad } from "./bench-load";
 import { benchSealing } from "./bench-sealing";
-import { postgresReachable, printSummary, printTable, recordFigure, time, type Timing } from "./bench-shared";
+import { fillWorkspace, postgresReachable, printSummary, printTable, recordFigure, time, type Timing } from "./bench-shared";
 import { benchWebhooks } from "./bench-webhooks";
 
 const { values } = parseArgs({
@@ -42,6 +42,7 @@ const { values } = parseArgs({
 const REQUESTS = Number(values.requests);
 const TEMPLATES = 5_000;
 const LIMIT = 100;
+const DELIVERABLES = 10_000;
 const root = path.resolve(__dirname, "..");
 
 async function benchListing(kind: TestDatabase) {
@@ -55,29 +56,11 @@ async function benchListing(kind: TestDatabase) {
       Object.assign(process.env, env);
       const { db, closeDb } = await import("../lib/db/client");
       const { listTemplateItems } = await import("../lib/templates/listing");
+      const { sql } = await import("../lib/db/sql");
+      const runner = await sql();
       const client = await db();
       const user = await client.apiKey.findFirstOrThrow({ where: { orgId: seed.orgId }, select: { userId: true } });
-      process.stderr.write(`  inserting ${TEMPLATES} templates…\n`);
-      const folders = Array.from({ length: 50 }, (_, i) => ({ id: crypto.randomUUID(), orgId: seed.orgId, name: `Folder ${i}`, createdBy: user.userId }));
-      await client.templateFolder.createMany({ data: folders });
-      const tags = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => client.tag.create({ data: { orgId: seed.orgId, label: `bench-${i}`, createdBy: user.userId } })),
-      );
-      const templates = Array.from({ length: TEMPLATES }, (_, i) => ({
-        id: crypto.randomUUID(),
-        orgId: seed.orgId,
-        folderId: i % 3 === 0 ? null : folders[i % folders.length].id,
-        name: `${["Contract", "Offer", "Invoice", "Proposal", "NDA"][i % 5]} ${crypto.randomBytes(4).toString("hex")}`,
-        kind: "docx",
-        fileType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        fileSize: 10_000 + i,
-        storageKey: `bench/${i}.docx`,
-        placeholders: [{ placeholder: "{Name}", name: "Name" }],
-        createdBy: user.userId,
-      }));
-      for (let i = 0; i < templates.length; i += 1000) await client.template.createMany({ data: templates.slice(i, i + 1000) });
-      await client.templateTag.createMany({ data: templates.flatMap((t, i) => [{ templateId: t.id, tagId: tags[i % 10].id }, { templateId: t.id, tagId: tags[(i * 7) % 10].id }]), skipDuplicates: true });
-
+      await fillWorkspace(client, seed.orgId, { templates: TEMPLATES, deliverables: DELIVERABLES });
       rows.push(
         await at("raw SQL, same page", (offset) =>
           client.$queryRawUnsafe(
@@ -90,7 +73,7 @@ async function benchListing(kind: TestDatabase) {
       );
       rows.push(
         await at("listTemplateItems() in-process", (offset) =>
-          listTemplateItems(client, seed.orgId, { limit: LIMIT, offset, selectedTags: [], column0: "name", order0: "asc", showTags: true, type: "template" }),
+          listTemplateItems(runner, seed.orgId, { limit: LIMIT, offset, selectedTags: [], column0: "name", order0: "asc", showTags: true, type: "template" }),
         ),
       );
       await closeDb();

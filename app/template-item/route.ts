@@ -1,5 +1,5 @@
 import { ANY_ROLE } from "@/lib/auth/roles";
-import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/sql";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { parseQuery } from "@/lib/http/validation";
 import { listTemplateItems } from "@/lib/templates/listing";
@@ -7,5 +7,5 @@ import { listTemplateItemsQuery } from "@/lib/templates/schemas";
 
 export const GET = apiRoute({ family: "listing", roles: ANY_ROLE }, async ({ req, principal }) => {
   const query = parseQuery(listTemplateItemsQuery, new URL(req.url).searchParams);
-  return dataResponse(await listTemplateItems(await db(), principal.orgId, query));
+  return dataResponse(await listTemplateItems(await sql(), principal.orgId, query));
 });

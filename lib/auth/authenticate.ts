@@ -1,27 +1,83 @@
 // API authentication per interface.md section 5: `Authorization: Bearer <key>` names the key,
 // `x-service-org-id` must name the key's own organization.
-import { resolveApiKey, type ApiPrincipal } from "@/lib/auth/api-keys";
-import { consumeRateLimit } from "@/lib/auth/rate-limit";
+//
+// Fast path (issue 17): what a key identifies (organization, role, user) is kept in memory for a minute,
+// keyed by the SHA-256 of the presented key, so a hit is as strong as the stored-hash comparison. Every
+// request still runs one statement (admitKey) that refuses a key revoked on any instance, reads the plan
+// fresh and counts the request against the shared rate limit.
+import crypto from "node:crypto";
+import { type ApiPrincipal, parseApiKey, resolveApiKey } from "@/lib/auth/api-keys";
+import { admitKey } from "@/lib/auth/rate-limit";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/sql";
 import { ForbiddenError, UnauthenticatedError } from "@/lib/errors";
 
 export const ORG_HEADER = "x-service-org-id";
 /** The hosted service's name for the same header (decisions.md "Clients of the hosted service"). */
 export const ORG_HEADER_ALIAS = "x-rapiddocx-org-id";
 
+type ApiIdentity = Omit<ApiPrincipal, "plan">;
+interface CachedIdentity {
+  identity: ApiIdentity;
+  cachedAt: number;
+  /** When lastUsedAt was last written for this key by this process. */
+  usedWrittenAt: number;
+}
+
+const IDENTITY_TTL_MS = 60_000;
+const MAX_IDENTITIES = 10_000;
+/** lastUsedAt is coarse on purpose: one write a minute per key, not one per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+// On globalThis: Next.js may load this module once per bundle; the cache is the process's.
+const registry = globalThis as unknown as { __quireApiIdentities?: Map<string, CachedIdentity> };
+const identities = (registry.__quireApiIdentities ??= new Map());
+
 export async function authenticateApiRequest(headers: Headers): Promise<ApiPrincipal> {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.get("authorization") ?? "");
   if (!match) throw new UnauthenticatedError("Missing or malformed Authorization header; expected: Bearer <API key>");
-  const client = await db();
-  const principal = await resolveApiKey(client, match[1]);
-
-  const orgId = (headers.get(ORG_HEADER) ?? headers.get(ORG_HEADER_ALIAS))?.trim();
-  if (!orgId) throw new UnauthenticatedError(`Missing ${ORG_HEADER} header; the organization cannot be resolved`);
-  if (orgId.toLowerCase() !== principal.orgId) throw new ForbiddenError("Invalid organization id", "InvalidOrganization");
-
-  if (!getConfig().rateLimitDisabled) {
-    await consumeRateLimit(client, principal.keyId, principal.plan.rateLimitPerMinute);
+  const key = match[1];
+  if (!parseApiKey(key)) throw new UnauthenticatedError();
+  const digest = crypto.createHash("sha256").update(key).digest("base64");
+  let cached = await identify(digest, key);
+  let refused = organizationProblem(headers, cached.identity.orgId);
+  if (refused) {
+    // A revoked key must read as unauthenticated whatever its headers say: check it afresh.
+    identities.delete(digest);
+    cached = await identify(digest, key);
+    refused = organizationProblem(headers, cached.identity.orgId);
+    if (refused) throw refused;
   }
-  return principal;
+
+  const runner = await sql();
+  const plan = await admitKey(runner, cached.identity.keyId, { rateLimited: !getConfig().rateLimitDisabled }).catch((err) => {
+    if (err instanceof UnauthenticatedError) identities.delete(digest);
+    throw err;
+  });
+  const now = Date.now();
+  if (now - cached.usedWrittenAt > LAST_USED_RESOLUTION_MS) {
+    cached.usedWrittenAt = now;
+    await runner.query(`UPDATE api_key SET "lastUsedAt" = $2 WHERE id = $1::uuid`, [cached.identity.keyId, new Date(now)]);
+  }
+  return { ...cached.identity, plan };
+}
+
+function organizationProblem(headers: Headers, keyOrgId: string): Error | null {
+  const orgId = (headers.get(ORG_HEADER) ?? headers.get(ORG_HEADER_ALIAS))?.trim();
+  if (!orgId) return new UnauthenticatedError(`Missing ${ORG_HEADER} header; the organization cannot be resolved`);
+  if (orgId.toLowerCase() !== keyOrgId) return new ForbiddenError("Invalid organization id", "InvalidOrganization");
+  return null;
+}
+
+async function identify(digest: string, key: string): Promise<CachedIdentity> {
+  const hit = identities.get(digest);
+  if (hit && Date.now() - hit.cachedAt < IDENTITY_TTL_MS) return hit;
+  identities.delete(digest);
+  // resolveApiKey compares the stored hash in constant time and writes lastUsedAt when it is due.
+  const { plan: _plan, ...identity } = await resolveApiKey(await db(), key);
+  const entry = { identity, cachedAt: Date.now(), usedWrittenAt: Date.now() };
+  if (identities.size >= MAX_IDENTITIES) identities.delete(identities.keys().next().value as string);
+  identities.set(digest, entry);
+  return entry;
 }

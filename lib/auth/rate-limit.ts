@@ -1,23 +1,51 @@
-// Per-key fixed-window rate limit kept in the database, so every app instance shares one count.
-import type { Db } from "@/lib/db/client";
-import { RateLimitedError } from "@/lib/errors";
+// Admits one API request for a key already identified: in one statement, the key must still be unrevoked
+// (a revocation on any instance is seen by the next request everywhere), its organization's plan is read
+// fresh, and the per-key fixed-window count, kept in the database so every instance shares it, goes up.
+import type { Plan } from "@/lib/auth/roles";
+import type { SqlRunner } from "@/lib/db/driver";
+import { RateLimitedError, UnauthenticatedError } from "@/lib/errors";
 
 const WINDOW_MS = 60_000;
 
-export async function consumeRateLimit(db: Db, keyId: string, limitPerMinute: number, now = Date.now()): Promise<void> {
+interface AdmitRow {
+  count: number | null;
+  hasFileDownload: boolean;
+  emailOtp: boolean;
+  smsOtp: boolean;
+  maxDeliverables: number;
+  maxStorageBytes: string | bigint;
+  smsAllowance: number;
+  rateLimitPerMinute: number;
+}
+
+const ADMIT = `
+  WITH k AS (
+    SELECT k.id, o."hasFileDownload", o."emailOtp", o."smsOtp", o."maxDeliverables", o."maxStorageBytes", o."smsAllowance", o."rateLimitPerMinute"
+    FROM api_key k JOIN organization o ON o.id = k."orgId"
+    WHERE k.id = $1::uuid AND k."revokedAt" IS NULL
+  ), counted AS (
+    INSERT INTO rate_limit_window ("keyId", "windowStart", "count")
+    SELECT id, $2::timestamptz, 1 FROM k WHERE $3::boolean
+    ON CONFLICT ("keyId", "windowStart") DO UPDATE SET "count" = rate_limit_window."count" + 1
+    RETURNING "count"
+  )
+  SELECT k.*, (SELECT "count" FROM counted) AS "count" FROM k`;
+
+/** The key's plan, once the request is admitted; UnauthenticatedError for a revoked or deleted key. */
+export async function admitKey(sql: SqlRunner, keyId: string, options: { rateLimited: boolean; now?: number }): Promise<Plan> {
+  const now = options.now ?? Date.now();
   const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
-  const rows = await db.$queryRaw<{ count: number }[]>`
-    INSERT INTO "rate_limit_window" ("keyId", "windowStart", "count")
-    VALUES (${keyId}::uuid, ${windowStart}, 1)
-    ON CONFLICT ("keyId", "windowStart") DO UPDATE SET "count" = "rate_limit_window"."count" + 1
-    RETURNING "count"`;
-  const count = Number(rows[0]?.count ?? 0);
+  const [row] = await sql.query<AdmitRow>(ADMIT, [keyId, windowStart, options.rateLimited]);
+  if (!row) throw new UnauthenticatedError();
+  const { count: rawCount, maxStorageBytes, ...rest } = row;
+  const plan: Plan = { ...rest, maxStorageBytes: BigInt(maxStorageBytes) };
+  if (!options.rateLimited) return plan;
+  const count = Number(rawCount ?? 0);
   // Old windows are useless; sweep them now and then rather than on every request.
-  if (count === 1 && Math.random() < 0.05) {
-    await db.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date(now - 10 * WINDOW_MS) } } });
-  }
-  if (count > limitPerMinute) {
+  if (count === 1 && Math.random() < 0.05) await sql.query(`DELETE FROM rate_limit_window WHERE "windowStart" < $1`, [new Date(now - 10 * WINDOW_MS)]);
+  if (count > plan.rateLimitPerMinute) {
     const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now) / 1000));
     throw new RateLimitedError(retryAfter);
   }
+  return plan;
 }

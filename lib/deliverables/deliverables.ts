@@ -208,28 +208,6 @@ function commonJson(row: DeliverableRow) {
   };
 }
 
-function listItemJson(row: DeliverableRow, showTags: boolean) {
-  return { ...commonJson(row), createdBy: row.createdBy, fileSize: row.fileSize, ...(showTags ? { tags: tagsOf(row) } : {}) };
-}
-
-export async function listDeliverables(
-  db: Db,
-  orgId: string,
-  input: { limit: number; offset: number; query?: string; showTags: boolean; selectedTags: string[] },
-) {
-  const where: Prisma.DeliverableWhereInput = {
-    orgId,
-    isActive: true,
-    ...(input.query ? { name: { contains: input.query, mode: "insensitive" } } : {}),
-    ...(input.selectedTags.length ? { AND: input.selectedTags.map((tagId) => ({ tags: { some: { tagId } } })) } : {}),
-  };
-  const [rows, totalRecords] = await Promise.all([
-    db.deliverable.findMany({ where, include: rowInclude, orderBy: [{ createdOn: "desc" }, { id: "desc" }], take: input.limit, skip: input.offset }),
-    db.deliverable.count({ where }),
-  ]);
-  return { results: rows.map((r) => listItemJson(r, input.showTags)), totalRecords };
-}
-
 async function loadDeliverable(db: Db, orgId: string, id: string): Promise<DeliverableRow> {
   const row = isUuid(id) ? await db.deliverable.findFirst({ where: { id, orgId, isActive: true }, include: rowInclude }) : null;
   if (!row) throw new NotFoundError("Deliverable not found", "DeliverableNotFound");

@@ -4,7 +4,8 @@
 // (typed JsonValue by Prisma) or as plain strings where the schema names the values are left out here
 // and left to the runtime check of tests/integration/openapi.test.ts.
 import type { z } from "zod";
-import type { getDeliverable, listDeliverables, CreatedDeliverableJson } from "@/lib/deliverables/deliverables";
+import type { getDeliverable, CreatedDeliverableJson } from "@/lib/deliverables/deliverables";
+import type { listDeliverables } from "@/lib/deliverables/list";
 import type { createdDeliverableSchema, deliverableListItemSchema, deliverableSchema } from "@/lib/deliverables/responses";
 import type { AuditEntryJson } from "@/lib/esign/audit";
 import type { documentJson, PrepareReply, voidDocument, resendDocument } from "@/lib/esign/documents";

@@ -1,7 +1,8 @@
 // GET /template-item: folders and templates in one paged, sorted list (interface.md 4.2).
 // One SQL statement pages the items; counts that only matter for the rows shown (a template's
-// deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast.
-import type { Db } from "@/lib/db/client";
+// deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
+// statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
+import type { SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -70,9 +71,14 @@ function likePattern(query: string): string {
   return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export async function listTemplateItems(db: Db, orgId: string, input: ListTemplateItemsInput): Promise<{ results: TemplateItemJson[]; totalRecords: number }> {
+/** Runs a Prisma.sql fragment (its `text` has $n placeholders) on the driver. */
+function run<T>(db: SqlRunner, query: Prisma.Sql): Promise<T[]> {
+  return db.query<T>(query.text, query.values);
+}
+
+export async function listTemplateItems(db: SqlRunner, orgId: string, input: ListTemplateItemsInput): Promise<{ results: TemplateItemJson[]; totalRecords: number }> {
   if (input.folderId) {
-    const folder = await db.templateFolder.findFirst({ where: { id: input.folderId, orgId, isActive: true }, select: { id: true } });
+    const [folder] = await db.query(`SELECT id FROM template_folder WHERE id = $1::uuid AND "orgId" = $2::uuid AND "isActive"`, [input.folderId, orgId]);
     if (!folder) throw new NotFoundError("Folder not found", "FolderNotFound");
   }
   const allTemplates = input.type === "template";
@@ -132,30 +138,33 @@ export async function listTemplateItems(db: Db, orgId: string, input: ListTempla
         ${nameFilter(Prisma.raw("t"))}
     )`;
 
-  const rows = await db.$queryRaw<ItemRow[]>`
+  const rows = await run<ItemRow>(
+    db,
+    Prisma.sql`
     ${items}
     SELECT *, count(*) OVER ()::int AS total FROM items
     ${orderBy}
-    LIMIT ${input.limit} OFFSET ${input.offset}`;
+    LIMIT ${input.limit} OFFSET ${input.offset}`,
+  );
 
   let totalRecords = rows[0]?.total ?? 0;
   if (rows.length === 0 && input.offset > 0) {
-    const counted = await db.$queryRaw<{ total: number }[]>`${items} SELECT count(*)::int AS total FROM items`;
+    const counted = await run<{ total: number }>(db, Prisma.sql`${items} SELECT count(*)::int AS total FROM items`);
     totalRecords = counted[0]?.total ?? 0;
   }
 
   const templateIds = rows.filter((r) => r.type === "template").map((r) => r.id);
   const [deliverableCounts, tagRows] = await Promise.all([
     templateIds.length
-      ? db.deliverable.groupBy({ by: ["templateId"], where: { templateId: { in: templateIds }, isActive: true }, _count: { _all: true } })
+      ? db.query<{ templateId: string; n: number }>(`SELECT "templateId", count(*)::int AS n FROM deliverable WHERE "templateId" = ANY($1::uuid[]) AND "isActive" GROUP BY "templateId"`, [templateIds])
       : Promise.resolve([]),
     input.showTags && templateIds.length
-      ? db.templateTag.findMany({ where: { templateId: { in: templateIds } }, include: { tag: { select: { label: true } } } })
+      ? db.query<{ templateId: string; label: string }>(`SELECT tt."templateId", t.label FROM template_tag tt JOIN tag t ON t.id = tt."tagId" WHERE tt."templateId" = ANY($1::uuid[])`, [templateIds])
       : Promise.resolve([]),
   ]);
-  const deliverablesByTemplate = new Map(deliverableCounts.map((c) => [c.templateId, c._count._all]));
+  const deliverablesByTemplate = new Map(deliverableCounts.map((c) => [c.templateId, c.n]));
   const tagsByTemplate = new Map<string, string[]>();
-  for (const t of tagRows) tagsByTemplate.set(t.templateId, [...(tagsByTemplate.get(t.templateId) ?? []), t.tag.label]);
+  for (const t of tagRows) tagsByTemplate.set(t.templateId, [...(tagsByTemplate.get(t.templateId) ?? []), t.label]);
 
   const results = rows.map((r): TemplateItemJson => {
     if (r.type === "folder") {

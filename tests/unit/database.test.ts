@@ -5,10 +5,10 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consumeRateLimit } from "@/lib/auth/rate-limit";
+import { admitKey } from "@/lib/auth/rate-limit";
 import { sqlRunner } from "@/lib/db/driver";
 import { applyMigrations, migrationsDir } from "@/lib/db/migrate";
-import { RateLimitedError } from "@/lib/errors";
+import { RateLimitedError, UnauthenticatedError } from "@/lib/errors";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
 let pglite: PGlite;
@@ -62,16 +62,24 @@ describe("applyMigrations", () => {
   });
 });
 
-describe("consumeRateLimit", () => {
+describe("admitKey", () => {
   it("counts per key per minute window and reports seconds to the next window", async () => {
-    const org = await prisma.organization.create({ data: { name: "Rate", slug: `rate-${Date.now()}` } });
+    const runner = sqlRunner({ kind: "pglite", pglite });
+    const org = await prisma.organization.create({ data: { name: "Rate", slug: `rate-${Date.now()}`, rateLimitPerMinute: 3 } });
     const user = await prisma.user.create({ data: { email: `rate-${Date.now()}@x.test`, name: "R", passwordHash: "x" } });
     const key = await prisma.apiKey.create({ data: { orgId: org.id, userId: user.id, name: "k", role: "viewer", prefix: `qk_${Date.now()}`, hash: "h" } });
     const now = Date.UTC(2026, 0, 1, 12, 0, 45); // 15 s before the window ends
-    for (let i = 0; i < 3; i++) await consumeRateLimit(prisma, key.id, 3, now);
-    const err = await consumeRateLimit(prisma, key.id, 3, now).catch((e) => e);
+    for (let i = 0; i < 3; i++) expect((await admitKey(runner, key.id, { rateLimited: true, now })).rateLimitPerMinute).toBe(3);
+    const err = await admitKey(runner, key.id, { rateLimited: true, now }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitedError);
-    expect(err.retryAfterSeconds).toBe(15);
-    await expect(consumeRateLimit(prisma, key.id, 3, now + 60_000)).resolves.toBeUndefined();
+    expect((err as RateLimitedError).retryAfterSeconds).toBe(15);
+    await expect(admitKey(runner, key.id, { rateLimited: true, now: now + 60_000 })).resolves.toMatchObject({ rateLimitPerMinute: 3, maxStorageBytes: 1073741824n });
+    // Without the limiter nothing is counted; a revoked key is refused either way.
+    await admitKey(runner, key.id, { rateLimited: false, now: now + 60_000 });
+    const [{ count }] = await runner.query<{ count: number }>(`SELECT "count" FROM rate_limit_window WHERE "keyId" = $1 AND "windowStart" = $2`, [key.id, new Date(Date.UTC(2026, 0, 1, 12, 1, 0))]);
+    expect(count).toBe(1);
+    await prisma.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+    await expect(admitKey(runner, key.id, { rateLimited: false, now })).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(admitKey(runner, key.id, { rateLimited: true, now: now + 120_000 })).rejects.toBeInstanceOf(UnauthenticatedError);
   });
 });

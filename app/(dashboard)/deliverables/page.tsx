@@ -4,7 +4,8 @@ import { Pager } from "@/components/pager";
 import { Card, DataTable, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
-import { listDeliverables } from "@/lib/deliverables/deliverables";
+import { listDeliverables } from "@/lib/deliverables/list";
+import { sql } from "@/lib/db/sql";
 import { listTags } from "@/lib/tags/tags";
 
 export const metadata: Metadata = { title: "Deliverables" };
@@ -21,7 +22,7 @@ export default async function DeliverablesPage({ searchParams }: { searchParams:
   const selectedTags = (Array.isArray(params.tag) ? params.tag : params.tag ? [params.tag] : []).filter((t) => UUID.test(t));
   const client = await db();
   const [{ results, totalRecords }, tags] = await Promise.all([
-    listDeliverables(client, org.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, query: params.q || undefined, showTags: true, selectedTags }),
+    listDeliverables(await sql(), org.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, query: params.q || undefined, showTags: true, selectedTags }),
     listTags(client, org.id),
   ]);
   const pageLink = (p: number) => {

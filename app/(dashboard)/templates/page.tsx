@@ -10,6 +10,7 @@ import { requireDashboard } from "@/lib/auth/dashboard";
 import { getConfig } from "@/lib/config";
 import { SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { listTags } from "@/lib/tags/tags";
 import { getFolder } from "@/lib/templates/folders";
@@ -43,7 +44,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
   // A search looks through every folder; browsing shows one folder's children.
   const searching = Boolean(params.q) || selectedTags.length > 0;
   const [{ results, totalRecords }, tags] = await Promise.all([
-    listTemplateItems(client, org.id, {
+    listTemplateItems(await sql(), org.id, {
       limit: PAGE_SIZE,
       offset: (page - 1) * PAGE_SIZE,
       query: params.q || undefined,

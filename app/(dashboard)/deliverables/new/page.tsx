@@ -4,6 +4,7 @@ import { GenerateForm } from "@/components/deliverables/generate-form";
 import { Card, PageHeader } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/sql";
 import { listTemplateItems } from "@/lib/templates/listing";
 import { getTemplate } from "@/lib/templates/templates";
 
@@ -26,7 +27,7 @@ export default async function NewDeliverablePage({ searchParams }: { searchParam
       </>
     );
   }
-  const { results } = await listTemplateItems(client, org.id, { limit: 50, offset: 0, query: q || undefined, selectedTags: [], showTags: false, type: "template", column0: "updatedOn", order0: "desc" });
+  const { results } = await listTemplateItems(await sql(), org.id, { limit: 50, offset: 0, query: q || undefined, selectedTags: [], showTags: false, type: "template", column0: "updatedOn", order0: "desc" });
   return (
     <>
       <PageHeader title="Generate a document" description="Choose a template." />

@@ -4,7 +4,8 @@ import { Card, PageHeader } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
-import { listDeliverables } from "@/lib/deliverables/deliverables";
+import { listDeliverables } from "@/lib/deliverables/list";
+import { sql } from "@/lib/db/sql";
 import { documentTooLarge, MAX_DOCUMENT_BYTES } from "@/lib/esign/http";
 
 export const metadata: Metadata = { title: "Send for signing" };
@@ -22,7 +23,7 @@ export default async function NewDocumentPage({ searchParams }: { searchParams: 
       </>
     );
   }
-  const { results } = await listDeliverables(await db(), org.id, { limit: 100, offset: 0, showTags: false, selectedTags: [] });
+  const { results } = await listDeliverables(await sql(), org.id, { limit: 100, offset: 0, showTags: false, selectedTags: [] });
   return (
     <>
       <PageHeader title="Send for signing" description="Step 1 of 2: the document and who signs it. Next you place the fields." />

@@ -1,0 +1,13 @@
+// Plain SQL on the driver under Prisma, for the hot paths where Prisma's own cost per query (its query
+// compiler and result mapping) is most of the request (issue 17: API-key checks, lists). Same pool,
+// same migrated schema: db() runs first, so the migrations have been applied.
+import { getConfig } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import { getDriver, type SqlRunner, sqlRunner } from "@/lib/db/driver";
+
+export type { SqlRunner };
+
+export async function sql(): Promise<SqlRunner> {
+  await db();
+  return sqlRunner(await getDriver(getConfig().database));
+}

@@ -1,0 +1,103 @@
+// The deliverable list (interface.md 2.1, and the dashboard's) in two plain statements, page and count
+// (issue 17): Prisma's include of creator, template and tags cost several times the SQL itself. The JSON
+// is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
+import type { SqlRunner } from "@/lib/db/sql";
+import { type TagJson, tagJson } from "@/lib/tags/tags";
+
+export interface DeliverableListQuery {
+  limit: number;
+  offset: number;
+  query?: string;
+  showTags: boolean;
+  selectedTags: string[];
+}
+
+interface TagCell {
+  id: string;
+  label: string;
+  isActive: boolean;
+  createdOn: string;
+  updatedOn: string;
+  createdBy: string;
+  orgId: string;
+}
+
+interface ListRow {
+  id: string;
+  name: string;
+  description: string;
+  templateId: string;
+  email: string;
+  fileType: string;
+  defaultFont: string;
+  fonts: unknown;
+  isActive: boolean;
+  createdOn: Date;
+  updatedOn: Date;
+  createdBy: string;
+  fileSize: number;
+  tags?: TagCell[];
+}
+
+/** `contains`, case-insensitively, with the user's % and _ taken literally. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function whereOf(orgId: string, q: DeliverableListQuery): { sql: string; params: unknown[] } {
+  const params: unknown[] = [orgId];
+  const clauses = [`d."orgId" = $1::uuid`, `d."isActive"`];
+  if (q.query) {
+    params.push(likePattern(q.query));
+    clauses.push(`d.name ILIKE $${params.length}`);
+  }
+  for (const tagId of q.selectedTags) {
+    params.push(tagId);
+    clauses.push(`EXISTS (SELECT 1 FROM deliverable_tag dt WHERE dt."deliverableId" = d.id AND dt."tagId" = $${params.length}::uuid)`);
+  }
+  return { sql: clauses.join(" AND "), params };
+}
+
+const TAGS_OF_ROW = `(SELECT json_agg(json_build_object('id', t.id, 'label', t.label, 'isActive', t."isActive", 'createdOn', t."createdOn", 'updatedOn', t."updatedOn", 'createdBy', t."createdBy", 'orgId', t."orgId"))
+  FROM deliverable_tag dt JOIN tag t ON t.id = dt."tagId" WHERE dt."deliverableId" = d.id) AS tags`;
+
+function tagsOf(cells: TagCell[] | undefined): TagJson[] {
+  return (cells ?? [])
+    .map((t) => tagJson({ ...t, createdOn: new Date(t.createdOn), updatedOn: new Date(t.updatedOn) }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
+export async function listDeliverables(sql: SqlRunner, orgId: string, q: DeliverableListQuery) {
+  const where = whereOf(orgId, q);
+  const n = where.params.length;
+  const [rows, [{ total }]] = await Promise.all([
+    sql.query<ListRow>(
+      `SELECT d.id, d.name, d.description, d."templateId", u.email, d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
+              ${q.showTags ? `, ${TAGS_OF_ROW}` : ""}
+       FROM deliverable d JOIN "user" u ON u.id = d."createdBy"
+       WHERE ${where.sql}
+       ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [...where.params, q.limit, q.offset],
+    ),
+    sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM deliverable d WHERE ${where.sql}`, where.params),
+  ]);
+  return {
+    results: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      templateId: r.templateId,
+      email: r.email,
+      fileType: r.fileType,
+      defaultFont: r.defaultFont,
+      fonts: (r.fonts ?? null) as import("@/lib/generated/prisma/client").Prisma.JsonValue,
+      isActive: r.isActive,
+      createdOn: r.createdOn.toISOString(),
+      updatedOn: r.updatedOn.toISOString(),
+      createdBy: r.createdBy,
+      fileSize: r.fileSize,
+      ...(q.showTags ? { tags: tagsOf(r.tags) } : {}),
+    })),
+    totalRecords: total,
+  };
+}
