@@ -7,6 +7,11 @@ import { getDriver, type SqlRunner, sqlRunner } from "@/lib/db/driver";
 
 export type { SqlRunner };
 
+/** A LIKE/ILIKE pattern for "contains", with the user's %, _ and \\ taken literally. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export async function sql(): Promise<SqlRunner> {
   await db();
   return sqlRunner(await getDriver(getConfig().database));

@@ -1,7 +1,7 @@
 // The deliverable list (interface.md 2.1, and the dashboard's) in two plain statements, page and count
 // (issue 17): Prisma's include of creator, template and tags cost several times the SQL itself. The JSON
 // is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
-import type { SqlRunner } from "@/lib/db/sql";
+import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { type TagJson, tagJson } from "@/lib/tags/tags";
 
 export interface DeliverableListQuery {
@@ -37,11 +37,6 @@ interface ListRow {
   createdBy: string;
   fileSize: number;
   tags?: TagCell[];
-}
-
-/** `contains`, case-insensitively, with the user's % and _ taken literally. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 function whereOf(orgId: string, q: DeliverableListQuery): { sql: string; params: unknown[] } {

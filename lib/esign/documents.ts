@@ -388,7 +388,29 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
   );
 }
 
-export function documentJson(doc: Awaited<ReturnType<typeof loadDocument>>) {
+/** What documentJson reads: a loaded document row, or a listed one (lib/esign/list.ts). */
+export interface DocumentView {
+  id: string;
+  name: string;
+  description: string;
+  status: DocumentStatus;
+  pageCount: number;
+  originalHash: string;
+  senderName: string | null;
+  senderEmail: string | null;
+  ccEmails: Prisma.JsonValue;
+  sendEmail: boolean;
+  expiresAt: Date | null;
+  createdOn: Date;
+  updatedOn: Date;
+  sentAt: Date | null;
+  completedAt: Date | null;
+  voidedAt: Date | null;
+  voidReason: string | null;
+  recipients: (RecipientRow & { viewedAt: Date | null })[];
+}
+
+export function documentJson(doc: DocumentView) {
   return {
     id: doc.id,
     name: doc.name,
@@ -424,14 +446,6 @@ export async function getDocument(db: Db, orgId: string, id: string) {
   return documentJson(await loadDocument(db, orgId, id));
 }
 
-export async function listDocuments(db: Db, orgId: string, q: { limit: number; offset: number; status?: DocumentStatus; query?: string }) {
-  const where: Prisma.SigningDocumentWhereInput = { orgId, ...(q.status ? { status: q.status } : {}), ...(q.query ? { name: { contains: q.query, mode: "insensitive" } } : {}) };
-  const [rows, totalRecords] = await Promise.all([
-    db.signingDocument.findMany({ where, include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } }, orderBy: [{ createdOn: "desc" }, { id: "desc" }], take: q.limit, skip: q.offset }),
-    db.signingDocument.count({ where }),
-  ]);
-  return { results: rows.map(documentJson), totalRecords };
-}
 
 export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, reason: string, meta: RequestMeta) {
   const doc = await loadDocument(deps.db, actor.orgId, id);

@@ -2,7 +2,7 @@
 // One SQL statement pages the items; counts that only matter for the rows shown (a template's
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
-import type { SqlRunner } from "@/lib/db/sql";
+import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -66,10 +66,6 @@ const SORT_SQL: Record<SortColumn, Prisma.Sql> = {
   email: Prisma.sql`lower(email)`,
   templateCount: Prisma.sql`"templateCount"`,
 };
-
-function likePattern(query: string): string {
-  return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Runs a Prisma.sql fragment (its `text` has $n placeholders) on the driver. */
 function run<T>(db: SqlRunner, query: Prisma.Sql): Promise<T[]> {

@@ -4,8 +4,8 @@ import { Pager } from "@/components/pager";
 import { Badge, DataTable, FilterSelect, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
-import { db } from "@/lib/db/client";
-import { listDocuments } from "@/lib/esign/documents";
+import { listDocuments } from "@/lib/esign/list";
+import { sql } from "@/lib/db/sql";
 
 export const metadata: Metadata = { title: "Documents" };
 
@@ -18,7 +18,7 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
   const params = await searchParams;
   const status = STATUSES.find((s) => s === params.status);
   const page = Math.max(1, Number(params.page) || 1);
-  const { results, totalRecords } = await listDocuments(await db(), org.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status, query: params.q || undefined });
+  const { results, totalRecords } = await listDocuments(await sql(), org.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status, query: params.q || undefined });
   const href = (p: number) => `/documents?${new URLSearchParams({ ...(status ? { status } : {}), ...(params.q ? { q: params.q } : {}), page: String(p) })}`;
   return (
     <>

@@ -1,5 +1,4 @@
 import { ANY_ROLE, WRITERS } from "@/lib/auth/roles";
-import { db } from "@/lib/db/client";
 import { createDeliverable } from "@/lib/deliverables/deliverables";
 import { listDeliverables } from "@/lib/deliverables/list";
 import { sql } from "@/lib/db/sql";

@@ -3,7 +3,6 @@ import { NewDocumentForm } from "@/components/documents/new-document-form";
 import { Card, PageHeader } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
-import { db } from "@/lib/db/client";
 import { listDeliverables } from "@/lib/deliverables/list";
 import { sql } from "@/lib/db/sql";
 import { documentTooLarge, MAX_DOCUMENT_BYTES } from "@/lib/esign/http";
