@@ -54,7 +54,7 @@ function whereOf(orgId: string, q: DeliverableListQuery): { sql: string; params:
 }
 
 const TAGS_OF_ROW = `(SELECT json_agg(json_build_object('id', t.id, 'label', t.label, 'isActive', t."isActive", 'createdOn', t."createdOn", 'updatedOn', t."updatedOn", 'createdBy', t."createdBy", 'orgId', t."orgId"))
-  FROM deliverable_tag dt JOIN tag t ON t.id = dt."tagId" WHERE dt."deliverableId" = d.id) AS tags`;
+  FROM deliverable_tag dt JOIN tag t ON t.id = dt."tagId" WHERE dt."deliverableId" = p.id) AS tags`;
 
 function tagsOf(cells: TagCell[] | undefined): TagJson[] {
   return (cells ?? [])
@@ -67,11 +67,15 @@ export async function listDeliverables(sql: SqlRunner, orgId: string, q: Deliver
   const n = where.params.length;
   const [rows, [{ total }]] = await Promise.all([
     sql.query<ListRow>(
-      `SELECT d.id, d.name, d.description, d."templateId", u.email, d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
-              ${q.showTags ? `, ${TAGS_OF_ROW}` : ""}
-       FROM deliverable d JOIN "user" u ON u.id = d."createdBy"
-       WHERE ${where.sql}
-       ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+      // The page first (read off the (orgId, isActive, createdOn, id) index), then only its rows get
+      // their creator and tags: a decoration in the outer SELECT would run for every skipped row too.
+      `WITH p AS (
+         SELECT d.id, d.name, d.description, d."templateId", d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
+         FROM deliverable d WHERE ${where.sql}
+         ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+       SELECT p.*, u.email ${q.showTags ? `, ${TAGS_OF_ROW}` : ""}
+       FROM p JOIN "user" u ON u.id = p."createdBy"
+       ORDER BY p."createdOn" DESC, p.id DESC`,
       [...where.params, q.limit, q.offset],
     ),
     sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM deliverable d WHERE ${where.sql}`, where.params),

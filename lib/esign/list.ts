@@ -16,7 +16,7 @@ type RecipientCell = Omit<DocumentView["recipients"][number], "signedAt" | "view
 type ListRow = Omit<DocumentView, "recipients"> & { recipients: RecipientCell[] | null };
 
 const RECIPIENTS_OF_ROW = `(SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'email', r.email, 'externalId', r."externalId", 'signingOrder', r."signingOrder", 'signedAt', r."signedAt", 'viewedAt', r."viewedAt") ORDER BY r."signingOrder", r."createdOn")
-  FROM signing_recipient r WHERE r."documentId" = d.id) AS recipients`;
+  FROM signing_recipient r WHERE r."documentId" = p.id) AS recipients`;
 
 const at = (value: string | null) => (value === null ? null : new Date(value));
 
@@ -35,10 +35,13 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
   const n = params.length;
   const [rows, [{ total }]] = await Promise.all([
     sql.query<ListRow>(
-      `SELECT d.id, d.name, d.description, d.status, d."pageCount", d."originalHash", d."senderName", d."senderEmail", d."ccEmails", d."sendEmail",
-              d."expiresAt", d."createdOn", d."updatedOn", d."sentAt", d."completedAt", d."voidedAt", d."voidReason", ${RECIPIENTS_OF_ROW}
-       FROM signing_document d WHERE ${where}
-       ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+      // The page first (off the (orgId, createdOn, id) index), then its rows' recipients only.
+      `WITH p AS (
+         SELECT d.id, d.name, d.description, d.status, d."pageCount", d."originalHash", d."senderName", d."senderEmail", d."ccEmails", d."sendEmail",
+                d."expiresAt", d."createdOn", d."updatedOn", d."sentAt", d."completedAt", d."voidedAt", d."voidReason"
+         FROM signing_document d WHERE ${where}
+         ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+       SELECT p.*, ${RECIPIENTS_OF_ROW} FROM p ORDER BY p."createdOn" DESC, p.id DESC`,
       [...params, q.limit, q.offset],
     ),
     sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM signing_document d WHERE ${where}`, params),
