@@ -42,6 +42,23 @@ const SECRET_FIELDS = [
   "cronSecret",
 ];
 
+// Asynchronous writes (issue 17): a slow reader of stdout (a pipe, a log shipper) must not stall
+// requests. Lines go out as soon as the previous write is done; what is still buffered when the process
+// exits is written synchronously then. One destination per process, for the same reason as the store.
+const DESTINATION_KEY = Symbol.for("quire.logDestination");
+const gd = globalThis as typeof globalThis & { [DESTINATION_KEY]?: pino.DestinationStream };
+const destination = (gd[DESTINATION_KEY] ??= (() => {
+  const stream = pino.destination({ dest: 1, sync: false });
+  process.on("exit", () => {
+    try {
+      stream.flushSync();
+    } catch {
+      // a write still in flight at exit: nothing more can be done synchronously
+    }
+  });
+  return stream;
+})());
+
 export const log = pino({
   level: process.env.LOG_LEVEL ?? "info",
   base: { service: "quire" },
@@ -57,4 +74,4 @@ export const log = pino({
     }),
     censor: "[redacted]",
   },
-});
+}, destination);

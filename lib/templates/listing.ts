@@ -68,6 +68,15 @@ const SORT_SQL: Record<SortColumn, Prisma.Sql> = {
 };
 
 /** Runs a Prisma.sql fragment (its `text` has $n placeholders) on the driver. */
+/** The same sorts on the template table alone (templateCount is 0 for every template: id decides). */
+const TEMPLATE_SORT_SQL: Record<SortColumn, Prisma.Sql> = {
+  name: Prisma.sql`lower(t.name)`,
+  createdOn: Prisma.sql`t."createdOn"`,
+  updatedOn: Prisma.sql`t."updatedOn"`,
+  email: Prisma.sql`lower(u.email)`,
+  templateCount: Prisma.sql`t.id`,
+};
+
 function run<T>(db: SqlRunner, query: Prisma.Sql): Promise<T[]> {
   return db.query<T>(query.text, query.values);
 }
@@ -134,19 +143,41 @@ export async function listTemplateItems(db: SqlRunner, orgId: string, input: Lis
         ${nameFilter(Prisma.raw("t"))}
     )`;
 
-  const rows = await run<ItemRow>(
-    db,
-    Prisma.sql`
-    ${items}
-    SELECT *, count(*) OVER ()::int AS total FROM items
-    ${orderBy}
-    LIMIT ${input.limit} OFFSET ${input.offset}`,
-  );
-
-  let totalRecords = rows[0]?.total ?? 0;
-  if (rows.length === 0 && input.offset > 0) {
-    const counted = await run<{ total: number }>(db, Prisma.sql`${items} SELECT count(*)::int AS total FROM items`);
-    totalRecords = counted[0]?.total ?? 0;
+  let rows: ItemRow[];
+  let totalRecords: number;
+  if (allTemplates) {
+    // Templates alone: the page is read off the (orgId, lower(name), id) index when sorted by name, and
+    // counted apart; a window count would sort every template on each request.
+    const where = Prisma.sql`t."orgId" = ${orgId}::uuid AND t."isActive" ${tagFilter} ${nameFilter(Prisma.raw("t"))}`;
+    const [page, [counted]] = await Promise.all([
+      run<ItemRow>(
+        db,
+        Prisma.sql`
+        SELECT 'template' AS type, t.id, t.name, t.description, t."isActive", t."folderId" AS "parentId", t."createdBy", u.email,
+               0 AS "templateCount", 0 AS "deliverableCount", t."fileSize", t."fileType", t."createdOn", t."updatedOn"
+        FROM template t JOIN "user" u ON u.id = t."createdBy"
+        WHERE ${where}
+        ORDER BY ${TEMPLATE_SORT_SQL[input.column0 ?? "name"]} ${direction}, t.id ${direction}
+        LIMIT ${input.limit} OFFSET ${input.offset}`,
+      ),
+      run<{ total: number }>(db, Prisma.sql`SELECT count(*)::int AS total FROM template t WHERE ${where}`),
+    ]);
+    rows = page;
+    totalRecords = counted?.total ?? 0;
+  } else {
+    rows = await run<ItemRow>(
+      db,
+      Prisma.sql`
+      ${items}
+      SELECT *, count(*) OVER ()::int AS total FROM items
+      ${orderBy}
+      LIMIT ${input.limit} OFFSET ${input.offset}`,
+    );
+    totalRecords = rows[0]?.total ?? 0;
+    if (rows.length === 0 && input.offset > 0) {
+      const counted = await run<{ total: number }>(db, Prisma.sql`${items} SELECT count(*)::int AS total FROM items`);
+      totalRecords = counted[0]?.total ?? 0;
+    }
   }
 
   const templateIds = rows.filter((r) => r.type === "template").map((r) => r.id);
