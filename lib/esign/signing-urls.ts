@@ -11,7 +11,7 @@ import { checkReturnUrl, recipientStatuses, requireDocument, type Actor, type Es
 import { DocumentNotSignableError, RecipientAlreadySignedError, RecipientNotFoundError, RecipientNotInTurnError, SigningRuleError } from "@/lib/esign/errors";
 import { loadSigningSettings, resolveIdentity, smsPasscodesThisMonth, type ResolvedIdentity } from "@/lib/esign/identity";
 import { hashToken, signingLinkToken } from "@/lib/esign/tokens";
-import { loadPlan } from "@/lib/orgs/plan";
+import type { Plan } from "@/lib/auth/roles";
 import { isUniqueViolation } from "@/lib/db/errors";
 
 const SINGLE_USE_MINUTES = 5;
@@ -39,7 +39,7 @@ export function signingUrl(baseUrl: string, token: string): string {
 
 export async function issueSigningUrl(
   deps: Pick<EsignDeps, "db" | "baseUrl" | "linkSecret"> & { instanceSecret: string },
-  actor: Actor,
+  actor: Actor & { plan: Plan },
   documentId: string,
   input: SigningUrlInput,
   meta: RequestMeta,
@@ -47,7 +47,9 @@ export async function issueSigningUrl(
 ): Promise<SigningUrlResult> {
   if (Boolean(input.recipientId) === Boolean(input.externalId)) throw new SigningRuleError("validation", "Give exactly one of recipientId or externalId", "RecipientSelectorInvalid");
   checkReturnUrl(input.returnUrl);
-  const [settings, plan] = await Promise.all([loadSigningSettings(deps.db, actor.orgId), loadPlan(deps.db, actor.orgId)]);
+  // The plan comes with the caller: the request that authenticated it read it a moment ago.
+  const plan = actor.plan;
+  const settings = await loadSigningSettings(deps.db, actor.orgId);
   if (!settings.enabled) throw new SigningRuleError("forbidden", "Embedded signing is not enabled for this organization (Settings → Embedded signing)", "EmbeddedSigningNotEnabled");
   const doc = await requireDocument(deps.db, actor.orgId, documentId);
   const recipient = doc.recipients.find((r) => (input.recipientId ? r.id === input.recipientId : r.externalId === input.externalId));
