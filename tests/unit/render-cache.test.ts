@@ -1,8 +1,12 @@
-// The caches behind rendering: a template's inspection is reused only for the same bytes.
+// The caches behind rendering (a template's inspection is reused only for the same bytes) and the
+// native DEFLATE PizZip uses.
+import zlib from "node:zlib";
+import PizZip from "pizzip";
 import { afterEach, describe, expect, it } from "vitest";
 import { LruCache } from "@/lib/cache/lru";
 import { renderTemplate } from "@/lib/deliverables/render";
 import { clearInspectionCache, inspectForRender } from "@/lib/deliverables/render/inspection-cache";
+import { useNativeDeflate } from "@/lib/deliverables/render/zip-codec";
 import { docx, documentXml, noFetch, para, rejection, visibleText } from "./render-fixtures";
 
 const render = (template: Buffer, name: string) => renderTemplate(template, "docx", [{ placeholder: `{${name}}`, text: "filled", mimeType: "text" }], { fetchImage: noFetch });
@@ -49,5 +53,23 @@ describe("template inspection cache", () => {
     await rejection(first);
     expect(inspectForRender(broken, "docx")).not.toBe(first);
     await rejection(render(broken, "Name"));
+  });
+});
+
+describe("PizZip on Node's zlib", () => {
+  it("writes standard DEFLATE entries, which Node's zlib and PizZip read back", async () => {
+    useNativeDeflate();
+    const text = "<w:t>Quire</w:t>".repeat(500);
+    const zip = new PizZip();
+    zip.file("word/document.xml", text);
+    const file = zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
+    expect(file.length).toBeLessThan(text.length / 10);
+    expect(new PizZip(file).file("word/document.xml")!.asText()).toBe(text);
+    // The same bytes through Node's zlib directly: a standard raw DEFLATE stream.
+    const nameLength = file.readUInt16LE(26);
+    const extraLength = file.readUInt16LE(28);
+    const compressedSize = file.readUInt32LE(18);
+    const start = 30 + nameLength + extraLength;
+    expect(zlib.inflateRawSync(file.subarray(start, start + compressedSize)).toString("utf8")).toBe(text);
   });
 });
