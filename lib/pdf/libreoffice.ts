@@ -96,8 +96,16 @@ interface HelperReply {
 /** What the helper reports when soffice dies under a call (a crash, not an answer about the file). */
 const SOFFICE_DIED = /bridge disposed|DisposedException|soffice (exited|died)|connection (reset|closed)/i;
 
+/** Where one job's document and PDF live: its own directory, removed once the job is settled and off the slot. */
+interface JobFiles {
+  dir: string;
+  input: string;
+  output: string;
+}
+
 interface Job {
-  input: Buffer;
+  /** Written while the job waits in the queue, so a freed soffice starts on it at once. */
+  files: Promise<JobFiles>;
   kind: ConvertibleKind;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -105,6 +113,9 @@ interface Job {
   resolve: (pdf: Buffer) => void;
   reject: (err: unknown) => void;
   done: boolean;
+  /** A slot holds it: its files stay until the slot lets go. */
+  running?: boolean;
+  filesRemoved?: boolean;
   /** soffice died under this job once already: a second death blames the document. */
   crashedOnce?: boolean;
 }
@@ -161,7 +172,9 @@ export class LibreOfficePool implements PdfConverter {
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Buffer>((resolve, reject) => {
-      const job: Job = { input: kind === "docx" ? this.prepareDocx(input) : input, kind, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal, onAbort: () => {}, resolve, reject, done: false };
+      const files = this.writeJobFiles(kind === "docx" ? this.prepareDocx(input) : input, kind);
+      files.catch(() => {}); // reported by run() when a slot takes the job
+      const job: Job = { files, kind, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal, onAbort: () => {}, resolve, reject, done: false };
       job.onAbort = () => {
         // Still queued: it never reaches LibreOffice. Running: the slot finishes (or times out) on its
         // own and the result is dropped, which is cheaper than restarting soffice.
@@ -226,20 +239,18 @@ export class LibreOfficePool implements PdfConverter {
   }
 
   private async run(slot: Slot, job: Job): Promise<void> {
-    let dir: string | null = null;
-    let pdf: Buffer | null = null;
+    job.running = true;
+    let output: string | null = null;
     let failure: unknown = null;
     let retry = false;
     try {
       const proc = await this.ensureStarted(slot);
       if (!job.done) {
         // (job.done here means it was aborted while soffice was starting.)
-        dir = await fsp.mkdtemp(path.join(this.tmpDir, "quire-pdf-"));
-        const input = path.join(dir, `in.${job.kind}`);
-        const output = path.join(dir, "out.pdf");
-        await fsp.writeFile(input, job.input);
+        const files = await job.files;
+        if (job.crashedOnce) await fsp.rm(files.output, { force: true });
         const { importFilter, exportFilter } = FORMATS[job.kind];
-        const reply = await this.requestWithTimeout(slot, proc, { in: input, out: output, import: importFilter, filter: exportFilter }, job.timeoutMs);
+        const reply = await this.requestWithTimeout(slot, proc, { in: files.input, out: files.output, import: importFilter, filter: exportFilter }, job.timeoutMs).catch(crashAsReply);
         if (!reply.ok && !reply.input && SOFFICE_DIED.test(reply.error ?? "")) {
           // soffice died while reading this document. Once may be soffice; twice on the same file is the
           // file (422, not 503): the document, not the converter, needs fixing.
@@ -256,26 +267,38 @@ export class LibreOfficePool implements PdfConverter {
           throw reply.input
             ? new UnprocessableError(`The ${job.kind.toUpperCase()} file could not be converted to PDF: ${reply.error}`, "DocumentNotConvertible")
             : new UnavailableError(`LibreOffice could not convert the document: ${reply.error}`, "PdfConverterUnavailable");
-        }
-        if (!retry) {
-          pdf = await fsp.readFile(output);
-          if (pdf.subarray(0, 5).toString("latin1") !== "%PDF-") {
-            throw new UnavailableError("LibreOffice produced something that is not a PDF", "PdfConverterUnavailable");
-          }
+        } else {
+          output = files.output;
           if (++proc.conversions >= this.maxConversionsPerProcess) this.retire(slot, proc);
         }
       }
     } catch (err) {
-      // Temp-file errors (ENOSPC, EACCES) are the server's problem, not the document's.
-      failure = err instanceof QuireError ? err : new UnavailableError(`PDF conversion failed: ${err instanceof Error ? err.message : String(err)}`, "PdfConverterUnavailable");
+      failure = conversionFailure(err);
     }
-    const cleanup = dir ? fsp.rm(dir, { recursive: true, force: true }) : null;
-    // Free the slot before waking the caller: one that converts again right away must find it free.
+    // soffice is done with this job: the slot takes the next one (its input already on disk) while
+    // this PDF is read. Freed before the caller wakes: one that converts again right away finds it free.
     slot.busy = false;
+    job.running = false;
     if (retry && !job.done) this.queue.unshift(job);
-    else this.settle(job, failure, pdf ?? undefined);
     this.dispatch();
-    await cleanup?.catch(() => {});
+    let pdf: Buffer | undefined;
+    if (output) pdf = await readPdf(output).catch((err) => ((failure = conversionFailure(err)), undefined));
+    if (!retry) this.settle(job, failure, pdf);
+    // Settled while soffice held it (aborted): settle() left its files to us.
+    if (job.done) removeJobFiles(job);
+  }
+
+  /** The job's directory with its input written; nothing is left behind when writing fails. */
+  private async writeJobFiles(input: Buffer, kind: ConvertibleKind): Promise<JobFiles> {
+    const dir = await fsp.mkdtemp(path.join(this.tmpDir, "quire-pdf-"));
+    const files = { dir, input: path.join(dir, `in.${kind}`), output: path.join(dir, "out.pdf") };
+    try {
+      await fsp.writeFile(files.input, input);
+    } catch (err) {
+      await fsp.rm(dir, { recursive: true, force: true }).catch(() => {});
+      throw err;
+    }
+    return files;
   }
 
   private requestWithTimeout(slot: Slot, proc: OfficeProcess, request: HelperRequest, timeoutMs: number): Promise<HelperReply> {
@@ -311,6 +334,8 @@ export class LibreOfficePool implements PdfConverter {
   private settle(job: Job, err: unknown, pdf?: Buffer): void {
     if (job.done) return;
     job.done = true;
+    // A job a slot still holds is cleaned up by run() once soffice lets go of its files.
+    if (!job.running) removeJobFiles(job);
     job.signal?.removeEventListener("abort", job.onAbort);
     if (err) job.reject(err);
     else job.resolve(pdf!);
@@ -660,6 +685,33 @@ function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Pr
       },
     );
   });
+}
+
+/**
+ * soffice dying under a call is a crash whichever arrives first: the helper's reply saying so, or
+ * Node seeing soffice exit (the request then fails). The input now reaches soffice the moment it is
+ * ready, which makes the second order more frequent; both are handled as the same crash.
+ */
+function crashAsReply(err: unknown): HelperReply {
+  if (err instanceof UnavailableError && err.code !== "PdfConversionTimeout" && SOFFICE_DIED.test(err.message)) return { id: 0, ok: false, input: false, error: err.message };
+  throw err;
+}
+
+async function readPdf(file: string): Promise<Buffer> {
+  const pdf = await fsp.readFile(file);
+  if (pdf.subarray(0, 5).toString("latin1") !== "%PDF-") throw new UnavailableError("LibreOffice produced something that is not a PDF", "PdfConverterUnavailable");
+  return pdf;
+}
+
+/** Temp-file errors (ENOSPC, EACCES) are the server's problem, not the document's. */
+function conversionFailure(err: unknown): QuireError {
+  return err instanceof QuireError ? err : new UnavailableError(`PDF conversion failed: ${err instanceof Error ? err.message : String(err)}`, "PdfConverterUnavailable");
+}
+
+function removeJobFiles(job: Job): void {
+  if (job.filesRemoved) return;
+  job.filesRemoved = true;
+  job.files.then((files) => fsp.rm(files.dir, { recursive: true, force: true })).catch(() => {});
 }
 
 function closedError(): UnavailableError {

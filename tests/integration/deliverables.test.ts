@@ -173,6 +173,33 @@ describe("POST /v1/deliverable", () => {
     expect(deliverableFiles(small.orgId).length).toBe(2);
   });
 
+  it("enforces the storage quota, counting templates and every stored deliverable file", async () => {
+    const plan = async (maxStorageBytes: number) => {
+      const seeded = runSeedAgainst(quire, ["--org", "storage-quota", "--plan", JSON.stringify({ maxStorageBytes })]);
+      // The seed CLI blocks this process; keep-alive sockets the server closed meanwhile fail once, on GETs.
+      for (let i = 0; i < 3; i++) await fetch(`${baseUrl}/api/health`).catch(() => {});
+      return seeded;
+    };
+    // Seeding again sets the plan and rotates the keys, so calls use the latest seed's.
+    let org = await plan(50 * 1024 * 1024);
+    const f = new FormData();
+    const template = buildDocx(["Hello {Name}"]);
+    f.set("file", new Blob([new Uint8Array(template)]), "s.docx");
+    const tid = (await as(baseUrl, org, "administrator")("/template", { method: "POST", body: f })).json.data.id;
+    const make = () => as(baseUrl, org, "user")("/v1/deliverable", { method: "POST", body: { name: "Storage quota test", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] } });
+    expect((await make()).status).toBe(200);
+    const dir = path.join(dataDir, "files", "deliverables", org.orgId);
+    const stored = deliverableFiles(org.orgId).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
+    // Room for the template, the first deliverable and half of another: the next one no longer fits.
+    org = await plan(template.length + stored + Math.floor(stored / 2));
+    const refused = await make();
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toBe("StorageQuotaExceeded");
+    expect(deliverableFiles(org.orgId).length).toBe(2);
+    org = await plan(template.length + 2 * stored + Math.floor(stored / 2));
+    expect((await make()).status).toBe(200);
+  });
+
   it("cleans up when the client disconnects during generation", async () => {
     const before = { files: deliverableFiles(seed.orgId).length, rows: (await user("/v1/deliverable?limit=1")).json.data.totalRecords };
     const controller = new AbortController();

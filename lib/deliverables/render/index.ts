@@ -3,7 +3,7 @@
 // through the caller's fetchImage.
 //
 // Stages:
-//   1. inspect the template (same checks and placeholder list as at upload)
+//   1. inspect the template (same checks and placeholder list as at upload; once per distinct content)
 //   2. validate every variable up front and resolve its value (plan.ts); fetch/decode images
 //   3. if any variable has a variableStack: repeat its paragraphs/rows (stacks.ts)
 //   4. render with docxtemplater, our module deciding how each tag is written (module.ts) and the
@@ -12,17 +12,21 @@
 import Docxtemplater from "docxtemplater";
 import PizZip from "pizzip";
 import { ValidationError } from "@/lib/errors";
-import { DOCXTEMPLATER_OPTIONS, inspectTemplate, NOT_TEMPLATED } from "@/lib/templates/inspect";
+import { DOCXTEMPLATER_OPTIONS, NOT_TEMPLATED } from "@/lib/templates/inspect";
 import { readFonts } from "./fonts";
 import { dropEmptiedParagraphs } from "./emptied-paragraphs";
 import { createImageModule } from "./image-module";
 import { prepareImages } from "./images";
+import { inspectForRender } from "./inspection-cache";
 import { createRenderModule, type RenderModuleState } from "./module";
 import { CONTENT_PARTS, PackageContext } from "./package";
 import { planVariables } from "./plan";
 import { toRenderError } from "./render-errors";
 import { expandStacks } from "./stacks";
 import type { RenderOptions, RenderResult, TemplateKind, VariableInput } from "./types";
+import { useNativeDeflate } from "./zip-codec";
+
+useNativeDeflate();
 
 export type { MimeType, RenderOptions, RenderResult, VariableInput, VariableStackEntry } from "./types";
 export { LIMITS } from "./plan";
@@ -37,7 +41,7 @@ export async function renderTemplate(
   opts: RenderOptions,
 ): Promise<RenderResult> {
   const requestedFont = checkDefaultFont(opts.defaultFont);
-  const inspection = await inspectTemplate(template, `template.${kind}`, { maxBytes: Math.max(template.length, 1) });
+  const inspection = await inspectForRender(template, kind);
   const plan = planVariables(variables, inspection.placeholders);
   const images = await prepareImages(plan.images, opts.fetchImage);
 

@@ -1,0 +1,75 @@
+// The caches behind rendering (a template's inspection is reused only for the same bytes) and the
+// native DEFLATE PizZip uses.
+import zlib from "node:zlib";
+import PizZip from "pizzip";
+import { afterEach, describe, expect, it } from "vitest";
+import { LruCache } from "@/lib/cache/lru";
+import { renderTemplate } from "@/lib/deliverables/render";
+import { clearInspectionCache, inspectForRender } from "@/lib/deliverables/render/inspection-cache";
+import { useNativeDeflate } from "@/lib/deliverables/render/zip-codec";
+import { docx, documentXml, noFetch, para, rejection, visibleText } from "./render-fixtures";
+
+const render = (template: Buffer, name: string) => renderTemplate(template, "docx", [{ placeholder: `{${name}}`, text: "filled", mimeType: "text" }], { fetchImage: noFetch });
+
+describe("LruCache", () => {
+  it("keeps at most its size, forgetting the least recently used entry first", () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    expect(cache.get("a")).toBe(1); // a is now the most recently used
+    cache.set("c", 3);
+    expect(cache.get("b")).toBeUndefined();
+    expect(cache.get("a")).toBe(1);
+    expect(cache.get("c")).toBe(3);
+    expect(cache.size).toBe(2);
+  });
+});
+
+describe("template inspection cache", () => {
+  afterEach(() => clearInspectionCache());
+
+  it("inspects a template once for repeated renders of the same bytes", async () => {
+    const template = docx(para("Dear {Name}"));
+    const first = inspectForRender(template, "docx");
+    expect(inspectForRender(Buffer.from(template), "docx")).toBe(first);
+    for (let i = 0; i < 3; i++) expect(visibleText(documentXml((await render(template, "Name")).file)).trim()).toBe("Dear filled");
+    expect(inspectForRender(template, "docx")).toBe(first);
+  });
+
+  it("never answers a changed template from the stale inspection", async () => {
+    const before = docx(para("Dear {Name}"));
+    const after = docx(para("Hello {Title}"));
+    expect((await inspectForRender(before, "docx")).placeholders.map((p) => p.placeholder)).toEqual(["{Name}"]);
+    expect((await inspectForRender(after, "docx")).placeholders.map((p) => p.placeholder)).toEqual(["{Title}"]);
+    await render(before, "Name");
+    const result = await render(after, "Title");
+    expect(visibleText(documentXml(result.file)).trim()).toBe("Hello filled");
+    expect(result.missingPlaceholders).toEqual([]);
+  });
+
+  it("does not keep a failed inspection", async () => {
+    const broken = docx(para("Dear {Name"));
+    const first = inspectForRender(broken, "docx");
+    await rejection(first);
+    expect(inspectForRender(broken, "docx")).not.toBe(first);
+    await rejection(render(broken, "Name"));
+  });
+});
+
+describe("PizZip on Node's zlib", () => {
+  it("writes standard DEFLATE entries, which Node's zlib and PizZip read back", async () => {
+    useNativeDeflate();
+    const text = "<w:t>Quire</w:t>".repeat(500);
+    const zip = new PizZip();
+    zip.file("word/document.xml", text);
+    const file = zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
+    expect(file.length).toBeLessThan(text.length / 10);
+    expect(new PizZip(file).file("word/document.xml")!.asText()).toBe(text);
+    // The same bytes through Node's zlib directly: a standard raw DEFLATE stream.
+    const nameLength = file.readUInt16LE(26);
+    const extraLength = file.readUInt16LE(28);
+    const compressedSize = file.readUInt32LE(18);
+    const start = 30 + nameLength + extraLength;
+    expect(zlib.inflateRawSync(file.subarray(start, start + compressedSize)).toString("utf8")).toBe(text);
+  });
+});
