@@ -1,12 +1,15 @@
 // Webhook delivery: domain events fan out into one delivery per (webhook, URL); a worker claims due
-// deliveries from the database (FOR UPDATE SKIP LOCKED plus a lease) and sends them, signed, with
-// retries on a back-off. Durable across restarts; two instances never send the same attempt.
+// deliveries from the database in batches (one statement: FOR UPDATE SKIP LOCKED plus a lease) and sends
+// them, signed, over keep-alive connections, a bounded number at once, with retries on a back-off.
+// Results are written in batches too (group commit), each guarded by the attempt count it was claimed
+// with, so an attempt is recorded once even if its lease ran out and another instance took over.
+// Durable across restarts; two instances never send the same attempt.
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { BadRequestError, NotFoundError } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
-import { safeRequest } from "@/lib/net/safe-fetch";
+import { POOL_SOCKETS_PER_HOST, safeRequest } from "@/lib/net/safe-fetch";
 import { standardHeaders } from "@/lib/webhooks/standard";
 import { findWebhook, webhookSecret, type WebhookDeps, type WebhookRef } from "@/lib/webhooks/webhooks";
 
@@ -18,6 +21,11 @@ const RESPONSE_BYTES = 2048;
 const LEASE_SLACK_MS = 60_000;
 /** Deliveries a worker pass claims per concurrent sender. */
 const CLAIM_PER_SENDER = 4;
+/**
+ * Attempts a worker pass has in flight at once: bounded, and no more than the keep-alive pool holds per
+ * host, so a request never waits in the pool for a connection (its time-out would not cover that wait).
+ */
+export const SENDERS = POOL_SOCKETS_PER_HOST;
 
 /**
  * How long a claim holds: long enough for every attempt the holder may still be working through (a
@@ -70,45 +78,88 @@ export function deliveryJson(d: DeliveryRow) {
   };
 }
 
-/** Turns unprocessed domain events into deliveries, once each, even with several instances. */
+/**
+ * Turns unprocessed domain events into deliveries, once each, even with several instances: a batch of
+ * events, the active webhooks of their organizations, every delivery and the processed marks, in four
+ * statements whatever the batch size.
+ */
 export async function fanOutEvents(db: Db, limit = 100): Promise<number> {
   return db.$transaction(async (tx) => {
     const events = await tx.$queryRaw<{ id: string; orgId: string; type: string; payload: unknown; createdOn: Date }[]>`
       SELECT "id", "orgId", "type", "payload", "createdOn" FROM "domain_event"
       WHERE "processedAt" IS NULL ORDER BY "createdOn" LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
-    let created = 0;
-    for (const e of events) {
-      const hooks = await tx.webhook.findMany({ where: { orgId: e.orgId, isActive: true, events: { has: e.type } } });
+    if (!events.length) return 0;
+    const hooks = await tx.webhook.findMany({ where: { orgId: { in: [...new Set(events.map((e) => e.orgId))] }, isActive: true }, select: { id: true, orgId: true, urls: true, events: true } });
+    const now = new Date();
+    const rows = events.flatMap((e) => {
       const envelope: Envelope = { id: e.id, event: e.type, createdOn: new Date(e.createdOn).toISOString(), orgId: e.orgId, data: e.payload };
-      const rows = hooks.flatMap((h) => h.urls.map((url) => ({ webhookId: h.id, orgId: e.orgId, eventId: e.id, eventType: e.type, url, payload: envelope as unknown as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date() })));
-      if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
-      created += rows.length;
-      await tx.domainEvent.update({ where: { id: e.id }, data: { processedAt: new Date() } });
-    }
-    return created;
+      const subscribed = hooks.filter((h) => h.orgId === e.orgId && h.events.includes(e.type));
+      return subscribed.flatMap((h) => h.urls.map((url) => ({ webhookId: h.id, orgId: e.orgId, eventId: e.id, eventType: e.type, url, payload: envelope as unknown as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: now })));
+    });
+    if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
+    await tx.domainEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { processedAt: now } });
+    return rows.length;
   });
 }
 
-/** Claims due deliveries under a lease; a crashed sender's lease runs out and another picks it up. */
-async function claimDue(db: Db, limit: number, lease: number): Promise<string[]> {
+/** A delivery about to be tried, with its webhook's sealed secret: all an attempt needs, read with the claim. */
+interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  url: string;
+  payload: unknown;
+  attemptCount: number;
+  maxAttempts: number;
+  secretEnc: string;
+}
+
+const CLAIMED_COLUMNS = Prisma.sql`d."id", d."webhookId", d."eventId", d."eventType", d."url", d."payload", d."attemptCount", d."maxAttempts", w."secretEnc"`;
+
+/**
+ * Claims a batch of due deliveries under a lease, in one statement that also reads each one's webhook
+ * secret; a crashed sender's lease runs out and another picks the delivery up.
+ */
+export async function claimDue(db: Db, limit: number, lease: number): Promise<ClaimedDelivery[]> {
   const now = new Date();
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE "webhook_delivery" SET "leaseUntil" = ${new Date(now.getTime() + lease)}
-    WHERE "id" IN (
+  return db.$queryRaw<ClaimedDelivery[]>`
+    UPDATE "webhook_delivery" AS d SET "leaseUntil" = ${new Date(now.getTime() + lease)}
+    FROM "webhook" AS w
+    WHERE w."id" = d."webhookId" AND d."id" IN (
       SELECT "id" FROM "webhook_delivery"
       WHERE "status" IN ('pending', 'retrying') AND "nextAttemptAt" <= ${now} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
       ORDER BY "nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING "id"`;
-  return rows.map((r) => r.id);
+    RETURNING ${CLAIMED_COLUMNS}`;
 }
 
-/** One attempt of one delivery (already claimed): send, record, and schedule the next or finish. */
-export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): Promise<DeliveryRow> {
-  const d = await deps.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { webhook: true } });
-  if (d.status === "delivered" || d.status === "failed") return d;
+/** One delivery still to be tried (the caller holds it: Test Webhook and replay create it leased). */
+async function readUnfinished(db: Db, deliveryId: string): Promise<ClaimedDelivery | undefined> {
+  const [row] = await db.$queryRaw<ClaimedDelivery[]>`
+    SELECT ${CLAIMED_COLUMNS} FROM "webhook_delivery" AS d JOIN "webhook" AS w ON w."id" = d."webhookId"
+    WHERE d."id" = ${deliveryId}::uuid AND d."status" IN ('pending', 'retrying')`;
+  return row;
+}
+
+/** Opened secrets by sealed value: a webhook's deliveries open it once; a regenerated secret is a new sealed value. */
+const openedSecrets = new Map<string, string>();
+const OPENED_SECRETS_MAX = 1000;
+
+function secretOf(instanceSecret: string, secretEnc: string): string {
+  const key = `${instanceSecret}\n${secretEnc}`;
+  let secret = openedSecrets.get(key);
+  if (secret === undefined) {
+    if (openedSecrets.size >= OPENED_SECRETS_MAX) openedSecrets.clear();
+    secret = webhookSecret(instanceSecret, { secretEnc });
+    openedSecrets.set(key, secret);
+  }
+  return secret;
+}
+
+/** The body and headers of one attempt, signed both ways (X-Service-Signature and Standard Webhooks). */
+function signedRequest(d: ClaimedDelivery, secret: string): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(d.payload);
   const timestamp = Math.floor(Date.now() / 1000);
-  const secret = webhookSecret(deps.instanceSecret, d.webhook);
   const headers = {
     "content-type": "application/json",
     "x-service-event": d.eventType,
@@ -118,12 +169,42 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     // The event id, the same on every retry and replay: receivers deduplicate on it.
     ...standardHeaders(secret, d.eventId, timestamp, body),
   };
+  return { body, headers };
+}
+
+/** What one attempt changes: the delivery's next state, its log entry, and the webhook's pause on 410 Gone. */
+interface AttemptRecord {
+  id: string;
+  webhookId: string;
+  /** The attempt count the delivery was claimed with: the write is refused if it moved on meanwhile. */
+  claimedCount: number;
+  attemptCount: number;
+  status: string;
+  httpStatus: number | null;
+  responseBody: string | null;
+  errorMessage: string | null;
+  deliveredAt: Date | null;
+  nextAttemptAt: Date | null;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  durationMs: number;
+  pausedReason: string | null;
+}
+
+/** Text as PostgreSQL stores it (no NUL character), so one odd receiver answer cannot fail a batch write. */
+function storable(text: string | null): string | null {
+  return text === null ? null : text.replaceAll("\u0000", "\uFFFD");
+}
+
+/** Sends one claimed delivery, signed, over the keep-alive pool, and says what to record. */
+async function sendAttempt(deps: DeliveryDeps, d: ClaimedDelivery): Promise<AttemptRecord> {
+  const { body, headers } = signedRequest(d, secretOf(deps.instanceSecret, d.secretEnc));
   const started = Date.now();
   let httpStatus: number | null = null;
   let responseBody: string | null = null;
   let errorMessage: string | null = null;
   try {
-    const res = await safeRequest(d.url, { method: "POST", headers, body, truncate: true }, { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
+    const res = await safeRequest(d.url, { method: "POST", headers, body, truncate: true }, { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, keepAlive: true });
     httpStatus = res.status;
     responseBody = res.body.toString("utf8");
     if (res.status < 200 || res.status >= 300) errorMessage = res.status >= 300 && res.status < 400 ? `Receiver answered ${res.status} (redirects are not followed)` : `Receiver answered ${res.status}`;
@@ -137,34 +218,121 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   if (gone) errorMessage = "Receiver answered 410 Gone: the webhook is paused";
   const status = delivered ? "delivered" : gone || attemptCount >= d.maxAttempts ? "failed" : "retrying";
   const wait = BACKOFF_MS[Math.min(attemptCount - 1, BACKOFF_MS.length - 1)] * deps.retryScale;
-  const [updated] = await deps.db.$transaction([
-    deps.db.webhookDelivery.update({
-      where: { id: d.id },
-      data: { attemptCount, status, httpStatus, responseBody, errorMessage, leaseUntil: null, deliveredAt: delivered ? new Date() : null, nextAttemptAt: status === "retrying" ? new Date(Date.now() + wait) : null },
-    }),
-    deps.db.webhookAttempt.create({ data: { deliveryId: d.id, number: attemptCount, requestHeaders: { ...headers, "x-service-signature": "t=…,v1=…", "webhook-signature": "v1,…" }, requestBody: body, httpStatus, responseBody, errorMessage, durationMs: Date.now() - started } }),
-    ...(gone ? [deps.db.webhook.updateMany({ where: { id: d.webhookId, isActive: true }, data: { isActive: false, pausedReason: `${d.url} answered 410 Gone on ${new Date().toISOString()}` } })] : []),
-  ]);
-  return updated;
+  return {
+    id: d.id,
+    webhookId: d.webhookId,
+    claimedCount: d.attemptCount,
+    attemptCount,
+    status,
+    httpStatus,
+    responseBody: storable(responseBody),
+    errorMessage: storable(errorMessage),
+    deliveredAt: delivered ? new Date() : null,
+    nextAttemptAt: status === "retrying" ? new Date(Date.now() + wait) : null,
+    requestHeaders: { ...headers, "x-service-signature": "t=…,v1=…", "webhook-signature": "v1,…" },
+    requestBody: body,
+    durationMs: Date.now() - started,
+    pausedReason: gone ? `${d.url} answered 410 Gone on ${new Date().toISOString()}` : null,
+  };
 }
 
-/** One pass of the worker: fan out new events, then send what is due (a few at a time). */
-export async function runDeliveryPass(deps: DeliveryDeps, concurrency = 8, options: { stopping?: () => boolean } = {}): Promise<number> {
+/**
+ * Records a batch of attempts in one statement: each delivery moves on only if it still has the attempt
+ * count it was claimed with (else another holder recorded this attempt: nothing is written twice), its
+ * attempt log entry is added only then, and a 410 Gone pauses its webhook. Returns the ids recorded.
+ */
+async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    WITH v AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(
+        "id" uuid, "webhookId" uuid, "claimedCount" int, "attemptCount" int, "status" text, "httpStatus" int, "responseBody" text,
+        "errorMessage" text, "deliveredAt" timestamptz, "nextAttemptAt" timestamptz, "requestHeaders" jsonb, "requestBody" text,
+        "durationMs" int, "pausedReason" text)
+    ), recorded AS (
+      UPDATE "webhook_delivery" AS d
+      SET "attemptCount" = v."attemptCount", "status" = v."status", "httpStatus" = v."httpStatus", "responseBody" = v."responseBody",
+        "errorMessage" = v."errorMessage", "leaseUntil" = NULL, "deliveredAt" = v."deliveredAt", "nextAttemptAt" = v."nextAttemptAt", "updatedOn" = now()
+      FROM v WHERE d."id" = v."id" AND d."attemptCount" = v."claimedCount" AND d."status" IN ('pending', 'retrying')
+      RETURNING d."id"
+    ), paused AS (
+      UPDATE "webhook" AS w SET "isActive" = false, "pausedReason" = v."pausedReason", "updatedOn" = now()
+      FROM v JOIN recorded ON recorded."id" = v."id"
+      WHERE w."id" = v."webhookId" AND w."isActive" AND v."pausedReason" IS NOT NULL
+    ), logged AS (
+      INSERT INTO "webhook_attempt" ("id", "deliveryId", "number", "requestHeaders", "requestBody", "httpStatus", "responseBody", "errorMessage", "durationMs")
+      SELECT gen_random_uuid(), v."id", v."attemptCount", v."requestHeaders", v."requestBody", v."httpStatus", v."responseBody", v."errorMessage", v."durationMs"
+      FROM v JOIN recorded ON recorded."id" = v."id"
+    )
+    SELECT "id"::text FROM recorded`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Group commit: the first finished attempt is written at once; those that finish while a write is under
+ * way wait and go together in the next one, so under load one statement records many deliveries.
+ */
+function groupRecorder(db: Db) {
+  let waiting: AttemptRecord[] = [];
+  let writes = Promise.resolve();
+  const writeWaiting = async () => {
+    const batch = waiting;
+    waiting = [];
+    const recorded = await recordAttempts(db, batch).catch(async (err) => {
+      // One bad row must not hold back the others: write them one by one.
+      logRecordFailure(batch, err);
+      return batch.length > 1 ? (await Promise.all(batch.map((r) => recordAttempts(db, [r]).catch((e) => (logRecordFailure([r], e), []))))).flat() : [];
+    });
+    if (recorded.length < batch.length) logNotRecorded(batch, new Set(recorded));
+  };
+  return {
+    add(record: AttemptRecord) {
+      waiting.push(record);
+      if (waiting.length === 1) writes = writes.then(writeWaiting);
+    },
+    /** Resolves once every attempt added so far is written (or its failure logged). */
+    settled: () => writes,
+  };
+}
+
+function logRecordFailure(batch: AttemptRecord[], err: unknown): void {
+  log.error({ deliveryIds: batch.map((r) => r.id), err: err instanceof Error ? err.message : String(err) }, "recording webhook attempts failed");
+}
+
+/** An attempt another holder recorded first (its lease had run out): sent twice, recorded once. */
+function logNotRecorded(batch: AttemptRecord[], recorded: Set<string>): void {
+  const late = batch.filter((r) => !recorded.has(r.id)).map((r) => r.id);
+  if (late.length) log.warn({ deliveryIds: late }, "webhook attempts not recorded: the deliveries had moved on (lease ran out)");
+}
+
+/** One attempt of one delivery the caller holds: send, record, and return the delivery as it now is. */
+export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): Promise<DeliveryRow> {
+  const claimed = await readUnfinished(deps.db, deliveryId);
+  if (claimed) await recordAttempts(deps.db, [await sendAttempt(deps, claimed)]);
+  return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+}
+
+/**
+ * One pass of the worker: fan out new events, claim a batch of due deliveries, send them with `concurrency`
+ * senders and record them in batches as they finish.
+ */
+export async function runDeliveryPass(deps: DeliveryDeps, concurrency = SENDERS, options: { stopping?: () => boolean } = {}): Promise<number> {
   await fanOutEvents(deps.db);
   if (options.stopping?.()) return 0;
-  const ids = await claimDue(deps.db, concurrency * CLAIM_PER_SENDER, leaseMs(deps, CLAIM_PER_SENDER));
+  const claimed = await claimDue(deps.db, concurrency * CLAIM_PER_SENDER, leaseMs(deps, CLAIM_PER_SENDER));
+  const recorder = groupRecorder(deps.db);
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(concurrency, ids.length) }, async () => {
+    Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
       // Stopping (shutdown): the attempts under way finish; no sender starts another.
-      while (next < ids.length && !options.stopping?.()) {
-        const id = ids[next++];
-        await attemptDelivery(deps, id).catch((err) => log.error({ deliveryId: id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery attempt failed"));
+      while (next < claimed.length && !options.stopping?.()) {
+        const d = claimed[next++];
+        await sendAttempt(deps, d).then(recorder.add, (err) => log.error({ deliveryId: d.id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery attempt failed"));
       }
     }),
   );
+  await recorder.settled();
   // Claimed but not tried: give them back now rather than leave them to wait for the lease to run out.
-  if (next < ids.length) await releaseClaims(deps.db, ids.slice(next));
+  if (next < claimed.length) await releaseClaims(deps.db, claimed.slice(next).map((d) => d.id));
   return next;
 }
 
