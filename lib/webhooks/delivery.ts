@@ -79,27 +79,32 @@ export function deliveryJson(d: DeliveryRow) {
 }
 
 /**
- * Turns unprocessed domain events into deliveries, once each, even with several instances: a batch of
- * events, the active webhooks of their organizations, every delivery and the processed marks, in four
- * statements whatever the batch size.
+ * Turns unprocessed domain events into deliveries, once each, even with several instances: one statement
+ * takes a batch of events (SKIP LOCKED), adds a delivery per URL of each active webhook subscribed to the
+ * event (the envelope built in the database, so payloads never travel through the app) and marks the
+ * events processed, all or nothing.
  */
 export async function fanOutEvents(db: Db, limit = 100): Promise<number> {
-  return db.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; orgId: string; type: string; payload: unknown; createdOn: Date }[]>`
+  const now = new Date();
+  const [{ created }] = await db.$queryRaw<{ created: number }[]>`
+    WITH events AS (
       SELECT "id", "orgId", "type", "payload", "createdOn" FROM "domain_event"
-      WHERE "processedAt" IS NULL ORDER BY "createdOn" LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
-    if (!events.length) return 0;
-    const hooks = await tx.webhook.findMany({ where: { orgId: { in: [...new Set(events.map((e) => e.orgId))] }, isActive: true }, select: { id: true, orgId: true, urls: true, events: true } });
-    const now = new Date();
-    const rows = events.flatMap((e) => {
-      const envelope: Envelope = { id: e.id, event: e.type, createdOn: new Date(e.createdOn).toISOString(), orgId: e.orgId, data: e.payload };
-      const subscribed = hooks.filter((h) => h.orgId === e.orgId && h.events.includes(e.type));
-      return subscribed.flatMap((h) => h.urls.map((url) => ({ webhookId: h.id, orgId: e.orgId, eventId: e.id, eventType: e.type, url, payload: envelope as unknown as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: now })));
-    });
-    if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
-    await tx.domainEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { processedAt: now } });
-    return rows.length;
-  });
+      WHERE "processedAt" IS NULL ORDER BY "createdOn" LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    ), processed AS (
+      UPDATE "domain_event" AS e SET "processedAt" = ${now} FROM events WHERE e."id" = events."id"
+    ), created AS (
+      INSERT INTO "webhook_delivery" ("id", "webhookId", "orgId", "eventId", "eventType", "url", "payload", "maxAttempts", "nextAttemptAt", "updatedOn")
+      SELECT gen_random_uuid(), h."id", e."orgId", e."id", e."type", u."url",
+        -- The envelope; createdOn written as JavaScript's toISOString() would.
+        jsonb_build_object('id', e."id", 'event', e."type", 'createdOn', to_char(e."createdOn" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'orgId', e."orgId", 'data', e."payload"),
+        ${MAX_ATTEMPTS}::int, ${now}::timestamptz, ${now}::timestamptz
+      FROM events AS e
+      JOIN "webhook" AS h ON h."orgId" = e."orgId" AND h."isActive" AND e."type" = ANY(h."events")
+      CROSS JOIN LATERAL unnest(h."urls") AS u("url")
+      RETURNING 1
+    )
+    SELECT count(*)::int AS "created" FROM created`;
+  return created;
 }
 
 /** A delivery about to be tried, with its webhook's sealed secret: all an attempt needs, read with the claim. */
@@ -268,30 +273,55 @@ async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<string[
 }
 
 /**
- * Group commit: the first finished attempt is written at once; those that finish while a write is under
- * way wait and go together in the next one, so under load one statement records many deliveries.
+ * How long a finished attempt waits for others to share its write, and how many one write takes at most
+ * (group commit: under load one statement records many deliveries; the wait is short next to an attempt).
  */
+const RECORD_LINGER_MS = 20;
+const RECORD_BATCH = 64;
+
+/** Writes finished attempts in batches, one write at a time; `settled()` resolves once all are written. */
 function groupRecorder(db: Db) {
   let waiting: AttemptRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let queued = false;
   let writes = Promise.resolve();
-  const writeWaiting = async () => {
-    const batch = waiting;
-    waiting = [];
-    const recorded = await recordAttempts(db, batch).catch(async (err) => {
-      // One bad row must not hold back the others: write them one by one.
-      logRecordFailure(batch, err);
-      return batch.length > 1 ? (await Promise.all(batch.map((r) => recordAttempts(db, [r]).catch((e) => (logRecordFailure([r], e), []))))).flat() : [];
+  const startWrite = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (queued) return;
+    queued = true;
+    // The batch is taken when the write starts: what finished while the previous write ran goes with it.
+    writes = writes.then(() => {
+      queued = false;
+      const batch = waiting;
+      waiting = [];
+      return batch.length ? writeBatch(db, batch) : undefined;
     });
-    if (recorded.length < batch.length) logNotRecorded(batch, new Set(recorded));
   };
   return {
     add(record: AttemptRecord) {
       waiting.push(record);
-      if (waiting.length === 1) writes = writes.then(writeWaiting);
+      if (waiting.length >= RECORD_BATCH) startWrite();
+      else timer ??= setTimeout(startWrite, RECORD_LINGER_MS);
     },
-    /** Resolves once every attempt added so far is written (or its failure logged). */
-    settled: () => writes,
+    settled() {
+      if (waiting.length) startWrite();
+      return writes;
+    },
   };
+}
+
+/** Records a batch; if that fails, one by one, so one bad row does not hold back the others. */
+async function writeBatch(db: Db, batch: AttemptRecord[]): Promise<void> {
+  const failed = new Set<string>();
+  const recordOrLog = (records: AttemptRecord[]) =>
+    recordAttempts(db, records).catch((err) => {
+      logRecordFailure(records, err);
+      if (records.length === 1) failed.add(records[0].id);
+      return null;
+    });
+  const recorded = (await recordOrLog(batch)) ?? (await Promise.all(batch.map((r) => recordOrLog([r])))).flatMap((ids) => ids ?? []);
+  logNotRecorded(batch.filter((r) => !failed.has(r.id)), new Set(recorded));
 }
 
 function logRecordFailure(batch: AttemptRecord[], err: unknown): void {
