@@ -19,8 +19,10 @@ export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 8 * 36
 const RESPONSE_BYTES = 2048;
 /** Slack on top of the time the claimed attempts may take (database writes, a busy event loop). */
 const LEASE_SLACK_MS = 60_000;
-/** Deliveries a worker pass claims per concurrent sender. */
+/** Deliveries a worker pass claims at a time, per concurrent sender. */
 const CLAIM_PER_SENDER = 4;
+/** How long a pass goes on claiming more while it has work (it then finishes what it holds and ends). */
+const PASS_CLAIMS_FOR_MS = 2_000;
 /**
  * Attempts a worker pass has in flight at once: bounded, and no more than the keep-alive pool holds per
  * host, so a request never waits in the pool for a connection (its time-out would not cover that wait).
@@ -342,28 +344,61 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
 }
 
 /**
- * One pass of the worker: fan out new events, claim a batch of due deliveries, send them with `concurrency`
- * senders and record them in batches as they finish.
+ * One pass of the worker: fan out new events, claim a batch of due deliveries and send them with
+ * `concurrency` senders, recording them in batches as they finish. While the senders still have work in
+ * hand, the next batch is claimed, so they do not wait for the end of a batch; a pass stops claiming
+ * after PASS_CLAIMS_FOR_MS (or once nothing is due) and ends when what it claimed is done.
  */
 export async function runDeliveryPass(deps: DeliveryDeps, concurrency = SENDERS, options: { stopping?: () => boolean } = {}): Promise<number> {
-  await fanOutEvents(deps.db);
-  if (options.stopping?.()) return 0;
-  const claimed = await claimDue(deps.db, concurrency * CLAIM_PER_SENDER, leaseMs(deps, CLAIM_PER_SENDER));
-  const recorder = groupRecorder(deps.db);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
+  const stopping = () => options.stopping?.() ?? false;
+  const batchSize = concurrency * CLAIM_PER_SENDER;
+  // A batch is claimed when at most `concurrency` claimed deliveries wait, with as many in flight: a sender
+  // may go through two more attempts than its share of the batch before the last of it.
+  const lease = leaseMs(deps, CLAIM_PER_SENDER + 2);
+  const claimUntil = Date.now() + PASS_CLAIMS_FOR_MS;
+  const queue: ClaimedDelivery[] = [];
+  let exhausted = false;
+  let refilling: Promise<void> | undefined;
+  const claimBatch = async () => {
+    await fanOutEvents(deps.db);
+    const batch = stopping() ? [] : await claimDue(deps.db, batchSize, lease);
+    queue.push(...batch);
+    exhausted = batch.length < batchSize || Date.now() >= claimUntil;
+  };
+  const claimAhead = () => {
+    refilling ??= claimBatch()
+      .catch((err) => ((exhausted = true), log.error({ err: err instanceof Error ? err.message : String(err) }, "webhook claim failed")))
+      .finally(() => (refilling = undefined));
+  };
+  /** The next delivery to send; none once stopping, or once nothing more is claimed. */
+  const next = async (): Promise<ClaimedDelivery | undefined> => {
+    for (;;) {
       // Stopping (shutdown): the attempts under way finish; no sender starts another.
-      while (next < claimed.length && !options.stopping?.()) {
-        const d = claimed[next++];
-        await sendAttempt(deps, d).then(recorder.add, (err) => log.error({ deliveryId: d.id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery attempt failed"));
+      if (stopping()) return undefined;
+      if (queue.length <= concurrency && !exhausted) claimAhead();
+      if (queue.length) return queue.shift();
+      if (!refilling) return undefined;
+      await refilling;
+    }
+  };
+
+  await claimBatch();
+  const recorder = groupRecorder(deps.db);
+  let attempted = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let d = await next(); d; d = await next()) {
+        attempted++;
+        const claimed = d;
+        await sendAttempt(deps, claimed).then(recorder.add, (err) => log.error({ deliveryId: claimed.id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery attempt failed"));
       }
     }),
   );
+  await refilling;
   await recorder.settled();
   // Claimed but not tried: give them back now rather than leave them to wait for the lease to run out.
-  if (next < claimed.length) await releaseClaims(deps.db, claimed.slice(next).map((d) => d.id));
-  return next;
+  if (queue.length) await releaseClaims(deps.db, queue.map((d) => d.id));
+  return attempted;
 }
 
 /** Ends the lease on deliveries this process claimed and did not try (nobody else may hold them). */

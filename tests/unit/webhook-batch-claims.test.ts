@@ -80,6 +80,19 @@ describe("batched webhook claims", () => {
     }
   });
 
+  it("a pass claims the next batch while it still has work, and sends everything due once", async () => {
+    const receiver = await dropper(0);
+    try {
+      // 2 senders x 4 per sender = 8 per claim: 20 due take three claims in the one pass.
+      const ids = await dueDeliveries(receiver.url, 20);
+      expect(await runDeliveryPass(deps, 2)).toBe(20);
+      expect(receiver.connections).toBe(20);
+      expect(await attemptsOf(ids)).toEqual(Array(20).fill({ attemptCount: 1, logged: 1 }));
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("a batch claimed by a worker that then died stays leased, and is taken again after the lease, each delivery once", async () => {
     const receiver = await dropper(0);
     try {
