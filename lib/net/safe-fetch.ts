@@ -45,8 +45,8 @@ export interface SafeFetchOptions {
   keepAlive?: boolean;
 }
 
-/** Connections kept open per host:port in a pool (bounds how many requests go to one receiver at once). */
-export const POOL_SOCKETS_PER_HOST = 16;
+/** Connections per host:port in a pool (bounds how many requests go to one receiver at once). */
+export const POOL_SOCKETS_PER_HOST = 64;
 /** An idle pooled connection closes after this, under the 5 s keep-alive most servers grant. */
 const POOL_IDLE_MS = 4_000;
 /**

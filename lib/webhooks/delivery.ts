@@ -24,10 +24,11 @@ const CLAIM_PER_SENDER = 4;
 /** How long a pass goes on claiming more while it has work (it then finishes what it holds and ends). */
 const PASS_CLAIMS_FOR_MS = 2_000;
 /**
- * Attempts a worker pass has in flight at once: bounded, and no more than the keep-alive pool holds per
- * host, so a request never waits in the pool for a connection (its time-out would not cover that wait).
+ * Attempts a worker pass has in flight at once: bounded, and well under the keep-alive pool's connections
+ * per host, so the worker's requests never wait in the pool for a connection (their time-out would not
+ * cover that wait), with room left for Test Webhook and replays.
  */
-export const SENDERS = POOL_SOCKETS_PER_HOST;
+export const SENDERS = Math.min(16, POOL_SOCKETS_PER_HOST / 2);
 
 /**
  * How long a claim holds: long enough for every attempt the holder may still be working through (a
