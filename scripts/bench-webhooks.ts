@@ -1,15 +1,50 @@
-// npm run bench -- --only webhooks: fan-out throughput of the durable delivery queue to a local HTTPS
-// receiver (N events x 10 URLs, signed, each verified by the receiver), and Test Webhook over HTTP.
+// npm run bench -- --only webhooks [--db pglite|postgres|both]: fan-out throughput of the durable delivery
+// queue to a local HTTPS receiver (N events x 10 URLs, signed, each verified by the receiver), Quire's CPU
+// per delivery, and Test Webhook over HTTP. One process per database (configuration and the database
+// handle are per process): with "both" (the default) this section runs itself once per database.
 import crypto from "node:crypto";
+import { execFileSync } from "node:child_process";
 import os from "node:os";
+import path from "node:path";
+import type { TestDatabase } from "../tests/support/quire-server";
 import { startQuireServer } from "../tests/support/quire-server";
-import { createBenchWebhook } from "./bench-shared";
+import { childrenCpuMs, createBenchWebhook, postgresReachable, recordFigure } from "./bench-shared";
 
-export async function benchWebhooks(requests: number) {
+const URLS = 10;
+const DB_LABEL: Record<TestDatabase, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
+
+export async function benchWebhooks(requests: number, db = "both") {
+  if (db === "both") return benchEachDatabase(requests);
+  if (db !== "pglite" && db !== "postgres") throw new Error(`--db must be pglite, postgres or both, not ${db}`);
+  return benchFanOut(requests, db);
+}
+
+/** PostgreSQL when reachable, then PGlite, each in a process of its own (bench.ts with --db). */
+async function benchEachDatabase(requests: number) {
+  const kinds: TestDatabase[] = (await postgresReachable()) ? ["postgres", "pglite"] : ["pglite"];
+  if (kinds.length === 1) console.log("\n(PostgreSQL is not reachable: webhooks on PGlite only)");
+  const root = path.resolve(__dirname, "..");
+  for (const kind of kinds) {
+    execFileSync(process.execPath, [...process.execArgv, path.join(__dirname, "bench.ts"), "--only", "webhooks", "--db", kind, "--requests", String(requests)], { cwd: root, stdio: "inherit" });
+  }
+}
+
+/** Waits until `done()` holds (polled every `everyMs`), failing after `timeoutMs`. */
+async function until(done: () => boolean | Promise<boolean>, everyMs: number, timeoutMs: number, progress?: () => string): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) return false;
+    if (progress) process.stderr.write(`  ${progress()}\r`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return true;
+}
+
+async function benchFanOut(requests: number, kind: TestDatabase) {
   const EVENTS = Math.max(10, requests);
-  const URLS = 10;
   const total = EVENTS * URLS;
-  console.log(`\n## Webhook fan-out on embedded PGlite: ${EVENTS} events x ${URLS} URLs = ${total} signed deliveries to a local HTTPS receiver`);
+  const dbLabel = DB_LABEL[kind];
+  console.log(`\n## Webhook fan-out on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${EVENTS} events x ${URLS} URLs = ${total} signed deliveries to a local HTTPS receiver`);
   const { startReceiver, webhookTestEnv } = await import("../tests/support/https-receiver");
   const secret = { value: "" };
   const rx = await startReceiver({ secret: () => secret.value });
@@ -17,7 +52,7 @@ export async function benchWebhooks(requests: number) {
   let orgId = "";
   // The events are recorded before the server starts (the embedded database belongs to one process at a
   // time); its delivery worker then fans them out and sends them as soon as it is up.
-  const { server, stop } = await startQuireServer("pglite", {
+  const { server, stop } = await startQuireServer(kind, {
     extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true", ...webhookTestEnv({ WEBHOOK_TIMEOUT_MS: "10000", WEBHOOK_RETRY_SCALE: "1" }) },
     async beforeStart(env, seed) {
       orgId = seed.orgId;
@@ -32,19 +67,23 @@ export async function benchWebhooks(requests: number) {
     },
   });
   try {
-    const deadline = Date.now() + 300_000;
-    while (rx.received.length < total && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      process.stderr.write(`  received ${rx.received.length}/${total}\r`);
-    }
+    const headers = { authorization: `Bearer ${server.seed.keys.administrator}`, "x-service-org-id": orgId };
+    const deliveredCount = async () => (await fetch(`${server.baseUrl}/api/webhooks/signature/deliveries?status=delivered&limit=1`, { headers }).then((r) => r.json())).data.totalRecords as number;
+    // Quire's CPU from the first delivery received to the last one recorded as delivered (server start-up excluded).
+    if (!(await until(() => rx.received.length > 0, 5, 120_000))) throw new Error("no delivery arrived");
+    const cpuAtFirst = childrenCpuMs();
+    const arrived = await until(() => rx.received.length >= total, 50, 300_000, () => `received ${rx.received.length}/${total}`);
     process.stderr.write("\n");
-    if (rx.received.length < total) throw new Error(`only ${rx.received.length} of ${total} deliveries arrived`);
+    if (!arrived) throw new Error(`only ${rx.received.length} of ${total} deliveries arrived`);
+    if (!(await until(async () => (await deliveredCount()) >= total, 50, 60_000))) throw new Error("not every delivery was recorded as delivered");
+    const cpuPerDelivery = (childrenCpuMs() - cpuAtFirst) / (total - 1);
     const first = rx.received[0].receivedAt;
     const last = rx.received[total - 1].receivedAt;
-    const headers = { authorization: `Bearer ${server.seed.keys.administrator}`, "x-service-org-id": orgId };
-    const listed = await fetch(`${server.baseUrl}/api/webhooks/signature/deliveries?status=delivered&limit=1`, { headers }).then((r) => r.json());
-    console.log(`| what | deliveries | seconds | deliveries/s |\n|---|---:|---:|---:|`);
-    console.log(`| queue fan-out (worker: fan out, claim, sign, POST, record) | ${total} | ${((last - first) / 1000).toFixed(2)} | ${((total - 1) / ((last - first) / 1000)).toFixed(0)} |`);
+    const rate = (total - 1) / ((last - first) / 1000);
+    console.log(`| what | deliveries | seconds | deliveries/s | Quire CPU ms/delivery |\n|---|---:|---:|---:|---:|`);
+    console.log(`| queue fan-out (worker: fan out, claim, sign, POST, record) | ${total} | ${((last - first) / 1000).toFixed(2)} | ${rate.toFixed(0)} | ${cpuPerDelivery.toFixed(2)} |`);
+    recordFigure({ section: "webhooks", db: dbLabel, measure: "deliveries/s to a local HTTPS receiver", quire: rate, unit: "/s", goal: { op: ">=", value: 1000, on: "value" } });
+    recordFigure({ section: "webhooks", db: dbLabel, measure: "Quire CPU per delivery", quire: cpuPerDelivery, unit: "ms", goal: { op: "<=", value: 1, on: "value" } });
 
     // Test Webhook over HTTP: each call creates and sends one delivery per URL before it answers.
     const calls = 40;
@@ -61,12 +100,12 @@ export async function benchWebhooks(requests: number) {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    console.log(`| Test Webhook over HTTP, 8 concurrent callers, ${calls} calls | ${calls * URLS} | ${seconds.toFixed(2)} | ${((calls * URLS) / seconds).toFixed(0)} |`);
+    console.log(`| Test Webhook over HTTP, 8 concurrent callers, ${calls} calls | ${calls * URLS} | ${seconds.toFixed(2)} | ${((calls * URLS) / seconds).toFixed(0)} | |`);
     const valid = rx.received.filter((d) => d.signatureValid).length;
-    console.log(`\n${valid} of ${rx.received.length} requests carried a valid signature; ${listed.data.totalRecords} deliveries recorded as delivered (${os.cpus().length} cores).`);
+    const ids = new Set(rx.received.map((d) => String(d.headers["x-service-delivery"])));
+    console.log(`\n${valid} of ${rx.received.length} requests carried a valid signature (${ids.size} distinct deliveries); ${await deliveredCount()} deliveries recorded as delivered (${os.cpus().length} cores).`);
   } finally {
     await stop();
     await rx.close();
   }
 }
-

@@ -142,7 +142,7 @@ async function runSections() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (values.only === "generation") return benchGeneration(REQUESTS);
   if (values.only === "sealing") return benchSealing();
-  if (values.only === "webhooks") return benchWebhooks(REQUESTS);
+  if (values.only === "webhooks") return benchWebhooks(REQUESTS, values.db);
   if (values.only === "load") {
     return benchLoad({
       db: values.db === "both" ? undefined : (values.db as TestDatabase),

@@ -37,6 +37,31 @@ export interface SafeFetchOptions {
   /** Development and tests only: allow loopback/private receivers (WEBHOOK_ALLOW_PRIVATE and the like). */
   allowPrivate?: boolean;
   signal?: AbortSignal;
+  /**
+   * Reuse connections (keep-alive) from the pool for this allowPrivate setting. Every new connection
+   * still goes through the guarded lookup; a reused one is the same socket, pinned to the address
+   * that was checked when it opened.
+   */
+  keepAlive?: boolean;
+}
+
+/** Connections per host:port in a pool (bounds how many requests go to one receiver at once). */
+export const POOL_SOCKETS_PER_HOST = 64;
+/** An idle pooled connection closes after this, under the 5 s keep-alive most servers grant. */
+const POOL_IDLE_MS = 4_000;
+/**
+ * Keep-alive pools, one per allowPrivate setting, so a connection opened under the loose rule is never
+ * reused under the strict one. Node's Agent keeps one pool per host:port inside each.
+ */
+const pools = new Map<boolean, https.Agent>();
+
+function pooledAgent(allowPrivate: boolean): https.Agent {
+  let agent = pools.get(allowPrivate);
+  if (!agent) {
+    agent = new https.Agent({ keepAlive: true, maxSockets: POOL_SOCKETS_PER_HOST, maxFreeSockets: POOL_SOCKETS_PER_HOST, timeout: POOL_IDLE_MS, scheduling: "lifo" });
+    pools.set(allowPrivate, agent);
+  }
+  return agent;
 }
 
 export interface SafeResponse {
@@ -82,7 +107,8 @@ export async function safeRequest(raw: string, request: { method: "GET" | "POST"
   }
 
   return new Promise<SafeResponse>((resolve, reject) => {
-    const req = https.request(url, { method: request.method, lookup: guardedLookup, timeout: options.timeoutMs ?? 10_000, signal: options.signal, headers: { "user-agent": "Quire/1.0", ...request.headers } }, (res) => {
+    const agent = options.keepAlive ? pooledAgent(Boolean(options.allowPrivate)) : undefined;
+    const req = https.request(url, { method: request.method, agent, lookup: guardedLookup, timeout: options.timeoutMs ?? 10_000, signal: options.signal, headers: { "user-agent": "Quire/1.0", ...request.headers } }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (chunk: Buffer) => {

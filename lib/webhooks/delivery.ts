@@ -1,12 +1,15 @@
 // Webhook delivery: domain events fan out into one delivery per (webhook, URL); a worker claims due
-// deliveries from the database (FOR UPDATE SKIP LOCKED plus a lease) and sends them, signed, with
-// retries on a back-off. Durable across restarts; two instances never send the same attempt.
+// deliveries from the database in batches (one statement: FOR UPDATE SKIP LOCKED plus a lease) and sends
+// them, signed, over keep-alive connections, a bounded number at once, with retries on a back-off.
+// Results are written in batches too (group commit), each guarded by the attempt count it was claimed
+// with, so an attempt is recorded once even if its lease ran out and another instance took over.
+// Durable across restarts; two instances never send the same attempt.
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { BadRequestError, NotFoundError } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
-import { safeRequest } from "@/lib/net/safe-fetch";
+import { POOL_SOCKETS_PER_HOST, safeRequest } from "@/lib/net/safe-fetch";
 import { standardHeaders } from "@/lib/webhooks/standard";
 import { findWebhook, webhookSecret, type WebhookDeps, type WebhookRef } from "@/lib/webhooks/webhooks";
 
@@ -16,8 +19,16 @@ export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 8 * 36
 const RESPONSE_BYTES = 2048;
 /** Slack on top of the time the claimed attempts may take (database writes, a busy event loop). */
 const LEASE_SLACK_MS = 60_000;
-/** Deliveries a worker pass claims per concurrent sender. */
+/** Deliveries a worker pass claims at a time, per concurrent sender. */
 const CLAIM_PER_SENDER = 4;
+/** How long a pass goes on claiming more while it has work (it then finishes what it holds and ends). */
+const PASS_CLAIMS_FOR_MS = 2_000;
+/**
+ * Attempts a worker pass has in flight at once: bounded, and well under the keep-alive pool's connections
+ * per host, so the worker's requests never wait in the pool for a connection (their time-out would not
+ * cover that wait), with room left for Test Webhook and replays.
+ */
+export const SENDERS = Math.min(16, POOL_SOCKETS_PER_HOST / 2);
 
 /**
  * How long a claim holds: long enough for every attempt the holder may still be working through (a
@@ -70,45 +81,93 @@ export function deliveryJson(d: DeliveryRow) {
   };
 }
 
-/** Turns unprocessed domain events into deliveries, once each, even with several instances. */
+/**
+ * Turns unprocessed domain events into deliveries, once each, even with several instances: one statement
+ * takes a batch of events (SKIP LOCKED), adds a delivery per URL of each active webhook subscribed to the
+ * event (the envelope built in the database, so payloads never travel through the app) and marks the
+ * events processed, all or nothing.
+ */
 export async function fanOutEvents(db: Db, limit = 100): Promise<number> {
-  return db.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; orgId: string; type: string; payload: unknown; createdOn: Date }[]>`
+  const now = new Date();
+  const [{ created }] = await db.$queryRaw<{ created: number }[]>`
+    WITH events AS (
       SELECT "id", "orgId", "type", "payload", "createdOn" FROM "domain_event"
-      WHERE "processedAt" IS NULL ORDER BY "createdOn" LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
-    let created = 0;
-    for (const e of events) {
-      const hooks = await tx.webhook.findMany({ where: { orgId: e.orgId, isActive: true, events: { has: e.type } } });
-      const envelope: Envelope = { id: e.id, event: e.type, createdOn: new Date(e.createdOn).toISOString(), orgId: e.orgId, data: e.payload };
-      const rows = hooks.flatMap((h) => h.urls.map((url) => ({ webhookId: h.id, orgId: e.orgId, eventId: e.id, eventType: e.type, url, payload: envelope as unknown as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date() })));
-      if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
-      created += rows.length;
-      await tx.domainEvent.update({ where: { id: e.id }, data: { processedAt: new Date() } });
-    }
-    return created;
-  });
+      WHERE "processedAt" IS NULL ORDER BY "createdOn" LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    ), processed AS (
+      UPDATE "domain_event" AS e SET "processedAt" = ${now} FROM events WHERE e."id" = events."id"
+    ), created AS (
+      INSERT INTO "webhook_delivery" ("id", "webhookId", "orgId", "eventId", "eventType", "url", "payload", "maxAttempts", "nextAttemptAt", "updatedOn")
+      SELECT gen_random_uuid(), h."id", e."orgId", e."id", e."type", u."url",
+        -- The envelope; createdOn written as JavaScript's toISOString() would.
+        jsonb_build_object('id', e."id", 'event', e."type", 'createdOn', to_char(e."createdOn" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'orgId', e."orgId", 'data', e."payload"),
+        ${MAX_ATTEMPTS}::int, ${now}::timestamptz, ${now}::timestamptz
+      FROM events AS e
+      JOIN "webhook" AS h ON h."orgId" = e."orgId" AND h."isActive" AND e."type" = ANY(h."events")
+      CROSS JOIN LATERAL unnest(h."urls") AS u("url")
+      RETURNING 1
+    )
+    SELECT count(*)::int AS "created" FROM created`;
+  return created;
 }
 
-/** Claims due deliveries under a lease; a crashed sender's lease runs out and another picks it up. */
-async function claimDue(db: Db, limit: number, lease: number): Promise<string[]> {
+/** A delivery about to be tried, with its webhook's sealed secret: all an attempt needs, read with the claim. */
+interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  url: string;
+  payload: unknown;
+  attemptCount: number;
+  maxAttempts: number;
+  secretEnc: string;
+}
+
+const CLAIMED_COLUMNS = Prisma.sql`d."id", d."webhookId", d."eventId", d."eventType", d."url", d."payload", d."attemptCount", d."maxAttempts", w."secretEnc"`;
+
+/**
+ * Claims a batch of due deliveries under a lease, in one statement that also reads each one's webhook
+ * secret; a crashed sender's lease runs out and another picks the delivery up.
+ */
+export async function claimDue(db: Db, limit: number, lease: number): Promise<ClaimedDelivery[]> {
   const now = new Date();
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE "webhook_delivery" SET "leaseUntil" = ${new Date(now.getTime() + lease)}
-    WHERE "id" IN (
+  return db.$queryRaw<ClaimedDelivery[]>`
+    UPDATE "webhook_delivery" AS d SET "leaseUntil" = ${new Date(now.getTime() + lease)}
+    FROM "webhook" AS w
+    WHERE w."id" = d."webhookId" AND d."id" IN (
       SELECT "id" FROM "webhook_delivery"
       WHERE "status" IN ('pending', 'retrying') AND "nextAttemptAt" <= ${now} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
       ORDER BY "nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING "id"`;
-  return rows.map((r) => r.id);
+    RETURNING ${CLAIMED_COLUMNS}`;
 }
 
-/** One attempt of one delivery (already claimed): send, record, and schedule the next or finish. */
-export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): Promise<DeliveryRow> {
-  const d = await deps.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, include: { webhook: true } });
-  if (d.status === "delivered" || d.status === "failed") return d;
+/** One delivery still to be tried (the caller holds it: Test Webhook and replay create it leased). */
+async function readUnfinished(db: Db, deliveryId: string): Promise<ClaimedDelivery | undefined> {
+  const [row] = await db.$queryRaw<ClaimedDelivery[]>`
+    SELECT ${CLAIMED_COLUMNS} FROM "webhook_delivery" AS d JOIN "webhook" AS w ON w."id" = d."webhookId"
+    WHERE d."id" = ${deliveryId}::uuid AND d."status" IN ('pending', 'retrying')`;
+  return row;
+}
+
+/** Opened secrets by sealed value: a webhook's deliveries open it once; a regenerated secret is a new sealed value. */
+const openedSecrets = new Map<string, string>();
+const OPENED_SECRETS_MAX = 1000;
+
+function secretOf(instanceSecret: string, secretEnc: string): string {
+  const key = `${instanceSecret}\n${secretEnc}`;
+  let secret = openedSecrets.get(key);
+  if (secret === undefined) {
+    if (openedSecrets.size >= OPENED_SECRETS_MAX) openedSecrets.clear();
+    secret = webhookSecret(instanceSecret, { secretEnc });
+    openedSecrets.set(key, secret);
+  }
+  return secret;
+}
+
+/** The body and headers of one attempt, signed both ways (X-Service-Signature and Standard Webhooks). */
+function signedRequest(d: ClaimedDelivery, secret: string): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify(d.payload);
   const timestamp = Math.floor(Date.now() / 1000);
-  const secret = webhookSecret(deps.instanceSecret, d.webhook);
   const headers = {
     "content-type": "application/json",
     "x-service-event": d.eventType,
@@ -118,12 +177,42 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     // The event id, the same on every retry and replay: receivers deduplicate on it.
     ...standardHeaders(secret, d.eventId, timestamp, body),
   };
+  return { body, headers };
+}
+
+/** What one attempt changes: the delivery's next state, its log entry, and the webhook's pause on 410 Gone. */
+interface AttemptRecord {
+  id: string;
+  webhookId: string;
+  /** The attempt count the delivery was claimed with: the write is refused if it moved on meanwhile. */
+  claimedCount: number;
+  attemptCount: number;
+  status: string;
+  httpStatus: number | null;
+  responseBody: string | null;
+  errorMessage: string | null;
+  deliveredAt: Date | null;
+  nextAttemptAt: Date | null;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  durationMs: number;
+  pausedReason: string | null;
+}
+
+/** Text as PostgreSQL stores it (no NUL character), so one odd receiver answer cannot fail a batch write. */
+function storable(text: string | null): string | null {
+  return text === null ? null : text.replaceAll("\u0000", "\uFFFD");
+}
+
+/** Sends one claimed delivery, signed, over the keep-alive pool, and says what to record. */
+async function sendAttempt(deps: DeliveryDeps, d: ClaimedDelivery): Promise<AttemptRecord> {
+  const { body, headers } = signedRequest(d, secretOf(deps.instanceSecret, d.secretEnc));
   const started = Date.now();
   let httpStatus: number | null = null;
   let responseBody: string | null = null;
   let errorMessage: string | null = null;
   try {
-    const res = await safeRequest(d.url, { method: "POST", headers, body, truncate: true }, { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
+    const res = await safeRequest(d.url, { method: "POST", headers, body, truncate: true }, { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, keepAlive: true });
     httpStatus = res.status;
     responseBody = res.body.toString("utf8");
     if (res.status < 200 || res.status >= 300) errorMessage = res.status >= 300 && res.status < 400 ? `Receiver answered ${res.status} (redirects are not followed)` : `Receiver answered ${res.status}`;
@@ -137,35 +226,180 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   if (gone) errorMessage = "Receiver answered 410 Gone: the webhook is paused";
   const status = delivered ? "delivered" : gone || attemptCount >= d.maxAttempts ? "failed" : "retrying";
   const wait = BACKOFF_MS[Math.min(attemptCount - 1, BACKOFF_MS.length - 1)] * deps.retryScale;
-  const [updated] = await deps.db.$transaction([
-    deps.db.webhookDelivery.update({
-      where: { id: d.id },
-      data: { attemptCount, status, httpStatus, responseBody, errorMessage, leaseUntil: null, deliveredAt: delivered ? new Date() : null, nextAttemptAt: status === "retrying" ? new Date(Date.now() + wait) : null },
-    }),
-    deps.db.webhookAttempt.create({ data: { deliveryId: d.id, number: attemptCount, requestHeaders: { ...headers, "x-service-signature": "t=…,v1=…", "webhook-signature": "v1,…" }, requestBody: body, httpStatus, responseBody, errorMessage, durationMs: Date.now() - started } }),
-    ...(gone ? [deps.db.webhook.updateMany({ where: { id: d.webhookId, isActive: true }, data: { isActive: false, pausedReason: `${d.url} answered 410 Gone on ${new Date().toISOString()}` } })] : []),
-  ]);
-  return updated;
+  return {
+    id: d.id,
+    webhookId: d.webhookId,
+    claimedCount: d.attemptCount,
+    attemptCount,
+    status,
+    httpStatus,
+    responseBody: storable(responseBody),
+    errorMessage: storable(errorMessage),
+    deliveredAt: delivered ? new Date() : null,
+    nextAttemptAt: status === "retrying" ? new Date(Date.now() + wait) : null,
+    requestHeaders: { ...headers, "x-service-signature": "t=…,v1=…", "webhook-signature": "v1,…" },
+    requestBody: body,
+    durationMs: Date.now() - started,
+    pausedReason: gone ? `${d.url} answered 410 Gone on ${new Date().toISOString()}` : null,
+  };
 }
 
-/** One pass of the worker: fan out new events, then send what is due (a few at a time). */
-export async function runDeliveryPass(deps: DeliveryDeps, concurrency = 8, options: { stopping?: () => boolean } = {}): Promise<number> {
-  await fanOutEvents(deps.db);
-  if (options.stopping?.()) return 0;
-  const ids = await claimDue(deps.db, concurrency * CLAIM_PER_SENDER, leaseMs(deps, CLAIM_PER_SENDER));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, ids.length) }, async () => {
+/**
+ * Records a batch of attempts in one statement: each delivery moves on only if it still has the attempt
+ * count it was claimed with (else another holder recorded this attempt: nothing is written twice), its
+ * attempt log entry is added only then, and a 410 Gone pauses its webhook. Returns the ids recorded.
+ */
+async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    WITH v AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(
+        "id" uuid, "webhookId" uuid, "claimedCount" int, "attemptCount" int, "status" text, "httpStatus" int, "responseBody" text,
+        "errorMessage" text, "deliveredAt" timestamptz, "nextAttemptAt" timestamptz, "requestHeaders" jsonb, "requestBody" text,
+        "durationMs" int, "pausedReason" text)
+    ), recorded AS (
+      UPDATE "webhook_delivery" AS d
+      SET "attemptCount" = v."attemptCount", "status" = v."status", "httpStatus" = v."httpStatus", "responseBody" = v."responseBody",
+        "errorMessage" = v."errorMessage", "leaseUntil" = NULL, "deliveredAt" = v."deliveredAt", "nextAttemptAt" = v."nextAttemptAt", "updatedOn" = now()
+      FROM v WHERE d."id" = v."id" AND d."attemptCount" = v."claimedCount" AND d."status" IN ('pending', 'retrying')
+      RETURNING d."id"
+    ), paused AS (
+      UPDATE "webhook" AS w SET "isActive" = false, "pausedReason" = v."pausedReason", "updatedOn" = now()
+      FROM v JOIN recorded ON recorded."id" = v."id"
+      WHERE w."id" = v."webhookId" AND w."isActive" AND v."pausedReason" IS NOT NULL
+    ), logged AS (
+      INSERT INTO "webhook_attempt" ("id", "deliveryId", "number", "requestHeaders", "requestBody", "httpStatus", "responseBody", "errorMessage", "durationMs")
+      SELECT gen_random_uuid(), v."id", v."attemptCount", v."requestHeaders", v."requestBody", v."httpStatus", v."responseBody", v."errorMessage", v."durationMs"
+      FROM v JOIN recorded ON recorded."id" = v."id"
+    )
+    SELECT "id"::text FROM recorded`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * How long a finished attempt waits for others to share its write, and how many one write takes at most
+ * (group commit: under load one statement records many deliveries; the wait is short next to an attempt).
+ */
+const RECORD_LINGER_MS = 20;
+const RECORD_BATCH = 64;
+
+/** Writes finished attempts in batches, one write at a time; `settled()` resolves once all are written. */
+function groupRecorder(db: Db) {
+  let waiting: AttemptRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let queued = false;
+  let writes = Promise.resolve();
+  const startWrite = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (queued) return;
+    queued = true;
+    // The batch is taken when the write starts: what finished while the previous write ran goes with it.
+    writes = writes.then(() => {
+      queued = false;
+      const batch = waiting;
+      waiting = [];
+      return batch.length ? writeBatch(db, batch) : undefined;
+    });
+  };
+  return {
+    add(record: AttemptRecord) {
+      waiting.push(record);
+      if (waiting.length >= RECORD_BATCH) startWrite();
+      else timer ??= setTimeout(startWrite, RECORD_LINGER_MS);
+    },
+    settled() {
+      if (waiting.length) startWrite();
+      return writes;
+    },
+  };
+}
+
+/** Records a batch; if that fails, one by one, so one bad row does not hold back the others. */
+async function writeBatch(db: Db, batch: AttemptRecord[]): Promise<void> {
+  const failed = new Set<string>();
+  const recordOrLog = (records: AttemptRecord[]) =>
+    recordAttempts(db, records).catch((err) => {
+      logRecordFailure(records, err);
+      if (records.length === 1) failed.add(records[0].id);
+      return null;
+    });
+  const recorded = (await recordOrLog(batch)) ?? (await Promise.all(batch.map((r) => recordOrLog([r])))).flatMap((ids) => ids ?? []);
+  logNotRecorded(batch.filter((r) => !failed.has(r.id)), new Set(recorded));
+}
+
+function logRecordFailure(batch: AttemptRecord[], err: unknown): void {
+  log.error({ deliveryIds: batch.map((r) => r.id), err: err instanceof Error ? err.message : String(err) }, "recording webhook attempts failed");
+}
+
+/** An attempt another holder recorded first (its lease had run out): sent twice, recorded once. */
+function logNotRecorded(batch: AttemptRecord[], recorded: Set<string>): void {
+  const late = batch.filter((r) => !recorded.has(r.id)).map((r) => r.id);
+  if (late.length) log.warn({ deliveryIds: late }, "webhook attempts not recorded: the deliveries had moved on (lease ran out)");
+}
+
+/** One attempt of one delivery the caller holds: send, record, and return the delivery as it now is. */
+export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): Promise<DeliveryRow> {
+  const claimed = await readUnfinished(deps.db, deliveryId);
+  if (claimed) await recordAttempts(deps.db, [await sendAttempt(deps, claimed)]);
+  return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+}
+
+/**
+ * One pass of the worker: fan out new events, claim a batch of due deliveries and send them with
+ * `concurrency` senders, recording them in batches as they finish. While the senders still have work in
+ * hand, the next batch is claimed, so they do not wait for the end of a batch; a pass stops claiming
+ * after PASS_CLAIMS_FOR_MS (or once nothing is due) and ends when what it claimed is done.
+ */
+export async function runDeliveryPass(deps: DeliveryDeps, concurrency = SENDERS, options: { stopping?: () => boolean } = {}): Promise<number> {
+  const stopping = () => options.stopping?.() ?? false;
+  const batchSize = concurrency * CLAIM_PER_SENDER;
+  // A batch is claimed when at most `concurrency` claimed deliveries wait, with as many in flight: a sender
+  // may go through two more attempts than its share of the batch before the last of it.
+  const lease = leaseMs(deps, CLAIM_PER_SENDER + 2);
+  const claimUntil = Date.now() + PASS_CLAIMS_FOR_MS;
+  const queue: ClaimedDelivery[] = [];
+  let exhausted = false;
+  let refilling: Promise<void> | undefined;
+  const claimBatch = async () => {
+    await fanOutEvents(deps.db);
+    const batch = stopping() ? [] : await claimDue(deps.db, batchSize, lease);
+    queue.push(...batch);
+    exhausted = batch.length < batchSize || Date.now() >= claimUntil;
+  };
+  const claimAhead = () => {
+    refilling ??= claimBatch()
+      .catch((err) => ((exhausted = true), log.error({ err: err instanceof Error ? err.message : String(err) }, "webhook claim failed")))
+      .finally(() => (refilling = undefined));
+  };
+  /** The next delivery to send; none once stopping, or once nothing more is claimed. */
+  const next = async (): Promise<ClaimedDelivery | undefined> => {
+    for (;;) {
       // Stopping (shutdown): the attempts under way finish; no sender starts another.
-      while (next < ids.length && !options.stopping?.()) {
-        const id = ids[next++];
-        await attemptDelivery(deps, id).catch((err) => log.error({ deliveryId: id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery attempt failed"));
+      if (stopping()) return undefined;
+      if (queue.length <= concurrency && !exhausted) claimAhead();
+      if (queue.length) return queue.shift();
+      if (!refilling) return undefined;
+      await refilling;
+    }
+  };
+
+  await claimBatch();
+  const recorder = groupRecorder(deps.db);
+  let attempted = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let d = await next(); d; d = await next()) {
+        attempted++;
+        const claimed = d;
+        await sendAttempt(deps, claimed).then(recorder.add, (err) => log.error({ deliveryId: claimed.id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery attempt failed"));
       }
     }),
   );
+  await refilling;
+  await recorder.settled();
   // Claimed but not tried: give them back now rather than leave them to wait for the lease to run out.
-  if (next < ids.length) await releaseClaims(deps.db, ids.slice(next));
-  return next;
+  if (queue.length) await releaseClaims(deps.db, queue.map((d) => d.id));
+  return attempted;
 }
 
 /** Ends the lease on deliveries this process claimed and did not try (nobody else may hold them). */

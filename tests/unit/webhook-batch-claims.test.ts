@@ -1,0 +1,136 @@
+// Batched claims and batched recording of webhook deliveries, against a real in-memory PostgreSQL
+// (PGlite): two workers claiming at once never take the same delivery; a worker that dies after
+// claiming a batch leaves it leased, and it is taken again (and sent once) only after the lease; an
+// attempt whose lease ran out while it was in flight is recorded once, by whichever holder finishes first.
+import crypto from "node:crypto";
+import net from "node:net";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sqlRunner } from "@/lib/db/driver";
+import { applyMigrations } from "@/lib/db/migrate";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { seedDemoWorkspace } from "@/lib/orgs/seed";
+import { claimDue, runDeliveryPass, type DeliveryDeps } from "@/lib/webhooks/delivery";
+import { createWebhook } from "@/lib/webhooks/webhooks";
+
+let pglite: PGlite;
+let prisma: PrismaClient;
+let deps: DeliveryDeps;
+let orgId: string;
+let webhookId: string;
+
+/** A receiver that takes each connection, tells the test, and drops it after `holdMs` (a failed attempt). */
+async function dropper(holdMs: number) {
+  const state = { connections: 0, onConnect: () => {} };
+  const server = net.createServer((socket) => {
+    state.connections++;
+    state.onConnect();
+    setTimeout(() => socket.destroy(), holdMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `https://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`;
+  return Object.assign(state, { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+}
+
+async function dueDeliveries(url: string, count: number): Promise<string[]> {
+  const rows = Array.from({ length: count }, (_, i) => ({ id: crypto.randomUUID(), webhookId, orgId, eventId: crypto.randomUUID(), eventType: "signature.document.voided", url, payload: { n: i }, maxAttempts: 6, nextAttemptAt: new Date(Date.now() - 1000) }));
+  await prisma.webhookDelivery.createMany({ data: rows });
+  return rows.map((r) => r.id);
+}
+
+/** Each delivery's attempt count and how many attempts its log holds. */
+async function attemptsOf(ids: string[]) {
+  const rows = await prisma.webhookDelivery.findMany({ where: { id: { in: ids } }, select: { attemptCount: true, _count: { select: { attempts: true } } } });
+  return rows.map((r) => ({ attemptCount: r.attemptCount, logged: r._count.attempts }));
+}
+
+beforeAll(async () => {
+  pglite = await PGlite.create();
+  await applyMigrations(sqlRunner({ kind: "pglite", pglite }));
+  prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  deps = { db: prisma, instanceSecret: "an-instance-secret-for-unit-tests-0123456789", allowPrivate: true, retryScale: 1, timeoutMs: 5_000 };
+  orgId = (await seedDemoWorkspace(prisma, { baseUrl: "http://quire.test", adminPassword: "password-123", sampleTemplates: false })).orgId;
+  const user = await prisma.user.findFirstOrThrow();
+  webhookId = (await createWebhook(deps, { orgId, userId: user.id }, { name: "signature", urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.voided"] })).id;
+});
+
+afterEach(async () => {
+  await prisma.webhookDelivery.deleteMany({});
+});
+
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await pglite?.close();
+});
+
+describe("batched webhook claims", () => {
+  it("two workers passing at once split the due deliveries: each is sent and logged exactly once", async () => {
+    const receiver = await dropper(50);
+    try {
+      // 4 senders x 4 per sender = 16 per claim: the first worker cannot take all 24.
+      const ids = await dueDeliveries(receiver.url, 24);
+      const [a, b] = await Promise.all([runDeliveryPass(deps, 4), runDeliveryPass(deps, 4)]);
+      expect(a + b).toBe(24);
+      expect(Math.min(a, b)).toBeGreaterThan(0);
+      expect(receiver.connections).toBe(24);
+      expect(await attemptsOf(ids)).toEqual(Array(24).fill({ attemptCount: 1, logged: 1 }));
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("a pass claims the next batch while it still has work, and sends everything due once", async () => {
+    const receiver = await dropper(0);
+    try {
+      // 2 senders x 4 per sender = 8 per claim: 20 due take three claims in the one pass.
+      const ids = await dueDeliveries(receiver.url, 20);
+      expect(await runDeliveryPass(deps, 2)).toBe(20);
+      expect(receiver.connections).toBe(20);
+      expect(await attemptsOf(ids)).toEqual(Array(20).fill({ attemptCount: 1, logged: 1 }));
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("a batch claimed by a worker that then died stays leased, and is taken again after the lease, each delivery once", async () => {
+    const receiver = await dropper(0);
+    try {
+      const ids = await dueDeliveries(receiver.url, 10);
+      // The dead worker: claims six under a long lease, sends nothing, records nothing, releases nothing.
+      const dead = (await claimDue(prisma, 6, 3600_000)).map((d) => d.id);
+      expect(dead).toHaveLength(6);
+      // A live worker takes only the four nobody holds.
+      expect(await runDeliveryPass(deps, 4)).toBe(4);
+      expect(await runDeliveryPass(deps, 4)).toBe(0);
+      expect(receiver.connections).toBe(4);
+      // The lease runs out: the six are taken again, each sent once.
+      await prisma.webhookDelivery.updateMany({ where: { id: { in: dead } }, data: { leaseUntil: new Date(Date.now() - 1000) } });
+      expect(await runDeliveryPass(deps, 4)).toBe(6);
+      expect(receiver.connections).toBe(10);
+      expect(await attemptsOf(ids)).toEqual(Array(10).fill({ attemptCount: 1, logged: 1 }));
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("an attempt still in flight when its lease ran out and another worker took it over is recorded once", async () => {
+    const receiver = await dropper(1500);
+    try {
+      const [id] = await dueDeliveries(receiver.url, 1);
+      const inFlight = new Promise<void>((resolve) => (receiver.onConnect = resolve));
+      const first = runDeliveryPass(deps, 1);
+      await inFlight;
+      // The lease runs out while the first worker waits for the receiver; a second worker takes the delivery.
+      await prisma.webhookDelivery.update({ where: { id }, data: { leaseUntil: new Date(Date.now() - 1000) } });
+      receiver.onConnect = () => {};
+      const [a, b] = await Promise.all([first, runDeliveryPass(deps, 1)]);
+      expect([a, b]).toEqual([1, 1]);
+      expect(receiver.connections).toBe(2);
+      // Both sent attempt 1; only the one recorded first counts, the other is refused.
+      expect(await attemptsOf([id])).toEqual([{ attemptCount: 1, logged: 1 }]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
