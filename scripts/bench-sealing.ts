@@ -11,6 +11,7 @@ import { P12Signer, PDF } from "@libpdf/core";
 import { loadOrCreateSigningCertificate } from "@/lib/pdf/instance-certificate";
 import { checkSealable } from "@/lib/pdf/inspect";
 import { sealCompletedDocument, type StampField } from "@/lib/pdf/seal";
+import { recordFigure } from "./bench-shared";
 
 const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
@@ -61,6 +62,7 @@ export async function benchSealing(): Promise<void> {
       }),
     );
     console.log(`| ${pages} | ${check.toFixed(1)} | ${floor.toFixed(1)} | ${seal.toFixed(1)} | ${(seal / floor).toFixed(2)} |`);
+    recordFigure({ section: "sealing", db: "", measure: `seal a completed ${pages}-page document, median`, quire: seal, unit: "ms", floor, floorLabel: "bare PAdES signature" });
   }
   console.log(`\n(${os.cpus().length} cores; the signing certificate is generated for the run.)`);
 }
