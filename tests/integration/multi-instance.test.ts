@@ -8,6 +8,8 @@
 // second server on the same embedded database is refused with a clear message instead.
 import crypto from "node:crypto";
 import forge from "node-forge";
+import pg from "pg";
+import { generateApiKey } from "@/lib/auth/api-keys";
 import { SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { as, authHeaders, call, type ApiReply } from "../support/api";
@@ -92,6 +94,27 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     // open sealed settings, check passcodes or links made by A.
     await expectRefused(startSecondInstance(A, { ownSecret: true }), /NEXTAUTH_SECRET differs from the secret this database was set up with/);
   }, 120_000);
+
+  it("refuses a key on both instances from the very next request after it is revoked, though both had it cached", async () => {
+    const { key, prefix, hash } = generateApiKey();
+    const admin = new pg.Client({ connectionString: A.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const [{ userId }] = (await admin.query(`SELECT "userId" FROM api_key WHERE "orgId" = $1 LIMIT 1`, [A.seed.orgId])).rows;
+      await admin.query(`INSERT INTO api_key (id, "orgId", "userId", role, name, prefix, hash) VALUES (gen_random_uuid(), $1, $2, 'viewer', 'revocation probe', $3, $4)`, [A.seed.orgId, userId, prefix, hash]);
+      const headers = { authorization: `Bearer ${key}`, "x-service-org-id": A.seed.orgId };
+      // Both instances now know the key (each keeps verified identities for a minute).
+      for (const server of [A, B, A, B]) expect((await call(server.baseUrl, "/api/whoami", { headers })).status).toBe(200);
+      // Revoked as the dashboard does it: on the row, seen by neither process's memory.
+      await admin.query(`UPDATE api_key SET "revokedAt" = now() WHERE prefix = $1`, [prefix]);
+      const after = await Promise.all([A, B, A, B].map((server) => call(server.baseUrl, "/api/whoami", { headers })));
+      expect(after.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+      // Asking for another organization does not turn the answer into a 403 that would confirm the key.
+      expect((await call(B.baseUrl, "/api/whoami", { headers: { ...headers, "x-service-org-id": A.other.orgId } })).status).toBe(401);
+    } finally {
+      await admin.end();
+    }
+  });
 
   it("counts one per-key rate limit across both instances: exactly the plan's 5 per minute pass", async () => {
     // Stay inside one fixed one-minute window.
