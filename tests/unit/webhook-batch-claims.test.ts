@@ -3,7 +3,6 @@
 // claiming a batch leaves it leased, and it is taken again (and sent once) only after the lease; an
 // attempt whose lease ran out while it was in flight is recorded once, by whichever holder finishes first.
 import crypto from "node:crypto";
-import net from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -13,25 +12,13 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { seedDemoWorkspace } from "@/lib/orgs/seed";
 import { claimDue, runDeliveryPass, type DeliveryDeps } from "@/lib/webhooks/delivery";
 import { createWebhook } from "@/lib/webhooks/webhooks";
+import { dropper } from "../support/dropper";
 
 let pglite: PGlite;
 let prisma: PrismaClient;
 let deps: DeliveryDeps;
 let orgId: string;
 let webhookId: string;
-
-/** A receiver that takes each connection, tells the test, and drops it after `holdMs` (a failed attempt). */
-async function dropper(holdMs: number) {
-  const state = { connections: 0, onConnect: () => {} };
-  const server = net.createServer((socket) => {
-    state.connections++;
-    state.onConnect();
-    setTimeout(() => socket.destroy(), holdMs);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `https://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`;
-  return Object.assign(state, { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-}
 
 async function dueDeliveries(url: string, count: number): Promise<string[]> {
   const rows = Array.from({ length: count }, (_, i) => ({ id: crypto.randomUUID(), webhookId, orgId, eventId: crypto.randomUUID(), eventType: "signature.document.voided", url, payload: { n: i }, maxAttempts: 6, nextAttemptAt: new Date(Date.now() - 1000) }));

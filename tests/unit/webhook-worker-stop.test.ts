@@ -2,7 +2,6 @@
 // attempt under way finishes and is recorded, nothing more is claimed, and deliveries claimed but not
 // tried are handed back at once (not left to wait for their lease), so none is lost or sent twice.
 import crypto from "node:crypto";
-import net from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,25 +11,13 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { seedDemoWorkspace } from "@/lib/orgs/seed";
 import { runDeliveryPass, startDeliveryWorker, stopDeliveryWorker, type DeliveryDeps } from "@/lib/webhooks/delivery";
 import { createWebhook } from "@/lib/webhooks/webhooks";
+import { dropper } from "../support/dropper";
 
 let pglite: PGlite;
 let prisma: PrismaClient;
 let deps: DeliveryDeps;
 let orgId: string;
 let webhookId: string;
-
-/** A receiver that takes each connection, tells the test, and drops it after `holdMs` (a failed attempt). */
-async function dropper(holdMs: number) {
-  const state = { connections: 0, onConnect: () => {} };
-  const server = net.createServer((socket) => {
-    state.connections++;
-    state.onConnect();
-    setTimeout(() => socket.destroy(), holdMs);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `https://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`;
-  return Object.assign(state, { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-}
 
 async function dueDeliveries(url: string, count: number): Promise<string[]> {
   const ids: string[] = [];
