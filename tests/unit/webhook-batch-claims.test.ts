@@ -4,17 +4,11 @@
 // attempt whose lease ran out while it was in flight is recorded once, by whichever holder finishes first.
 import crypto from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { sqlRunner } from "@/lib/db/driver";
-import { applyMigrations } from "@/lib/db/migrate";
-import { PrismaClient } from "@/lib/generated/prisma/client";
-import { seedDemoWorkspace } from "@/lib/orgs/seed";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { claimDue, runDeliveryPass, type DeliveryDeps } from "@/lib/webhooks/delivery";
-import { createWebhook } from "@/lib/webhooks/webhooks";
-import { dropper } from "../support/dropper";
+import { dropper, openWebhookTestDb, type WebhookTestDb } from "../support/webhook-unit";
 
-let pglite: PGlite;
 let prisma: PrismaClient;
 let deps: DeliveryDeps;
 let orgId: string;
@@ -32,14 +26,11 @@ async function attemptsOf(ids: string[]) {
   return rows.map((r) => ({ attemptCount: r.attemptCount, logged: r._count.attempts }));
 }
 
+let testDb: WebhookTestDb;
+
 beforeAll(async () => {
-  pglite = await PGlite.create();
-  await applyMigrations(sqlRunner({ kind: "pglite", pglite }));
-  prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  deps = { db: prisma, instanceSecret: "an-instance-secret-for-unit-tests-0123456789", allowPrivate: true, retryScale: 1, timeoutMs: 5_000 };
-  orgId = (await seedDemoWorkspace(prisma, { baseUrl: "http://quire.test", adminPassword: "password-123", sampleTemplates: false })).orgId;
-  const user = await prisma.user.findFirstOrThrow();
-  webhookId = (await createWebhook(deps, { orgId, userId: user.id }, { name: "signature", urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.voided"] })).id;
+  testDb = await openWebhookTestDb();
+  ({ prisma, deps, orgId, webhookId } = testDb);
 });
 
 afterEach(async () => {
@@ -47,8 +38,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await prisma?.$disconnect();
-  await pglite?.close();
+  await testDb?.close();
 });
 
 describe("batched webhook claims", () => {

@@ -3,17 +3,11 @@
 // tried are handed back at once (not left to wait for their lease), so none is lost or sent twice.
 import crypto from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqlRunner } from "@/lib/db/driver";
-import { applyMigrations } from "@/lib/db/migrate";
-import { PrismaClient } from "@/lib/generated/prisma/client";
-import { seedDemoWorkspace } from "@/lib/orgs/seed";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { runDeliveryPass, startDeliveryWorker, stopDeliveryWorker, type DeliveryDeps } from "@/lib/webhooks/delivery";
-import { createWebhook } from "@/lib/webhooks/webhooks";
-import { dropper } from "../support/dropper";
+import { dropper, openWebhookTestDb, type WebhookTestDb } from "../support/webhook-unit";
 
-let pglite: PGlite;
 let prisma: PrismaClient;
 let deps: DeliveryDeps;
 let orgId: string;
@@ -36,19 +30,15 @@ async function rowsOf(ids: string[]) {
   return ids.map((id) => rows.find((r) => r.id === id)!);
 }
 
+let testDb: WebhookTestDb;
+
 beforeAll(async () => {
-  pglite = await PGlite.create();
-  await applyMigrations(sqlRunner({ kind: "pglite", pglite }));
-  prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  deps = { db: prisma, instanceSecret: "an-instance-secret-for-unit-tests-0123456789", allowPrivate: true, retryScale: 1, timeoutMs: 5_000 };
-  orgId = (await seedDemoWorkspace(prisma, { baseUrl: "http://quire.test", adminPassword: "password-123", sampleTemplates: false })).orgId;
-  const user = await prisma.user.findFirstOrThrow();
-  webhookId = (await createWebhook(deps, { orgId, userId: user.id }, { name: "signature", urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.voided"] })).id;
+  testDb = await openWebhookTestDb();
+  ({ prisma, deps, orgId, webhookId } = testDb);
 });
 
 afterAll(async () => {
-  await prisma?.$disconnect();
-  await pglite?.close();
+  await testDb?.close();
 });
 
 describe("stopping the delivery worker", () => {
