@@ -8,6 +8,7 @@
 import crypto from "node:crypto";
 import { type ApiPrincipal, parseApiKey, resolveApiKey } from "@/lib/auth/api-keys";
 import { admitKey } from "@/lib/auth/rate-limit";
+import { LruCache } from "@/lib/cache/lru";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
@@ -31,8 +32,8 @@ const MAX_IDENTITIES = 10_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 // On globalThis: Next.js may load this module once per bundle; the cache is the process's.
-const registry = globalThis as unknown as { __quireApiIdentities?: Map<string, CachedIdentity> };
-const identities = (registry.__quireApiIdentities ??= new Map());
+const registry = globalThis as unknown as { __quireApiIdentities?: LruCache<string, CachedIdentity> };
+const identities = (registry.__quireApiIdentities ??= new LruCache(MAX_IDENTITIES));
 
 export async function authenticateApiRequest(headers: Headers): Promise<ApiPrincipal> {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.get("authorization") ?? "");
@@ -77,7 +78,6 @@ async function identify(digest: string, key: string): Promise<CachedIdentity> {
   // resolveApiKey compares the stored hash in constant time and writes lastUsedAt when it is due.
   const { plan: _plan, ...identity } = await resolveApiKey(await db(), key);
   const entry = { identity, cachedAt: Date.now(), usedWrittenAt: Date.now() };
-  if (identities.size >= MAX_IDENTITIES) identities.delete(identities.keys().next().value as string);
   identities.set(digest, entry);
   return entry;
 }
