@@ -12,6 +12,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { PdfConverter } from "@/lib/pdf/converter";
 import type { FileStorage } from "@/lib/storage";
 import { ensureTags, normalizeLabels, tagJson, type TagJson } from "@/lib/tags/tags";
+import { isUuid } from "@/lib/ids";
 
 export const NAME_MIN = 3;
 export const NAME_MAX = 255;
@@ -196,10 +197,6 @@ async function putAll(storage: FileStorage, files: [key: string, data: Buffer][]
   if (failed) throw failed.reason;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 const rowInclude = {
   creator: { select: { email: true } },

@@ -3,6 +3,7 @@
 // hash and the entry's canonical JSON).
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
+import type { SqlRunner } from "@/lib/db/sql";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -59,11 +60,11 @@ export function verifyAuditChain(entries: AuditEntryJson[]): number {
   return -1;
 }
 
-/** Appends one entry. Call inside the transaction that makes the change it records. */
-export async function appendAudit(tx: Prisma.TransactionClient, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
-  // Serialises appends per document: two writers would otherwise chain from the same predecessor.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`audit:${documentId}`}))`;
-  const last = await tx.auditEntry.findFirst({ where: { documentId }, orderBy: { seq: "desc" }, select: { seq: true, currentHash: true } });
+/** The lock that serialises appends per document: two writers would otherwise chain from the same predecessor. */
+const APPEND_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('audit:' || $1::text))`;
+
+/** The entry that follows `last` (the document's newest entry, or none), with its place and hashes. */
+function nextEntry(documentId: string, input: AuditInput, at: Date, last: { seq: number; currentHash: string } | null) {
   const entry = {
     id: crypto.randomUUID(),
     documentId,
@@ -75,11 +76,29 @@ export async function appendAudit(tx: Prisma.TransactionClient, documentId: stri
     details: input.details ?? {},
   };
   const previousHash = last?.currentHash ?? GENESIS_HASH;
-  const currentHash = chainHash(previousHash, entry);
-  await tx.auditEntry.create({
-    data: { ...entry, seq: (last?.seq ?? 0) + 1, timestamp: at, details: entry.details as Prisma.InputJsonValue, previousHash, currentHash },
-  });
-  return { ...entry, previousHash, currentHash };
+  return { seq: (last?.seq ?? 0) + 1, json: { ...entry, previousHash, currentHash: chainHash(previousHash, entry) } };
+}
+
+/** Appends one entry. Call inside the transaction that makes the change it records. */
+export async function appendAudit(tx: Prisma.TransactionClient, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
+  await tx.$executeRawUnsafe(APPEND_LOCK_SQL, documentId);
+  const last = await tx.auditEntry.findFirst({ where: { documentId }, orderBy: { seq: "desc" }, select: { seq: true, currentHash: true } });
+  const { seq, json } = nextEntry(documentId, input, at, last);
+  await tx.auditEntry.create({ data: { ...json, seq, timestamp: at, details: json.details as Prisma.InputJsonValue } });
+  return json;
+}
+
+/** appendAudit on the driver (lib/db/sql.ts), for hot paths that write without Prisma; same lock, same chain. */
+export async function appendAuditSql(tx: SqlRunner, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
+  await tx.query(APPEND_LOCK_SQL, [documentId]);
+  const [last] = await tx.query<{ seq: number; currentHash: string }>(`SELECT "seq", "currentHash" FROM "audit_entry" WHERE "documentId" = $1 ORDER BY "seq" DESC LIMIT 1`, [documentId]);
+  const { seq, json } = nextEntry(documentId, input, at, last ?? null);
+  await tx.query(
+    `INSERT INTO "audit_entry" ("id", "documentId", "seq", "actionType", "timestamp", "recipientId", "ip", "userAgent", "details", "previousHash", "currentHash")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)`,
+    [json.id, documentId, seq, json.actionType, at, json.recipientId, json.ip, json.userAgent, JSON.stringify(json.details), json.previousHash, json.currentHash],
+  );
+  return json;
 }
 
 export async function auditTrail(db: Db, documentId: string): Promise<AuditEntryJson[]> {

@@ -18,6 +18,7 @@ import { fitsOn, type Rect } from "@/lib/pdf/geometry";
 import type { SealablePdf } from "@/lib/pdf/inspect";
 import type { FileStorage } from "@/lib/storage";
 import type { UploadedFile } from "@/lib/uploads/file";
+import { isUuid } from "@/lib/ids";
 
 export type { AnchorHit, AnchorRequest };
 
@@ -74,7 +75,6 @@ function sha256(data: Buffer): string {
   return crypto.createHash("sha256").update(data).digest("hex");
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isPdf(data: Buffer): boolean {
   return data.subarray(0, 5).toString("latin1") === "%PDF-";
@@ -108,11 +108,11 @@ async function resolveSource(deps: EsignDeps, actor: Actor, input: PrepareInput,
     return { pdf: await deps.converter.convert(data, office), kind: "fileLink", ref: input.fileLink, name: base.replace(/\.(docx|pptx)$/i, "") };
   }
   if (input.templateId) {
-    const t = UUID.test(input.templateId) ? await deps.db.template.findFirst({ where: { id: input.templateId, orgId: actor.orgId, isActive: true } }) : null;
+    const t = isUuid(input.templateId) ? await deps.db.template.findFirst({ where: { id: input.templateId, orgId: actor.orgId, isActive: true } }) : null;
     if (!t) throw new NotFoundError("Template not found", "TemplateNotFound");
     return { pdf: await deps.converter.convert(await deps.storage.get(t.storageKey), t.kind as "docx" | "pptx"), kind: "templateId", ref: t.id, name: t.name };
   }
-  const d = UUID.test(input.deliverableId!) ? await deps.db.deliverable.findFirst({ where: { id: input.deliverableId!, orgId: actor.orgId, isActive: true } }) : null;
+  const d = isUuid(input.deliverableId!) ? await deps.db.deliverable.findFirst({ where: { id: input.deliverableId!, orgId: actor.orgId, isActive: true } }) : null;
   if (!d?.pdfKey) throw new NotFoundError("Deliverable not found", "DeliverableNotFound");
   return { pdf: await deps.storage.get(d.pdfKey), kind: "deliverableId", ref: d.id, name: d.name };
 }
@@ -338,7 +338,7 @@ async function replyFor(db: Db, id: string, message: string): Promise<PrepareRep
 }
 
 async function loadDocument(db: Db, orgId: string, id: string) {
-  const doc = UUID.test(id) ? await db.signingDocument.findFirst({ where: { id, orgId }, include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } } }) : null;
+  const doc = isUuid(id) ? await db.signingDocument.findFirst({ where: { id, orgId }, include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } } }) : null;
   if (!doc) throw new DocumentNotFoundError();
   return doc;
 }

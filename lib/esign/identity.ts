@@ -3,6 +3,7 @@
 // is sent and whenever a signing URL is issued (settings may change in between).
 import { isValidPhoneNumber, parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { Db } from "@/lib/db/client";
+import type { EmbeddedSigningSettings } from "@/lib/generated/prisma/client";
 import type { Plan } from "@/lib/auth/roles";
 import { SigningRuleError } from "@/lib/esign/errors";
 
@@ -45,7 +46,15 @@ export const DEFAULT_SETTINGS: SigningSettings = {
 
 export async function loadSigningSettings(db: Db, orgId: string): Promise<SigningSettings> {
   const [row, providers] = await Promise.all([db.embeddedSigningSettings.findUnique({ where: { orgId } }), db.identityProvider.findMany({ where: { orgId }, select: { name: true } })]);
-  if (!row) return { ...DEFAULT_SETTINGS, identityProviders: providers.map((p) => p.name) };
+  return settingsFromRow(row, providers.map((p) => p.name));
+}
+
+/** The settings row's columns this module reads (a Prisma row or a raw SQL row). */
+export type SigningSettingsRow = Pick<EmbeddedSigningSettings, "enabled" | "allowExternalIdv" | "allowIdentityOverride" | "defaultChannel" | "allowChannelOverride" | "allowedFrameAncestors" | "smsApiBaseUrl" | "smsAccountSid" | "smsFrom" | "smsAuthTokenEnc">;
+
+/** An organization without a settings row has the defaults (embedded signing off). */
+export function settingsFromRow(row: SigningSettingsRow | null, identityProviders: string[]): SigningSettings {
+  if (!row) return { ...DEFAULT_SETTINGS, identityProviders };
   return {
     enabled: row.enabled,
     allowExternalIdv: row.allowExternalIdv,
@@ -54,7 +63,7 @@ export async function loadSigningSettings(db: Db, orgId: string): Promise<Signin
     allowChannelOverride: row.allowChannelOverride,
     allowedFrameAncestors: row.allowedFrameAncestors,
     smsConfigured: row.smsApiBaseUrl === "outbox" || Boolean(row.smsApiBaseUrl && row.smsAccountSid && row.smsFrom && row.smsAuthTokenEnc),
-    identityProviders: providers.map((p) => p.name),
+    identityProviders,
   };
 }
 

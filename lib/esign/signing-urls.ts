@@ -6,10 +6,13 @@ import { createRemoteJWKSet, decodeProtectedHeader, importSPKI, jwtVerify, type 
 import { now } from "@/lib/clock";
 import { open } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
-import { appendAudit } from "@/lib/esign/audit";
-import { checkReturnUrl, recipientStatuses, requireDocument, type Actor, type EsignDeps, type RequestMeta } from "@/lib/esign/documents";
-import { DocumentNotSignableError, RecipientAlreadySignedError, RecipientNotFoundError, RecipientNotInTurnError, SigningRuleError } from "@/lib/esign/errors";
-import { loadSigningSettings, resolveIdentity, smsPasscodesThisMonth, type ResolvedIdentity } from "@/lib/esign/identity";
+import type { SqlRunner } from "@/lib/db/sql";
+import { appendAuditSql } from "@/lib/esign/audit";
+import { checkReturnUrl, recipientStatuses, type Actor, type EsignDeps, type RequestMeta } from "@/lib/esign/documents";
+import { DocumentNotFoundError, DocumentNotSignableError, RecipientAlreadySignedError, RecipientNotFoundError, RecipientNotInTurnError, SigningRuleError } from "@/lib/esign/errors";
+import { resolveIdentity, settingsFromRow, smsPasscodesThisMonth, type ResolvedIdentity, type SigningSettingsRow } from "@/lib/esign/identity";
+import type { DocumentStatus } from "@/lib/generated/prisma/client";
+import { isUuid } from "@/lib/ids";
 import { hashToken, signingLinkToken } from "@/lib/esign/tokens";
 import type { Plan } from "@/lib/auth/roles";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -38,7 +41,7 @@ export function signingUrl(baseUrl: string, token: string): string {
 }
 
 export async function issueSigningUrl(
-  deps: Pick<EsignDeps, "db" | "baseUrl" | "linkSecret"> & { instanceSecret: string },
+  deps: Pick<EsignDeps, "db" | "baseUrl" | "linkSecret"> & { sql: SqlRunner; instanceSecret: string },
   actor: Actor & { plan: Plan },
   documentId: string,
   input: SigningUrlInput,
@@ -49,9 +52,9 @@ export async function issueSigningUrl(
   checkReturnUrl(input.returnUrl);
   // The plan comes with the caller: the request that authenticated it read it a moment ago.
   const plan = actor.plan;
-  const settings = await loadSigningSettings(deps.db, actor.orgId);
+  const { settings, doc } = await loadContext(deps.sql, actor.orgId, documentId);
   if (!settings.enabled) throw new SigningRuleError("forbidden", "Embedded signing is not enabled for this organization (Settings → Embedded signing)", "EmbeddedSigningNotEnabled");
-  const doc = await requireDocument(deps.db, actor.orgId, documentId);
+  if (!doc) throw new DocumentNotFoundError();
   const recipient = doc.recipients.find((r) => (input.recipientId ? r.id === input.recipientId : r.externalId === input.externalId));
   if (!recipient) throw new RecipientNotFoundError();
 
@@ -77,10 +80,13 @@ export async function issueSigningUrl(
     expiresAt = doc.expiresAt;
   }
   // Set per request: a request without returnUrl clears the earlier one (4.3).
-  await deps.db.$transaction(async (tx) => {
-    await tx.signingRecipient.update({ where: { id: recipient.id }, data: { returnUrl: input.returnUrl ?? null } });
-    if (singleUse) await tx.signingUrlGrant.create({ data: { recipientId: recipient.id, tokenHash: hashToken(token), mode: identity.mode!, expiresAt: expiresAt! } });
-    await appendAudit(tx, doc.id, { actionType: "signing_url_issued", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) } });
+  // On the driver, not Prisma: this is an integrator's hot path (issue 17), three statements and the audit append.
+  await deps.sql.transaction(async (tx) => {
+    await tx.query(`UPDATE "signing_recipient" SET "returnUrl" = $2 WHERE "id" = $1`, [recipient.id, input.returnUrl ?? null]);
+    if (singleUse) {
+      await tx.query(`INSERT INTO "signing_url_grant" ("id", "recipientId", "tokenHash", "mode", "expiresAt") VALUES ($1, $2, $3, $4, $5)`, [crypto.randomUUID(), recipient.id, hashToken(token), identity.mode, expiresAt]);
+    }
+    await appendAuditSql(tx, doc.id, { actionType: "signing_url_issued", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) } });
   });
   return {
     url: signingUrl(deps.baseUrl, token),
@@ -90,6 +96,51 @@ export async function issueSigningUrl(
     identityVerificationMode: identity.mode,
     pendingChecks: identity.mode === "otp" ? [`${identity.channel}_otp`] : [],
   };
+}
+
+type ContextRow = SigningSettingsRow & {
+  hasSettings: boolean;
+  identityProviders: string[] | null;
+  docId: string | null;
+  status: DocumentStatus;
+  automated: boolean;
+  expiresAt: Date | null;
+  recipientId: string | null;
+  name: string;
+  email: string;
+  phone: string | null;
+  externalId: string | null;
+  signingOrder: number;
+  signedAt: Date | null;
+  identityVerification: unknown;
+};
+
+/**
+ * The organization's signing settings and the document with its recipients (in signing order), in one
+ * statement: one row per recipient, or one row of settings alone when the document is not the
+ * organization's (a null document).
+ */
+async function loadContext(sql: SqlRunner, orgId: string, documentId: string) {
+  const rows = await sql.query<ContextRow>(
+    `SELECT s."orgId" IS NOT NULL AS "hasSettings", s."enabled", s."allowExternalIdv", s."allowIdentityOverride", s."defaultChannel",
+            s."allowChannelOverride", s."allowedFrameAncestors", s."smsApiBaseUrl", s."smsAccountSid", s."smsFrom", s."smsAuthTokenEnc",
+            (SELECT array_agg(p."name" ORDER BY p."name") FROM "identity_provider" p WHERE p."orgId" = $1) AS "identityProviders",
+            d."id" AS "docId", d."status", d."automated", d."expiresAt",
+            r."id" AS "recipientId", r."name", r."email", r."phone", r."externalId", r."signingOrder", r."signedAt", r."identityVerification"
+       FROM (SELECT 1) AS one
+       LEFT JOIN "embedded_signing_settings" s ON s."orgId" = $1
+       LEFT JOIN "signing_document" d ON d."id" = $2 AND d."orgId" = $1
+       LEFT JOIN "signing_recipient" r ON r."documentId" = d."id"
+      ORDER BY r."signingOrder", r."createdOn"`,
+    [orgId, isUuid(documentId) ? documentId : null],
+  );
+  const first = rows[0];
+  const settings = settingsFromRow(first.hasSettings ? first : null, first.identityProviders ?? []);
+  if (!first.docId) return { settings, doc: null };
+  const recipients = rows
+    .filter((r) => r.recipientId)
+    .map((r) => ({ id: r.recipientId!, name: r.name, email: r.email, phone: r.phone, externalId: r.externalId, signingOrder: r.signingOrder, signedAt: r.signedAt, identityVerification: r.identityVerification }));
+  return { settings, doc: { id: first.docId, status: first.status, automated: first.automated, expiresAt: first.expiresAt, recipients } };
 }
 
 const assertionError = (code: string, message: string) => new SigningRuleError("validation", message, code);

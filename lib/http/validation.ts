@@ -3,6 +3,7 @@
 import { refuseUnstorable, unstorableJson } from "@/lib/http/text-safety";
 import type { z, ZodError } from "zod";
 import { NotFoundError, ValidationError, type ValidationIssue } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 
 export function zodIssues(err: ZodError): ValidationIssue[] {
   return err.issues.map((i) => ({ field: i.path.map(String).join(".") || "(root)", message: i.message }));
@@ -46,10 +47,9 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer
   return result.success ? result.data : fail(result.error, "request");
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A path id that is not a UUID cannot name anything: it is a 404, not a 400. */
 export function requireUuid(value: string, message: string, code: string): string {
-  if (!UUID.test(value)) throw new NotFoundError(message, code);
+  if (!isUuid(value)) throw new NotFoundError(message, code);
   return value.toLowerCase();
 }

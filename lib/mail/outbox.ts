@@ -4,8 +4,8 @@ import { Parser } from "htmlparser2";
 import type { Db } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
 import type { OutboxMessage } from "@/lib/generated/prisma/client";
+import { isUuid } from "@/lib/ids";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function messageJson(m: OutboxMessage) {
   return {
@@ -44,7 +44,7 @@ export async function listOutbox(db: Db, q: { orgId: string; to?: string; search
 
 /** One message of the organization; another organization's message is "not found", never "forbidden". */
 export async function getOutboxMessage(db: Db, q: { orgId: string; id: string }): Promise<OutboxMessageJson> {
-  const row = UUID.test(q.id) ? await db.outboxMessage.findFirst({ where: { id: q.id, orgId: q.orgId } }) : null;
+  const row = isUuid(q.id) ? await db.outboxMessage.findFirst({ where: { id: q.id, orgId: q.orgId } }) : null;
   if (!row) throw new NotFoundError("Message not found", "OutboxMessageNotFound");
   return messageJson(row);
 }

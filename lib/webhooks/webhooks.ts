@@ -10,6 +10,7 @@ import type { Db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { ConflictError, NotFoundError, ValidationError, type ValidationIssue } from "@/lib/errors";
 import { isPrivateAddress, parseHttpsUrl, UnsafeUrlError } from "@/lib/net/safe-fetch";
+import { isUuid } from "@/lib/ids";
 
 export const AVAILABLE_EVENTS = [
   "signature.document.sent",
@@ -145,13 +146,12 @@ function nameTaken(orgId: string, webhookName: string): ConflictError {
 /** A webhook is addressed by name in the API and by id in the dashboard (where a paused twin can share the name). */
 export type WebhookRef = string | { id: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findWebhook(db: Db, orgId: string, ref: WebhookRef): Promise<WebhookRow> {
   const row =
     typeof ref === "string"
       ? await db.webhook.findFirst({ where: { orgId, name: ref }, orderBy: [{ isActive: "desc" }, { updatedOn: "desc" }] })
-      : UUID.test(ref.id)
+      : isUuid(ref.id)
         ? await db.webhook.findFirst({ where: { orgId, id: ref.id } })
         : null;
   if (!row) throw new NotFoundError("Webhook not found", "WebhookNotFound");

@@ -7,6 +7,7 @@ import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { as, call } from "../support/helpers";
 import { orgWith, prepareDoc, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
 import { expectSigningError } from "../support/embedded-expect";
+import { verifyAuditChain } from "@/lib/esign/audit";
 
 const server = inject("quire");
 const { baseUrl } = server;
@@ -241,5 +242,23 @@ describe("the deprecated GET signing-link", () => {
       [ids[0], "signing-link (deprecated)"],
       [ids[0], "signing-url"],
     ]);
+  });
+});
+
+describe("the audit chain under concurrent writers", () => {
+  it("stays one unbroken chain when signing URLs (written on the driver) and resends (written through Prisma) land at once", async () => {
+    const { documentId, ids } = await sent([
+      { name: "Ann", email: "ann@example.com", externalId: "a", signingOrder: 1 },
+      { name: "Ovi", email: "ovi@example.com", signingOrder: 1, identityVerification: ack },
+    ]);
+    const resend = () => as(baseUrl, org, "contributor")(`/esign/documents/${documentId}/resend-email`, { method: "POST", body: JSON.stringify({ recipientIds: [ids[0]] }), headers: { "content-type": "application/json" } });
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => (i % 4 === 3 ? resend() : urlOf(documentId, { recipientId: ids[i % 2] }))),
+    );
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
+    const trail = (await as(baseUrl, org)(`/esign/documents/${documentId}/audit-trail`)).json.data.auditTrail;
+    expect(trail.filter((e: { actionType: string }) => e.actionType === "signing_url_issued")).toHaveLength(18);
+    expect(trail.filter((e: { actionType: string }) => e.actionType === "resent")).toHaveLength(6);
+    expect(verifyAuditChain(trail)).toBe(-1);
   });
 });

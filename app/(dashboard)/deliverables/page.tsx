@@ -7,11 +7,11 @@ import { db } from "@/lib/db/client";
 import { listDeliverables } from "@/lib/deliverables/list";
 import { sql } from "@/lib/db/sql";
 import { listTags } from "@/lib/tags/tags";
+import { isUuid } from "@/lib/ids";
 
 export const metadata: Metadata = { title: "Deliverables" };
 
 const PAGE_SIZE = 12;
-const UUID = /^[0-9a-f-]{36}$/i;
 
 type Search = { q?: string; tag?: string | string[]; page?: string };
 
@@ -19,7 +19,7 @@ export default async function DeliverablesPage({ searchParams }: { searchParams:
   const { org } = await requireDashboard();
   const params = await searchParams;
   const page = Math.max(1, Number(params.page) || 1);
-  const selectedTags = (Array.isArray(params.tag) ? params.tag : params.tag ? [params.tag] : []).filter((t) => UUID.test(t));
+  const selectedTags = (Array.isArray(params.tag) ? params.tag : params.tag ? [params.tag] : []).filter((t) => isUuid(t));
   const client = await db();
   const [{ results, totalRecords }, tags] = await Promise.all([
     listDeliverables(await sql(), org.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, query: params.q || undefined, showTags: true, selectedTags }),

@@ -16,11 +16,11 @@ import { listTags } from "@/lib/tags/tags";
 import { getFolder } from "@/lib/templates/folders";
 import { templateTooLarge } from "@/lib/templates/inspect";
 import { listTemplateItems, SORT_COLUMNS, type SortColumn, type TemplateItemJson } from "@/lib/templates/listing";
+import { isUuid } from "@/lib/ids";
 
 export const metadata: Metadata = { title: "Templates" };
 
 const PAGE_SIZE = 24;
-const UUID = /^[0-9a-f-]{36}$/i;
 const SORT_LABELS: Record<SortColumn, string> = { name: "Name", createdOn: "Created", updatedOn: "Updated", email: "Creator", templateCount: "Template count" };
 
 type Search = { folder?: string; q?: string; tag?: string | string[]; sort?: string; order?: string; view?: string; page?: string };
@@ -34,9 +34,9 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
   const { maxUploadBytes } = getConfig();
   const params = await searchParams;
   const client = await db();
-  const folderId = params.folder && UUID.test(params.folder) ? params.folder : undefined;
+  const folderId = params.folder && isUuid(params.folder) ? params.folder : undefined;
   const folder = folderId ? await getFolder(client, org.id, folderId).catch((e) => (e instanceof NotFoundError ? notFound() : Promise.reject(e))) : null;
-  const selectedTags = (Array.isArray(params.tag) ? params.tag : params.tag ? [params.tag] : []).filter((t) => UUID.test(t));
+  const selectedTags = (Array.isArray(params.tag) ? params.tag : params.tag ? [params.tag] : []).filter((t) => isUuid(t));
   const sort = (SORT_COLUMNS as readonly string[]).includes(params.sort ?? "") ? (params.sort as SortColumn) : "name";
   const order = params.order === "desc" ? "desc" : "asc";
   const view = params.view === "list" ? "list" : "grid";

@@ -7,16 +7,16 @@ import { db } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
 import { listTemplateItems } from "@/lib/templates/listing";
 import { getTemplate } from "@/lib/templates/templates";
+import { isUuid } from "@/lib/ids";
 
 export const metadata: Metadata = { title: "Generate a document" };
 
-const UUID = /^[0-9a-f-]{36}$/i;
 
 export default async function NewDeliverablePage({ searchParams }: { searchParams: Promise<{ templateId?: string; q?: string }> }) {
   const { org } = await requireDashboard();
   const { templateId, q } = await searchParams;
   const client = await db();
-  if (templateId && UUID.test(templateId)) {
+  if (templateId && isUuid(templateId)) {
     const template = await getTemplate(client, org.id, templateId);
     return (
       <>
