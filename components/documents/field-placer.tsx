@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { saveDraftFieldsAction } from "@/app/(dashboard)/documents/actions";
+import { saveDraftFieldsAction } from "@/lib/dashboard/actions/documents";
 import { FormMessage } from "@/components/ui";
 
 type FieldType = "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";

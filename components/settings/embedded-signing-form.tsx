@@ -2,7 +2,7 @@
 // Embedded signing settings (interface.md 2.12): verification modes, the default passcode channel
 // and the origins allowed to frame the signing page. Administrators edit; others see them disabled.
 import { useState, useTransition } from "react";
-import { saveSigningSettingsAction } from "@/app/(dashboard)/settings/actions";
+import { saveSigningSettingsAction } from "@/lib/dashboard/actions/settings";
 import type { SigningSettingsView } from "@/lib/esign/settings";
 import { CheckboxField, FieldError, FormActions, SelectField, type FieldErrors } from "./fields";
 

@@ -2,7 +2,7 @@
 // Identity providers for external_idv (decisions.md "External identity assertions"): a JWKS URL, a
 // PEM public key (RS256/ES256) or an HS256 shared secret. Secrets are write-only.
 import { useState, useTransition } from "react";
-import { addIdentityProviderAction, removeIdentityProviderAction } from "@/app/(dashboard)/settings/actions";
+import { addIdentityProviderAction, removeIdentityProviderAction } from "@/lib/dashboard/actions/settings";
 import { Badge, FormMessage } from "@/components/ui";
 import type { SigningSettingsView } from "@/lib/esign/settings";
 import { FormActions, SelectField, TextAreaField, TextField, type FieldErrors } from "./fields";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { createFolderAction, deleteFolderAction, renameFolderAction } from "@/app/(dashboard)/templates/actions";
+import { createFolderAction, deleteFolderAction, renameFolderAction } from "@/lib/dashboard/actions/templates";
 
 export function NewFolderButton({ parentId }: { parentId: string | null }) {
   const [open, setOpen] = useState(false);

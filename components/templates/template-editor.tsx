@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { FormMessage, LabeledInput } from "@/components/ui";
-import { deleteTemplateAction, updateTemplateAction } from "@/app/(dashboard)/templates/actions";
+import { deleteTemplateAction, updateTemplateAction } from "@/lib/dashboard/actions/templates";
 
 export function TemplateEditor({
   template,

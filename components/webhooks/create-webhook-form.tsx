@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { createWebhookAction, type CreateWebhookState } from "@/app/(dashboard)/webhooks/actions";
+import { createWebhookAction, type CreateWebhookState } from "@/lib/dashboard/actions/webhooks";
 import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
 
 export function CreateWebhookForm({ availableEvents, defaultName = "signature" }: { availableEvents: string[]; defaultName?: string }) {

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { replayDeliveryAction } from "@/app/(dashboard)/webhooks/actions";
+import { replayDeliveryAction } from "@/lib/dashboard/actions/webhooks";
 import { Spinner } from "./shared";
 
 /** Sends the same event again as a new delivery, then opens that delivery. */

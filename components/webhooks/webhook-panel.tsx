@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { deleteWebhookAction, regenerateSecretAction, setWebhookActiveAction, testWebhookAction, updateWebhookAction, type TestOutcome } from "@/app/(dashboard)/webhooks/actions";
+import { deleteWebhookAction, regenerateSecretAction, setWebhookActiveAction, testWebhookAction, updateWebhookAction, type TestOutcome } from "@/lib/dashboard/actions/webhooks";
 import { Badge, Card } from "@/components/ui";
 import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
 

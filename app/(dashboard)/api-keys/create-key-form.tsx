@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { CopyButton } from "@/components/copy-button";
-import { createKeyAction, type CreateKeyState } from "./actions";
+import { createKeyAction, type CreateKeyState } from "@/lib/dashboard/actions/api-keys";
 
 const ROLE_HELP: Record<string, string> = {
   administrator: "everything, including webhooks",

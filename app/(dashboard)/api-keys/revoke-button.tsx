@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { revokeKeyAction } from "./actions";
+import { revokeKeyAction } from "@/lib/dashboard/actions/api-keys";
 
 export function RevokeButton({ id, label }: { id: string; label: string }) {
   const [pending, start] = useTransition();

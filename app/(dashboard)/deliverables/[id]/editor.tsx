@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { FormMessage, LabeledInput } from "@/components/ui";
-import { deleteDeliverableAction, saveDeliverableAction } from "../actions";
+import { deleteDeliverableAction, saveDeliverableAction } from "@/lib/dashboard/actions/deliverables";
 
 export function DeliverableEditor({ id, name, description, tags }: { id: string; name: string; description: string; tags: string[] }) {
   const router = useRouter();

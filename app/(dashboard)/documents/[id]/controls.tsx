@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { resendAction, retryFinalizationAction, voidDocumentAction } from "../actions";
+import { resendAction, retryFinalizationAction, voidDocumentAction } from "@/lib/dashboard/actions/documents";
 
 export function RetryFinalizationButton({ id }: { id: string }) {
   const [pending, start] = useTransition();
