@@ -189,15 +189,15 @@ export function FieldPlacer({ documentId, pages, recipients, initialFields }: { 
   async function save(send: boolean) {
     setPending(send ? "send" : "save");
     setMessage(null);
-    const r = await saveDraftFieldsAction(
-      documentId,
-      fields.map(({ id: _id, ...f }) => f),
+    const r = await saveDraftFieldsAction({
+      id: documentId,
+      fields: fields.map(({ id: _id, ...f }) => f),
       send,
-    );
+    });
     setPending(null);
-    if (!r.ok) return setMessage({ tone: "error", text: r.message });
+    if (!r.ok) return setMessage({ tone: "error", text: r.error });
     if (send) router.push(`/documents/${documentId}`);
-    else setMessage({ tone: "ok", text: r.message ?? "Saved." });
+    else setMessage({ tone: "ok", text: r.data ?? "Saved." });
   }
 
   const current = fields.find((f) => f.id === selected) ?? null;

@@ -31,17 +31,17 @@ export function EmbeddedSigningForm({ initial, readOnly }: { initial: SigningSet
       const result = await saveSigningSettingsAction({ ...flags, allowedFrameAncestors: rows.map((o) => o.value) });
       if (result.ok) {
         setErrors({});
-        setMessage({ tone: "ok", text: result.message });
+        setMessage({ tone: "ok", text: result.data });
         setOrigins(rows.length ? [...new Set(rows.map((o) => new URL(o.value).origin))] : [""]);
         return;
       }
       const mapped: FieldErrors = {};
-      for (const [key, text] of Object.entries(result.fieldErrors)) {
+      for (const [key, text] of Object.entries(result.fieldErrors ?? {})) {
         const m = /^allowedFrameAncestors\.(\d+)$/.exec(key);
         mapped[m ? `origin.${rows[Number(m[1])]?.row}` : key] = text;
       }
       setErrors(mapped);
-      setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "error", text: result.error });
     });
   }
 

@@ -27,8 +27,8 @@ export function IdentityProviders({ providers, readOnly }: { providers: Provider
     if (!window.confirm(`Remove identity provider “${p.name}”? Signing URLs that name it will be refused.`)) return;
     setRemoving(p.id);
     startTransition(async () => {
-      const result = await removeIdentityProviderAction(p.id);
-      setMessage({ tone: result.ok ? "ok" : "error", text: result.message });
+      const result = await removeIdentityProviderAction({ id: p.id });
+      setMessage({ tone: result.ok ? "ok" : "error", text: result.ok ? result.data : result.error });
       setRemoving(null);
     });
   }
@@ -77,8 +77,8 @@ function AddProviderForm() {
     const input = kind === "jwks" ? { name, kind, jwksUrl: jwksUrl.trim() } : kind === "pem" ? { name, kind, publicKeyPem } : { name, kind, secret };
     startTransition(async () => {
       const result = await addIdentityProviderAction(input);
-      setErrors(result.ok ? {} : result.fieldErrors);
-      setMessage({ tone: result.ok ? "ok" : "error", text: result.message });
+      setErrors(result.ok ? {} : (result.fieldErrors ?? {}));
+      setMessage({ tone: result.ok ? "ok" : "error", text: result.ok ? result.data : result.error });
       if (result.ok) {
         setName("");
         setJwksUrl("");

@@ -26,8 +26,8 @@ export function SmsProviderForm({ initial, readOnly }: { initial: SigningSetting
     const input = provider === "twilio" ? { provider, apiBaseUrl: apiBaseUrl.trim(), accountSid, from, ...(authToken ? { authToken } : {}) } : { provider };
     startTransition(async () => {
       const result = await saveSmsProviderAction(input);
-      setErrors(result.ok ? {} : result.fieldErrors);
-      setMessage({ tone: result.ok ? "ok" : "error", text: result.message });
+      setErrors(result.ok ? {} : (result.fieldErrors ?? {}));
+      setMessage({ tone: result.ok ? "ok" : "error", text: result.ok ? result.data : result.error });
       if (result.ok) setAuthToken("");
     });
   }

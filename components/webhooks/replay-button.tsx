@@ -18,8 +18,8 @@ export function ReplayButton({ deliveryId }: { deliveryId: string }) {
         onClick={() =>
           start(async () => {
             setError(null);
-            const r = await replayDeliveryAction(deliveryId);
-            if (!r.ok) setError(r.message);
+            const r = await replayDeliveryAction({ deliveryId });
+            if (!r.ok) setError(r.error);
             else router.push(`/webhooks/deliveries/${r.data.id}?replayOf=${deliveryId}`);
           })
         }

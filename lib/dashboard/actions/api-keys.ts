@@ -1,45 +1,41 @@
 "use server";
-
+// The API keys page's actions: create (the key is shown this once) and revoke. Administrators only.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
-import { requireDashboardAdmin } from "@/lib/auth/dashboard";
-import { ROLES } from "@/lib/auth/roles";
+import { ADMINS, ROLES } from "@/lib/auth/roles";
+import { dashboardAction, dashboardFormAction } from "@/lib/dashboard/action";
 import { db } from "@/lib/db/client";
-import { QuireError } from "@/lib/errors";
 
-export type CreateKeyState =
-  | { status: "idle" }
-  | { status: "created"; key: string; prefix: string; role: string; name: string }
-  | { status: "error"; message: string };
+const admins = { roles: ADMINS, denied: "Only administrators can do this" } as const;
 
-const createSchema = z.object({
-  name: z.string().trim().min(1, "Give the key a name").max(100, "Name is at most 100 characters"),
-  role: z.enum(ROLES, { message: "Choose a role" }),
+export interface CreatedKey {
+  key: string;
+  prefix: string;
+  role: string;
+  name: string;
+}
+
+export const createKeyAction = dashboardFormAction({
+  ...admins,
+  input: z.object({
+    name: z.string().trim().min(1, "Give the key a name").max(100, "Name is at most 100 characters"),
+    role: z.enum(ROLES, { message: "Choose a role" }),
+  }),
+  fromForm: (form) => ({ name: form.get("name"), role: form.get("role") }),
+  run: async (input, ctx): Promise<CreatedKey> => {
+    const { key, summary } = await createApiKey(await db(), { orgId: ctx.org.id, userId: ctx.user.id, ...input });
+    revalidatePath("/api-keys");
+    return { key, prefix: summary.prefix, role: summary.role, name: summary.name };
+  },
 });
 
-export async function createKeyAction(_prev: CreateKeyState, form: FormData): Promise<CreateKeyState> {
-  try {
-    const ctx = await requireDashboardAdmin();
-    const parsed = createSchema.safeParse({ name: form.get("name"), role: form.get("role") });
-    if (!parsed.success) return { status: "error", message: parsed.error.issues.map((i) => i.message).join(". ") };
-    const { key, summary } = await createApiKey(await db(), { orgId: ctx.org.id, userId: ctx.user.id, ...parsed.data });
+export const revokeKeyAction = dashboardAction({
+  ...admins,
+  input: z.object({ id: z.uuid() }),
+  run: async ({ id }, ctx) => {
+    await revokeApiKey(await db(), ctx.org.id, id);
     revalidatePath("/api-keys");
-    return { status: "created", key, prefix: summary.prefix, role: summary.role, name: summary.name };
-  } catch (err) {
-    if (err instanceof QuireError) return { status: "error", message: err.message };
-    throw err;
-  }
-}
-
-export async function revokeKeyAction(id: string): Promise<{ ok: boolean; message?: string }> {
-  try {
-    const ctx = await requireDashboardAdmin();
-    await revokeApiKey(await db(), ctx.org.id, z.uuid().parse(id));
-    revalidatePath("/api-keys");
-    return { ok: true };
-  } catch (err) {
-    if (err instanceof QuireError) return { ok: false, message: err.message };
-    throw err;
-  }
-}
+    return null;
+  },
+});

@@ -1,38 +1,31 @@
 "use server";
-
+// The deliverable page's actions: edit and delete, for every role that writes.
 import { revalidatePath } from "next/cache";
-import { requireDashboard } from "@/lib/auth/dashboard";
+import { z } from "zod";
 import { WRITERS } from "@/lib/auth/roles";
+import { commaSeparated, dashboardAction } from "@/lib/dashboard/action";
 import { db } from "@/lib/db/client";
 import { deleteDeliverable, updateDeliverable } from "@/lib/deliverables/deliverables";
-import { ForbiddenError, QuireError } from "@/lib/errors";
 
-export type ActionResult = { ok: true } | { ok: false; message: string };
+const writers = { roles: WRITERS, denied: "Your role cannot change deliverables" } as const;
 
-async function guarded(fn: (ctx: Awaited<ReturnType<typeof requireDashboard>>) => Promise<void>): Promise<ActionResult> {
-  try {
-    const ctx = await requireDashboard();
-    if (!WRITERS.includes(ctx.role)) throw new ForbiddenError("Your role cannot change deliverables");
-    await fn(ctx);
-    return { ok: true };
-  } catch (err) {
-    if (err instanceof QuireError) return { ok: false, message: err.message };
-    throw err;
-  }
-}
-
-export async function saveDeliverableAction(id: string, input: { name: string; description: string; tags: string }): Promise<ActionResult> {
-  return guarded(async (ctx) => {
-    const tags = input.tags.split(",").map((t) => t.trim()).filter(Boolean);
-    await updateDeliverable(await db(), { orgId: ctx.org.id, userId: ctx.user.id }, id, { name: input.name, description: input.description, tags });
+export const saveDeliverableAction = dashboardAction({
+  ...writers,
+  input: z.object({ id: z.string(), name: z.string(), description: z.string(), tags: commaSeparated }),
+  run: async ({ id, ...input }, ctx) => {
+    await updateDeliverable(await db(), { orgId: ctx.org.id, userId: ctx.user.id }, id, input);
     revalidatePath(`/deliverables/${id}`);
     revalidatePath("/deliverables");
-  });
-}
+    return null;
+  },
+});
 
-export async function deleteDeliverableAction(id: string): Promise<ActionResult> {
-  return guarded(async (ctx) => {
+export const deleteDeliverableAction = dashboardAction({
+  ...writers,
+  input: z.object({ id: z.string() }),
+  run: async ({ id }, ctx) => {
     await deleteDeliverable(await db(), ctx.org.id, id);
     revalidatePath("/deliverables");
-  });
-}
+    return null;
+  },
+});

@@ -1,61 +1,72 @@
 "use server";
-
+// The documents pages' actions: void, resend, retry a failed completion, save and send a draft's
+// fields. Administrators and contributors; each answers the line the page shows (or null).
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
-import { requireDashboard } from "@/lib/auth/dashboard";
+import { z } from "zod";
 import { SENDERS } from "@/lib/auth/roles";
-import { replaceDraftFields, type PlacedField, placedFieldsSchema } from "@/lib/esign/draft-fields";
+import type { DashboardContext } from "@/lib/auth/dashboard";
+import { dashboardAction } from "@/lib/dashboard/action";
+import { replaceDraftFields, placedFieldsSchema } from "@/lib/esign/draft-fields";
 import { resendDocument, sendDocument, voidDocument } from "@/lib/esign/documents";
 import { retryFinalization } from "@/lib/esign/completion";
 import { esignDeps, signingDeps } from "@/lib/esign/service";
-import { ForbiddenError, QuireError } from "@/lib/errors";
-import { parseWith } from "@/lib/http/validation";
 
-export type ActionResult = { ok: true; message?: string } | { ok: false; message: string };
+const senders = { roles: SENDERS, denied: "Only administrators and contributors can do this" } as const;
 
-async function asSender(fn: (actor: { orgId: string; userId: string }, meta: { ip: string | null; userAgent: string | null }) => Promise<string | void>): Promise<ActionResult> {
-  try {
-    const ctx = await requireDashboard();
-    if (!SENDERS.includes(ctx.role)) throw new ForbiddenError("Only administrators and contributors can do this");
-    const h = await headers();
-    const message = await fn({ orgId: ctx.org.id, userId: ctx.user.id }, { ip: h.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null, userAgent: h.get("user-agent") });
-    revalidatePath("/documents", "layout");
-    return { ok: true, message: message ?? undefined };
-  } catch (err) {
-    if (err instanceof QuireError) return { ok: false, message: err.message };
-    throw err;
-  }
+/** Who acts and from where, for the audit trail. */
+async function actorOf(ctx: DashboardContext) {
+  const h = await headers();
+  return {
+    actor: { orgId: ctx.org.id, userId: ctx.user.id },
+    meta: { ip: h.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null, userAgent: h.get("user-agent") },
+  };
 }
 
-export async function voidDocumentAction(id: string, reason: string): Promise<ActionResult> {
-  return asSender(async (actor, meta) => {
+function done(message: string | null): string | null {
+  revalidatePath("/documents", "layout");
+  return message;
+}
+
+export const voidDocumentAction = dashboardAction({
+  ...senders,
+  input: z.object({ id: z.string(), reason: z.string() }),
+  run: async ({ id, reason }, ctx) => {
+    const { actor, meta } = await actorOf(ctx);
     await voidDocument(await esignDeps(), actor, id, reason, meta);
-  });
-}
+    return done(null);
+  },
+});
 
 /** A completion that failed every attempt: queue it again and run it now. */
-export async function retryFinalizationAction(id: string): Promise<ActionResult> {
-  return asSender(async (actor) => {
-    const { status } = await retryFinalization(await signingDeps(), actor.orgId, id);
-    return status === "completed" ? "Completed: the signed PDF is ready." : "Retried; it failed again. See the error above.";
-  });
-}
+export const retryFinalizationAction = dashboardAction({
+  ...senders,
+  input: z.object({ id: z.string() }),
+  run: async ({ id }, ctx) => {
+    const { status } = await retryFinalization(await signingDeps(), ctx.org.id, id);
+    return done(status === "completed" ? "Completed: the signed PDF is ready." : "Retried; it failed again. See the error above.");
+  },
+});
 
-export async function resendAction(id: string, recipientId: string): Promise<ActionResult> {
-  return asSender(async (actor, meta) => {
+export const resendAction = dashboardAction({
+  ...senders,
+  input: z.object({ id: z.string(), recipientId: z.string() }),
+  run: async ({ id, recipientId }, ctx) => {
+    const { actor, meta } = await actorOf(ctx);
     const { recipientCount } = await resendDocument(await esignDeps(), actor, id, [recipientId], meta);
-    return `Sent to ${recipientCount} signer(s).`;
-  });
-}
+    return done(`Sent to ${recipientCount} signer(s).`);
+  },
+});
 
 /** Saves the placer's fields; with `send`, also sends the draft (every signer needs a field). */
-export async function saveDraftFieldsAction(id: string, fields: PlacedField[], send: boolean): Promise<ActionResult> {
-  return asSender(async (actor, meta) => {
+export const saveDraftFieldsAction = dashboardAction({
+  ...senders,
+  input: placedFieldsSchema.extend({ id: z.string(), send: z.boolean() }),
+  run: async ({ id, fields, send }, ctx) => {
+    const { actor, meta } = await actorOf(ctx);
     const deps = await esignDeps();
-    const input = parseWith(placedFieldsSchema, { fields });
-    await replaceDraftFields(deps, actor, id, input.fields, meta, { forSending: send });
-    if (!send) return "Draft saved.";
-    const reply = await sendDocument(deps, actor, id, meta);
-    return reply.message;
-  });
-}
+    await replaceDraftFields(deps, actor, id, fields, meta, { forSending: send });
+    if (!send) return done("Draft saved.");
+    return done((await sendDocument(deps, actor, id, meta)).message);
+  },
+});

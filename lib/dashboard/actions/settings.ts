@@ -1,88 +1,67 @@
 "use server";
 // Settings the dashboard edits: embedded signing, the SMS provider and identity providers.
 // Administrators only; every change goes through the domain functions of lib/esign/settings.ts.
+// Each answers the confirmation line the page shows.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireDashboardAdmin } from "@/lib/auth/dashboard";
+import { ADMINS } from "@/lib/auth/roles";
 import { getConfig } from "@/lib/config";
+import { dashboardAction } from "@/lib/dashboard/action";
 import { db } from "@/lib/db/client";
 import { addIdentityProvider, identityProviderInput, removeIdentityProvider, signingSettingsInput, updateSigningSettings } from "@/lib/esign/settings";
 import { QuireError, ValidationError } from "@/lib/errors";
 
-export type SettingsResult = { ok: true; message: string } | { ok: false; message: string; fieldErrors: Record<string, string> };
+const admins = { roles: ADMINS, denied: "Only administrators can do this" } as const;
 
-function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of issues) {
-    const key = issue.path.map(String).join(".") || "_";
-    out[key] ??= issue.message;
-  }
-  return out;
+function saved(message: string): string {
+  revalidatePath("/settings");
+  return message;
 }
 
-const invalid = (fieldErrors: Record<string, string>): SettingsResult => ({ ok: false, message: "Fix the highlighted fields", fieldErrors });
+export const saveSigningSettingsAction = dashboardAction({
+  ...admins,
+  input: signingSettingsInput.omit({ sms: true }).required(),
+  run: async (input, ctx) => {
+    await updateSigningSettings(await db(), ctx.org.id, input, getConfig().nextAuthSecret);
+    return saved("Embedded signing settings saved");
+  },
+});
 
-/** Domain refusals (and a missing role) become a message, with field errors when the domain names fields. */
-async function guarded(run: () => Promise<string | SettingsResult>): Promise<SettingsResult> {
-  try {
-    const done = await run();
-    return typeof done === "string" ? { ok: true, message: done } : done;
-  } catch (err) {
-    if (err instanceof ValidationError) return { ok: false, message: err.message, fieldErrors: Object.fromEntries(err.issues.map((i) => [i.field.replace(/^sms\./, ""), i.message])) };
-    if (err instanceof QuireError) return { ok: false, message: err.message, fieldErrors: {} };
-    throw err;
-  }
-}
-
-const flagsInput = signingSettingsInput.omit({ sms: true }).required();
-
-export async function saveSigningSettingsAction(input: unknown): Promise<SettingsResult> {
-  return guarded(async () => {
-    const ctx = await requireDashboardAdmin();
-    const parsed = flagsInput.safeParse(input);
-    if (!parsed.success) return invalid(fieldErrorsOf(parsed.error.issues));
-    await updateSigningSettings(await db(), ctx.org.id, parsed.data, getConfig().nextAuthSecret);
-    revalidatePath("/settings");
-    return "Embedded signing settings saved";
-  });
-}
-
-const smsInput = signingSettingsInput.pick({ sms: true }).required();
-
-export async function saveSmsProviderAction(input: unknown): Promise<SettingsResult> {
-  return guarded(async () => {
-    const ctx = await requireDashboardAdmin();
-    const parsed = smsInput.safeParse({ sms: input });
-    if (!parsed.success) return invalid(fieldErrorsOf(parsed.error.issues.map((i) => ({ ...i, path: i.path.slice(1) }))));
-    await updateSigningSettings(await db(), ctx.org.id, parsed.data, getConfig().nextAuthSecret);
-    revalidatePath("/settings");
-    return "SMS provider saved";
-  });
-}
-
-export async function addIdentityProviderAction(input: unknown): Promise<SettingsResult> {
-  return guarded(async () => {
-    const ctx = await requireDashboardAdmin();
-    const parsed = identityProviderInput.safeParse(input);
-    if (!parsed.success) return invalid(fieldErrorsOf(parsed.error.issues));
+export const saveSmsProviderAction = dashboardAction({
+  ...admins,
+  input: signingSettingsInput.pick({ sms: true }).required().shape.sms,
+  run: async (sms, ctx) => {
     try {
-      await addIdentityProvider(await db(), ctx.org.id, parsed.data, getConfig().nextAuthSecret);
+      await updateSigningSettings(await db(), ctx.org.id, { sms }, getConfig().nextAuthSecret);
+    } catch (err) {
+      // The form holds the provider's fields alone: "sms.from" is its "from".
+      if (err instanceof ValidationError) throw new ValidationError(err.message, err.issues.map((i) => ({ ...i, field: i.field.replace(/^sms\./, "") })), err.code);
+      throw err;
+    }
+    return saved("SMS provider saved");
+  },
+});
+
+export const addIdentityProviderAction = dashboardAction({
+  ...admins,
+  input: identityProviderInput,
+  run: async (input, ctx) => {
+    try {
+      await addIdentityProvider(await db(), ctx.org.id, input, getConfig().nextAuthSecret);
     } catch (err) {
       if (err instanceof QuireError && err.code === "IdentityProviderExists") throw new ValidationError(err.message, [{ field: "name", message: "already used by another provider" }]);
       throw err;
     }
-    revalidatePath("/settings");
-    return `Identity provider “${parsed.data.name}” added`;
-  });
-}
+    return saved(`Identity provider “${input.name}” added`);
+  },
+});
 
-export async function removeIdentityProviderAction(id: unknown): Promise<SettingsResult> {
-  return guarded(async () => {
-    const ctx = await requireDashboardAdmin();
-    const parsed = z.uuid().safeParse(id);
-    if (!parsed.success) return { ok: false, message: "Unknown identity provider", fieldErrors: {} };
-    await removeIdentityProvider(await db(), ctx.org.id, parsed.data);
-    revalidatePath("/settings");
-    return "Identity provider removed";
-  });
-}
+export const removeIdentityProviderAction = dashboardAction({
+  ...admins,
+  input: z.object({ id: z.uuid() }),
+  invalid: "Unknown identity provider",
+  run: async ({ id }, ctx) => {
+    await removeIdentityProvider(await db(), ctx.org.id, id);
+    return saved("Identity provider removed");
+  },
+});

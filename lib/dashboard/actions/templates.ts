@@ -1,51 +1,69 @@
 "use server";
-
+// The templates pages' actions: folders and template records, administrators and contributors.
 import { revalidatePath } from "next/cache";
-import { requireDashboard } from "@/lib/auth/dashboard";
+import { z } from "zod";
 import { SENDERS } from "@/lib/auth/roles";
+import { commaSeparated, dashboardAction } from "@/lib/dashboard/action";
 import { db } from "@/lib/db/client";
-import { ForbiddenError, QuireError } from "@/lib/errors";
 import { createFolder, deleteFolder, updateFolder } from "@/lib/templates/folders";
 import { deleteTemplate, updateTemplate } from "@/lib/templates/templates";
 
-export type ActionResult = { ok: true } | { ok: false; message: string };
+const editors = { roles: SENDERS, denied: "Only administrators and contributors can change templates" } as const;
 
-async function asEditor(fn: (actor: { orgId: string; userId: string }) => Promise<unknown>): Promise<ActionResult> {
-  try {
-    const ctx = await requireDashboard();
-    if (!SENDERS.includes(ctx.role)) throw new ForbiddenError("Only administrators and contributors can change templates");
-    await fn({ orgId: ctx.org.id, userId: ctx.user.id });
-    revalidatePath("/templates", "layout");
-    return { ok: true };
-  } catch (err) {
-    if (err instanceof QuireError) return { ok: false, message: err.message };
-    throw err;
-  }
+/** The domain functions check names and ids; these schemas only fix the shapes the forms send. */
+const id = z.string();
+
+function done(): null {
+  revalidatePath("/templates", "layout");
+  return null;
 }
 
-export async function createFolderAction(name: string, parentId: string | null): Promise<ActionResult> {
-  return asEditor(async (actor) => createFolder(await db(), actor, { name, parentId }));
-}
+export const createFolderAction = dashboardAction({
+  ...editors,
+  input: z.object({ name: z.string(), parentId: id.nullable() }),
+  run: async (input, ctx) => {
+    await createFolder(await db(), { orgId: ctx.org.id, userId: ctx.user.id }, input);
+    return done();
+  },
+});
 
-export async function renameFolderAction(id: string, name: string): Promise<ActionResult> {
-  return asEditor(async (actor) => updateFolder(await db(), actor, id, { name }));
-}
+export const renameFolderAction = dashboardAction({
+  ...editors,
+  input: z.object({ id, name: z.string() }),
+  run: async (input, ctx) => {
+    await updateFolder(await db(), { orgId: ctx.org.id, userId: ctx.user.id }, input.id, { name: input.name });
+    return done();
+  },
+});
 
-export async function deleteFolderAction(id: string): Promise<ActionResult> {
-  return asEditor(async (actor) => deleteFolder(await db(), actor.orgId, id));
-}
+export const deleteFolderAction = dashboardAction({
+  ...editors,
+  input: z.object({ id }),
+  run: async (input, ctx) => {
+    await deleteFolder(await db(), ctx.org.id, input.id);
+    return done();
+  },
+});
 
-export async function updateTemplateAction(id: string, input: { name: string; description: string; folderId: string; tags: string }): Promise<ActionResult> {
-  return asEditor(async (actor) =>
-    updateTemplate(await db(), actor, id, {
+export const updateTemplateAction = dashboardAction({
+  ...editors,
+  input: z.object({ id, name: z.string(), description: z.string(), folderId: z.string(), tags: commaSeparated }),
+  run: async (input, ctx) => {
+    await updateTemplate(await db(), { orgId: ctx.org.id, userId: ctx.user.id }, input.id, {
       name: input.name,
       description: input.description,
       templateFolderId: input.folderId || null,
-      tags: input.tags.split(",").map((t) => t.trim()).filter(Boolean),
-    }),
-  );
-}
+      tags: input.tags,
+    });
+    return done();
+  },
+});
 
-export async function deleteTemplateAction(id: string): Promise<ActionResult> {
-  return asEditor(async (actor) => deleteTemplate(await db(), actor.orgId, id));
-}
+export const deleteTemplateAction = dashboardAction({
+  ...editors,
+  input: z.object({ id }),
+  run: async (input, ctx) => {
+    await deleteTemplate(await db(), ctx.org.id, input.id);
+    return done();
+  },
+});
