@@ -1,5 +1,5 @@
 "use client";
-// Embedded signing settings (interface.md 2.12): verification modes, the default passcode channel
+// Embedded signing settings (docs/contract.md "Embedded signing"): verification modes, the default passcode channel
 // and the origins allowed to frame the signing page. Administrators edit; others see them disabled.
 import { useState, useTransition } from "react";
 import { saveSigningSettingsAction } from "@/lib/dashboard/actions/settings";

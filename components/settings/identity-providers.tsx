@@ -1,5 +1,5 @@
 "use client";
-// Identity providers for external_idv (decisions.md "External identity assertions"): a JWKS URL, a
+// Identity providers for external_idv (docs/contract.md "External identity assertions"): a JWKS URL, a
 // PEM public key (RS256/ES256) or an HS256 shared secret. Secrets are write-only.
 import { useState, useTransition } from "react";
 import { addIdentityProviderAction, removeIdentityProviderAction } from "@/lib/dashboard/actions/settings";
