@@ -7,7 +7,7 @@ const nextConfig: NextConfig = {
   // `npm start` and the tests keep the ordinary output served by `next start`.
   ...(process.env.NEXT_OUTPUT === "standalone" ? { output: "standalone" as const } : {}),
   poweredByHeader: false,
-  // The hosted service's SDKs call /turbosign/…: the same operations as /esign/… (decisions.md).
+  // The hosted service's SDKs call /turbosign/…: the same operations as /esign/… (docs/contract.md "Clients of the hosted service").
   async rewrites() {
     return [{ source: "/turbosign/:path*", destination: "/esign/:path*" }];
   },

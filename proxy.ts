@@ -6,7 +6,7 @@
 //   decodes to a NUL or a lone surrogate, is answered 400 here in the endpoint family's shape (Next.js
 //   would otherwise fail with a plain-text 500 before any route runs).
 // - Framing policy for the hosted signing page: Content-Security-Policy frame-ancestors from the
-//   organization's allowedFrameAncestors (interface.md 2.12). Page components cannot set response
+//   organization's allowedFrameAncestors (docs/contract.md "Embedded signing"). Page components cannot set response
 //   headers, so it is decided here, before the page renders.
 import { NextResponse, type NextRequest } from "next/server";
 import { db } from "@/lib/db/client";

@@ -1,6 +1,6 @@
 // Embedded signing in a real browser: a partner app on another origin frames the signing URL with
 // /embed.js (or the React component), the signer passes an email passcode inside the frame and
-// signs, and the partner page receives the completion message (interface.md 2.13, 6.2). Framing by
+// signs, and the partner page receives the completion message (docs/contract.md "Embedded signing"). Framing by
 // an origin outside allowedFrameAncestors gives a blank frame; single-use links work once.
 import https from "node:https";
 import type net from "node:net";

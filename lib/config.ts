@@ -70,7 +70,7 @@ const envSchema = z.object({
     .optional(),
   /** Tests only: the first N seals fail. */
   QUIRE_TEST_FAIL_SEAL: z.coerce.number().int().min(0).default(0),
-  /** How long a webhook receiver may take to answer one attempt (decisions.md: 10 s); tests shorten it. */
+  /** How long a webhook receiver may take to answer one attempt (docs/contract.md "Webhooks": 10 s); tests shorten it. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The instance certificate that digitally signs completed PDFs (a self-signed one is made when unset). */
   SIGNING_P12_PATH: z.string().min(1).optional(),

@@ -1,5 +1,5 @@
 // Domain errors. Domain code throws these and knows nothing about HTTP; lib/http/errors.ts maps
-// each kind to a status and to the body shape of the endpoint family (interface.md section 7).
+// each kind to a status and to the body shape of the endpoint family (docs/contract.md "Error bodies").
 
 export type ErrorKind =
   | "validation"

@@ -1,5 +1,5 @@
 "use client";
-// Inputs for the JSON data of advanced placeholders (decisions.md "Advanced templating"): a loop
+// Inputs for the JSON data of advanced placeholders (docs/contract.md "Advanced templating"): a loop
 // whose fields are plain names gets repeatable rows, one input per field; any other data (an object
 // read by dot paths, a flag read by a condition, a number in an expression) gets a JSON editor
 // checked as you type.

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { saveDraftFieldsAction } from "@/app/(dashboard)/documents/actions";
+import { saveDraftFieldsAction } from "@/lib/dashboard/actions/documents";
 import { FormMessage } from "@/components/ui";
 
 type FieldType = "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";
@@ -189,15 +189,15 @@ export function FieldPlacer({ documentId, pages, recipients, initialFields }: { 
   async function save(send: boolean) {
     setPending(send ? "send" : "save");
     setMessage(null);
-    const r = await saveDraftFieldsAction(
-      documentId,
-      fields.map(({ id: _id, ...f }) => f),
+    const r = await saveDraftFieldsAction({
+      id: documentId,
+      fields: fields.map(({ id: _id, ...f }) => f),
       send,
-    );
+    });
     setPending(null);
-    if (!r.ok) return setMessage({ tone: "error", text: r.message });
+    if (!r.ok) return setMessage({ tone: "error", text: r.error });
     if (send) router.push(`/documents/${documentId}`);
-    else setMessage({ tone: "ok", text: r.message ?? "Saved." });
+    else setMessage({ tone: "ok", text: r.data ?? "Saved." });
   }
 
   const current = fields.find((f) => f.id === selected) ?? null;

@@ -1,8 +1,8 @@
 "use client";
-// Embedded signing settings (interface.md 2.12): verification modes, the default passcode channel
+// Embedded signing settings (docs/contract.md "Embedded signing"): verification modes, the default passcode channel
 // and the origins allowed to frame the signing page. Administrators edit; others see them disabled.
 import { useState, useTransition } from "react";
-import { saveSigningSettingsAction } from "@/app/(dashboard)/settings/actions";
+import { saveSigningSettingsAction } from "@/lib/dashboard/actions/settings";
 import type { SigningSettingsView } from "@/lib/esign/settings";
 import { CheckboxField, FieldError, FormActions, SelectField, type FieldErrors } from "./fields";
 
@@ -31,17 +31,17 @@ export function EmbeddedSigningForm({ initial, readOnly }: { initial: SigningSet
       const result = await saveSigningSettingsAction({ ...flags, allowedFrameAncestors: rows.map((o) => o.value) });
       if (result.ok) {
         setErrors({});
-        setMessage({ tone: "ok", text: result.message });
+        setMessage({ tone: "ok", text: result.data });
         setOrigins(rows.length ? [...new Set(rows.map((o) => new URL(o.value).origin))] : [""]);
         return;
       }
       const mapped: FieldErrors = {};
-      for (const [key, text] of Object.entries(result.fieldErrors)) {
+      for (const [key, text] of Object.entries(result.fieldErrors ?? {})) {
         const m = /^allowedFrameAncestors\.(\d+)$/.exec(key);
         mapped[m ? `origin.${rows[Number(m[1])]?.row}` : key] = text;
       }
       setErrors(mapped);
-      setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "error", text: result.error });
     });
   }
 

@@ -3,7 +3,8 @@
 import { useId } from "react";
 import { FormMessage } from "@/components/ui";
 
-export type FieldErrors = Record<string, string>;
+/** The field errors of a failed dashboard action, keyed by field. */
+export type { FieldErrors } from "@/lib/dashboard/action";
 
 const INPUT = "mt-1 w-full rounded-md border px-3 py-2 disabled:bg-slate-50 disabled:text-slate-500";
 

@@ -1,8 +1,8 @@
 "use client";
-// Identity providers for external_idv (decisions.md "External identity assertions"): a JWKS URL, a
+// Identity providers for external_idv (docs/contract.md "External identity assertions"): a JWKS URL, a
 // PEM public key (RS256/ES256) or an HS256 shared secret. Secrets are write-only.
 import { useState, useTransition } from "react";
-import { addIdentityProviderAction, removeIdentityProviderAction } from "@/app/(dashboard)/settings/actions";
+import { addIdentityProviderAction, removeIdentityProviderAction } from "@/lib/dashboard/actions/settings";
 import { Badge, FormMessage } from "@/components/ui";
 import type { SigningSettingsView } from "@/lib/esign/settings";
 import { FormActions, SelectField, TextAreaField, TextField, type FieldErrors } from "./fields";
@@ -27,8 +27,8 @@ export function IdentityProviders({ providers, readOnly }: { providers: Provider
     if (!window.confirm(`Remove identity provider “${p.name}”? Signing URLs that name it will be refused.`)) return;
     setRemoving(p.id);
     startTransition(async () => {
-      const result = await removeIdentityProviderAction(p.id);
-      setMessage({ tone: result.ok ? "ok" : "error", text: result.message });
+      const result = await removeIdentityProviderAction({ id: p.id });
+      setMessage({ tone: result.ok ? "ok" : "error", text: result.ok ? result.data : result.error });
       setRemoving(null);
     });
   }
@@ -77,8 +77,8 @@ function AddProviderForm() {
     const input = kind === "jwks" ? { name, kind, jwksUrl: jwksUrl.trim() } : kind === "pem" ? { name, kind, publicKeyPem } : { name, kind, secret };
     startTransition(async () => {
       const result = await addIdentityProviderAction(input);
-      setErrors(result.ok ? {} : result.fieldErrors);
-      setMessage({ tone: result.ok ? "ok" : "error", text: result.message });
+      setErrors(result.ok ? {} : (result.fieldErrors ?? {}));
+      setMessage({ tone: result.ok ? "ok" : "error", text: result.ok ? result.data : result.error });
       if (result.ok) {
         setName("");
         setJwksUrl("");

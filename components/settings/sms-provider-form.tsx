@@ -2,7 +2,7 @@
 // Where SMS passcodes go: nowhere, the Outbox (development) or a Twilio-compatible API. The auth
 // token is write-only: the page only says whether one is saved.
 import { useState, useTransition } from "react";
-import { saveSmsProviderAction } from "@/app/(dashboard)/settings/actions";
+import { saveSmsProviderAction } from "@/lib/dashboard/actions/settings";
 import { Badge } from "@/components/ui";
 import type { SigningSettingsView } from "@/lib/esign/settings";
 import { FormActions, SelectField, TextField, type FieldErrors } from "./fields";
@@ -26,8 +26,8 @@ export function SmsProviderForm({ initial, readOnly }: { initial: SigningSetting
     const input = provider === "twilio" ? { provider, apiBaseUrl: apiBaseUrl.trim(), accountSid, from, ...(authToken ? { authToken } : {}) } : { provider };
     startTransition(async () => {
       const result = await saveSmsProviderAction(input);
-      setErrors(result.ok ? {} : result.fieldErrors);
-      setMessage({ tone: result.ok ? "ok" : "error", text: result.message });
+      setErrors(result.ok ? {} : (result.fieldErrors ?? {}));
+      setMessage({ tone: result.ok ? "ok" : "error", text: result.ok ? result.data : result.error });
       if (result.ok) setAuthToken("");
     });
   }

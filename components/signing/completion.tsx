@@ -4,7 +4,7 @@ import { useEffect } from "react";
 
 export type CompletionEvent = "signing_complete" | "already_signed";
 
-/** interface.md 2.13, posted only to the embedding origin the server identified (6.2). */
+/** The completion message, posted only to the embedding origin the server identified (docs/contract.md "Embedded signing"). */
 export function postCompletion(origin: string | null | undefined, documentId: string, event: CompletionEvent): void {
   if (!origin || window.parent === window) return;
   window.parent.postMessage({ type: "esign:completed", documentId, status: "completed", event, scope: "recipient" }, origin);

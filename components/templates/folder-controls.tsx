@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { createFolderAction, deleteFolderAction, renameFolderAction } from "@/app/(dashboard)/templates/actions";
+import { createFolderAction, deleteFolderAction, renameFolderAction } from "@/lib/dashboard/actions/templates";
 
 export function NewFolderButton({ parentId }: { parentId: string | null }) {
   const [open, setOpen] = useState(false);
@@ -22,12 +22,12 @@ export function NewFolderButton({ parentId }: { parentId: string | null }) {
       onSubmit={(e) => {
         e.preventDefault();
         start(async () => {
-          const result = await createFolderAction(name, parentId);
+          const result = await createFolderAction({ name, parentId });
           if (result.ok) {
             setOpen(false);
             setName("");
             setError(null);
-          } else setError(result.message);
+          } else setError(result.error);
         });
       }}
     >
@@ -56,8 +56,8 @@ export function FolderMenu({ id, name, parentId }: { id: string; name: string; p
           const next = window.prompt("Rename folder", name);
           if (!next || next === name) return;
           start(async () => {
-            const result = await renameFolderAction(id, next);
-            if (!result.ok) setError(result.message);
+            const result = await renameFolderAction({ id, name: next });
+            if (!result.ok) setError(result.error);
           });
         }}
         className="rounded-md border border-slate-300 bg-white px-3 py-1.5"
@@ -70,9 +70,9 @@ export function FolderMenu({ id, name, parentId }: { id: string; name: string; p
         onClick={() => {
           if (!window.confirm(`Delete the folder “${name}”?`)) return;
           start(async () => {
-            const result = await deleteFolderAction(id);
+            const result = await deleteFolderAction({ id });
             if (result.ok) router.push(parentId ? `/templates?folder=${parentId}` : "/templates");
-            else setError(result.message);
+            else setError(result.error);
           });
         }}
         className="rounded-md border border-red-200 px-3 py-1.5 text-red-700"

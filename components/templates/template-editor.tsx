@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { FormMessage, LabeledInput } from "@/components/ui";
-import { deleteTemplateAction, updateTemplateAction } from "@/app/(dashboard)/templates/actions";
+import { deleteTemplateAction, updateTemplateAction } from "@/lib/dashboard/actions/templates";
 
 export function TemplateEditor({
   template,
@@ -22,8 +22,8 @@ export function TemplateEditor({
       onSubmit={(e) => {
         e.preventDefault();
         start(async () => {
-          const result = await updateTemplateAction(template.id, form);
-          setMessage(result.ok ? { tone: "ok", text: "Saved." } : { tone: "error", text: result.message });
+          const result = await updateTemplateAction({ id: template.id, ...form });
+          setMessage(result.ok ? { tone: "ok", text: "Saved." } : { tone: "error", text: result.error });
           if (result.ok) router.refresh();
         });
       }}
@@ -56,9 +56,9 @@ export function TemplateEditor({
           onClick={() => {
             if (!window.confirm(`Delete the template “${template.name}”? Documents made from it keep working.`)) return;
             start(async () => {
-              const result = await deleteTemplateAction(template.id);
+              const result = await deleteTemplateAction({ id: template.id });
               if (result.ok) router.push(template.folderId ? `/templates?folder=${template.folderId}` : "/templates");
-              else setMessage({ tone: "error", text: result.message });
+              else setMessage({ tone: "error", text: result.error });
             });
           }}
           className="rounded-md border border-red-200 px-4 py-2 text-sm text-red-700 hover:bg-red-50"

@@ -1,15 +1,15 @@
 "use client";
 
 import { useActionState } from "react";
-import { createWebhookAction, type CreateWebhookState } from "@/app/(dashboard)/webhooks/actions";
+import { createWebhookAction } from "@/lib/dashboard/actions/webhooks";
 import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
 
 export function CreateWebhookForm({ availableEvents, defaultName = "signature" }: { availableEvents: string[]; defaultName?: string }) {
-  const [state, action, pending] = useActionState<CreateWebhookState, FormData>(createWebhookAction, { status: "idle" });
+  const [state, action, pending] = useActionState(createWebhookAction, null);
   return (
     <div className="grid gap-4">
-      {state.status === "created" ? (
-        <SecretReveal title={`Webhook “${state.name}” created.`} secret={state.secret} />
+      {state?.ok ? (
+        <SecretReveal title={`Webhook “${state.data.name}” created.`} secret={state.data.secret} />
       ) : (
         <form action={action} className="grid gap-4" aria-label="Create webhook">
           <WebhookFields availableEvents={availableEvents} name={defaultName} idPrefix="create" />
@@ -19,7 +19,7 @@ export function CreateWebhookForm({ availableEvents, defaultName = "signature" }
               {pending ? "Creating…" : "Create webhook"}
             </button>
           </div>
-          {state.status === "error" ? <ErrorList message={state.message} errors={state.errors} /> : null}
+          {state?.ok === false ? <ErrorList {...state} /> : null}
         </form>
       )}
     </div>

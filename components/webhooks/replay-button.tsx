@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { replayDeliveryAction } from "@/app/(dashboard)/webhooks/actions";
+import { replayDeliveryAction } from "@/lib/dashboard/actions/webhooks";
 import { Spinner } from "./shared";
 
 /** Sends the same event again as a new delivery, then opens that delivery. */
@@ -18,8 +18,8 @@ export function ReplayButton({ deliveryId }: { deliveryId: string }) {
         onClick={() =>
           start(async () => {
             setError(null);
-            const r = await replayDeliveryAction(deliveryId);
-            if (!r.ok) setError(r.message);
+            const r = await replayDeliveryAction({ deliveryId });
+            if (!r.ok) setError(r.error);
             else router.push(`/webhooks/deliveries/${r.data.id}?replayOf=${deliveryId}`);
           })
         }

@@ -1,6 +1,7 @@
 "use client";
 
 import { CopyButton } from "@/components/copy-button";
+import type { ActionFailure } from "@/lib/dashboard/action";
 
 export const EVENT_LABELS: Record<string, string> = {
   "signature.document.completed": "Document completed (every signer signed)",
@@ -27,10 +28,12 @@ export function SecretReveal({ secret, title }: { secret: string; title: string 
   );
 }
 
-export function ErrorList({ message, errors }: { message: string; errors?: string[] }) {
+/** A failed action: its message, then one line per field problem. */
+export function ErrorList({ error, fieldErrors }: ActionFailure) {
+  const errors = Object.entries(fieldErrors ?? {}).map(([field, message]) => `${field}: ${message}`);
   return (
     <div role="alert" className="text-sm text-red-700">
-      <p>{message}</p>
+      <p>{error}</p>
       {errors?.length ? (
         <ul className="mt-1 list-disc pl-5">
           {errors.map((e) => (

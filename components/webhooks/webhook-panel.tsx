@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { deleteWebhookAction, regenerateSecretAction, setWebhookActiveAction, testWebhookAction, updateWebhookAction, type TestOutcome } from "@/app/(dashboard)/webhooks/actions";
+import { deleteWebhookAction, regenerateSecretAction, setWebhookActiveAction, testWebhookAction, updateWebhookAction, type TestOutcome } from "@/lib/dashboard/actions/webhooks";
+import type { ActionFailure, ActionResult } from "@/lib/dashboard/action";
 import { Badge, Card } from "@/components/ui";
 import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
 
@@ -17,8 +18,6 @@ export interface PanelWebhook {
   deliveryStats: { total: number; delivered: number; retrying: number; failed: number; lastDeliveryAt: string | null };
 }
 
-type Problem = { message: string; errors?: string[] } | null;
-
 export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={status === "delivered" ? "green" : status === "failed" ? "red" : "blue"}>{status}</Badge>;
 }
@@ -26,21 +25,21 @@ export function StatusBadge({ status }: { status: string }) {
 export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebhook; availableEvents: string[] }) {
   const [pending, start] = useTransition();
   const [busy, setBusy] = useState<string | null>(null);
-  const [problem, setProblem] = useState<Problem>(null);
+  const [problem, setProblem] = useState<ActionFailure | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const [testEvent, setTestEvent] = useState(webhook.events[0] ?? availableEvents[0]);
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
 
-  function run(label: string, fn: () => Promise<{ ok: true } | { ok: false; message: string; errors?: string[] }>, after?: () => void) {
+  function run(label: string, fn: () => Promise<ActionResult<unknown>>, after?: () => void) {
     setProblem(null);
     setNotice(null);
     setBusy(label);
     start(async () => {
       const result = await fn();
       setBusy(null);
-      if (!result.ok) setProblem({ message: result.message, errors: result.errors });
+      if (!result.ok) setProblem(result);
       else after?.();
     });
   }
@@ -73,7 +72,7 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             type="button"
             className={button}
             disabled={pending}
-            onClick={() => run("active", () => setWebhookActiveAction(webhook.id, !webhook.isActive), () => setNotice(webhook.isActive ? "Paused: no events are sent until you resume." : "Resumed."))}
+            onClick={() => run("active", () => setWebhookActiveAction({ id: webhook.id, isActive: !webhook.isActive }), () => setNotice(webhook.isActive ? "Paused: no events are sent until you resume." : "Resumed."))}
           >
             {busy === "active" ? <Spinner /> : null}
             {webhook.isActive ? "Pause" : "Resume"}
@@ -85,7 +84,7 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             onClick={() => {
               if (!window.confirm("Regenerate the secret? Deliveries are signed with the new one at once; update your receiver.")) return;
               run("regenerate", async () => {
-                const r = await regenerateSecretAction(webhook.id);
+                const r = await regenerateSecretAction({ id: webhook.id });
                 if (r.ok) setSecret(r.data.secret);
                 return r;
               });
@@ -100,7 +99,7 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             disabled={pending}
             onClick={() => {
               if (!window.confirm(`Delete the webhook “${webhook.name}” and its delivery history?`)) return;
-              run("delete", () => deleteWebhookAction(webhook.id));
+              run("delete", () => deleteWebhookAction({ id: webhook.id }));
             }}
           >
             Delete
@@ -148,7 +147,8 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
           onSubmit={(e) => {
             e.preventDefault();
             const form = new FormData(e.currentTarget);
-            run("save", () => updateWebhookAction(webhook.id, form), () => (setEditing(false), setNotice("Saved.")));
+            form.set("id", webhook.id);
+            run("save", () => updateWebhookAction(null, form), () => (setEditing(false), setNotice("Saved.")));
           }}
         >
           <WebhookFields availableEvents={availableEvents} name={webhook.name} urls={webhook.urls} events={webhook.events} idPrefix={`edit-${webhook.id}`} />
@@ -183,7 +183,7 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             onClick={() =>
               run("test", async () => {
                 setOutcome(null);
-                const r = await testWebhookAction(webhook.id, testEvent);
+                const r = await testWebhookAction({ id: webhook.id, eventType: testEvent });
                 if (r.ok) setOutcome(r.data);
                 return r;
               })
@@ -226,7 +226,7 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             {notice}
           </p>
         ) : null}
-        {problem ? <ErrorList message={problem.message} errors={problem.errors} /> : null}
+        {problem ? <ErrorList {...problem} /> : null}
       </div>
     </Card>
   );

@@ -1,4 +1,4 @@
-// API authentication per interface.md section 5: `Authorization: Bearer <key>` names the key,
+// API authentication (docs/contract.md "Authentication and roles"): `Authorization: Bearer <key>` names the key,
 // `x-service-org-id` must name the key's own organization.
 //
 // Fast path (issue 17): what a key identifies (organization, role, user) is kept in memory for a minute,
@@ -15,7 +15,7 @@ import { sql } from "@/lib/db/sql";
 import { ForbiddenError, UnauthenticatedError } from "@/lib/errors";
 
 export const ORG_HEADER = "x-service-org-id";
-/** The hosted service's name for the same header (decisions.md "Clients of the hosted service"). */
+/** The hosted service's name for the same header (docs/contract.md "Clients of the hosted service"). */
 export const ORG_HEADER_ALIAS = "x-rapiddocx-org-id";
 
 type ApiIdentity = Omit<ApiPrincipal, "plan">;

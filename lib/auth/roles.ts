@@ -4,7 +4,7 @@ import type { Role } from "@/lib/generated/prisma/enums";
 export type { Role };
 export const ROLES = ["administrator", "contributor", "user", "viewer"] as const satisfies readonly Role[];
 
-/** Role sets named after what they allow (interface.md section 5). */
+/** Role sets named after what they allow (docs/contract.md "Authentication and roles"). */
 export const ANY_ROLE: readonly Role[] = ROLES;
 export const WRITERS: readonly Role[] = ["administrator", "contributor", "user"];
 export const SENDERS: readonly Role[] = ["administrator", "contributor"];

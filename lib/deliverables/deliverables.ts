@@ -1,6 +1,6 @@
 // Deliverables: documents generated from a template, with their PDF, made in one step.
 // Create renders, converts, then stores files before the row; any failure or a client that goes
-// away removes what was written, so nothing half-made remains (interface.md 3, "being created").
+// away removes what was written, so nothing half-made remains (docs/contract.md "Deliverables").
 import crypto from "node:crypto";
 import type { Plan } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";

@@ -1,4 +1,4 @@
-// The deliverable list (interface.md 2.1, and the dashboard's) in two plain statements, page and count
+// The deliverable list (the API's and the dashboard's) in two plain statements, page and count
 // (issue 17): Prisma's include of creator, template and tags cost several times the SQL itself. The JSON
 // is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
 import { likePattern, type SqlRunner } from "@/lib/db/sql";

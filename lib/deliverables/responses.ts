@@ -1,4 +1,4 @@
-// Response shapes of /v1/deliverable (interface.md 2.1 - 2.3).
+// Response shapes of /v1/deliverable: list item, single deliverable, create reply.
 import { z } from "zod";
 import { timestamp, uuid } from "@/lib/http/response-schemas";
 import { variableSchema } from "@/lib/deliverables/schemas";

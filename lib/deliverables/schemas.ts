@@ -1,5 +1,5 @@
 // Request schemas for /v1/deliverable. Types and required fields are checked here (400);
-// length limits are field constraints, checked by the domain (422), as interface.md 7.1 separates them.
+// length limits are field constraints, checked by the domain (422), as docs/contract.md "Error bodies" separates them.
 import { z } from "zod";
 import { boolParam, intParam, uuidListParam } from "@/lib/http/params";
 

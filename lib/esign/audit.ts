@@ -1,5 +1,5 @@
 // The audit trail of a signing document: append-only and hash-chained, so any edit or deletion
-// of an entry breaks every hash after it (decisions.md: currentHash = SHA-256 of the previous
+// of an entry breaks every hash after it (docs/contract.md "Signing documents": currentHash = SHA-256 of the previous
 // hash and the entry's canonical JSON).
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";

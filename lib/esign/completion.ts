@@ -1,4 +1,4 @@
-// Completion of a fully signed document, durable and exactly once (decisions.md "Signed documents").
+// Completion of a fully signed document, durable and exactly once (docs/contract.md "Signing documents").
 // The last signature's transaction creates a CompletionJob; this module runs it: seal the PDF, then in
 // one transaction compare-and-set the document to `completed` with its `completed` audit entry, the
 // signature.document.completed event and the emails to every party; then send the emails.
@@ -130,7 +130,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
     if (count === 0) return false;
     await appendAudit(tx, doc.id, { actionType: "completed", details: { signedPdfSha256: documentHash } }, completedAt);
     await recordSigningEvent(tx, doc, "signature.document.completed", { completedAt: completedAt.toISOString(), documentHash, recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signedAt: r.signedAt?.toISOString() })) });
-    // Every party gets the completed copy (independent of sendEmail, per interface.md 4.3): recorded
+    // Every party gets the completed copy (independent of sendEmail, per docs/contract.md "Signing documents"): recorded
     // here, with the completion, and sent after it commits.
     const parties = [...doc.recipients.map((r) => ({ name: r.name, email: r.email })), ...((doc.ccEmails as string[]) ?? []).map((email) => ({ name: email, email })), ...(doc.senderEmail ? [{ name: doc.senderName ?? doc.senderEmail, email: doc.senderEmail }] : [])];
     const seen = new Set<string>();

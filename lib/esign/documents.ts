@@ -179,7 +179,7 @@ interface PlannedField {
 
 type PageSize = { width: number; height: number };
 
-/** A field must lie on its page as displayed (decisions.md); the message names it and the page. */
+/** A field must lie on its page as displayed (docs/contract.md "Signing documents"); the message names it and the page. */
 export function checkFieldFits(pages: PageSize[], f: { page: number } & Rect, field: string): void {
   const page = pages[f.page - 1];
   if (!page) throw invalid(`${field}.page is ${f.page} but the document has ${pages.length} page(s)`, "FieldOutOfDocument", `${field}.page`);
@@ -479,7 +479,7 @@ export async function resendDocument(deps: EsignDeps, actor: Actor, id: string, 
   if ((recipientIds ?? []).some((rid) => !doc.recipients.some((r) => r.id === rid))) throw new RecipientNotFoundError();
   // Without a choice: the signers whose turn it is (the others would only find "not your turn yet").
   const only = recipientIds ?? recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready").map((r) => r.id);
-  // A resend is the sender vouching for the signer: it lifts a passcode lock (interface.md 3).
+  // A resend is the sender vouching for the signer: it lifts a passcode lock (docs/contract.md "Passcodes").
   await deps.db.signingRecipient.updateMany({ where: { id: { in: only }, documentId: id }, data: { lockedAt: null, passcodeFailures: 0 } });
   // Compare-and-set on the state: a document voided or completed meanwhile gets no more signing emails.
   await deps.db.$transaction(async (tx) => {

@@ -1,4 +1,4 @@
-// Signing failures with the codes of interface.md 7.4 (and the signer page's own).
+// Signing failures with the codes of docs/contract.md "Error bodies" (and the signer page's own).
 import { ConflictError, NotFoundError, QuireError, ValidationError } from "@/lib/errors";
 
 export class DocumentNotFoundError extends NotFoundError {
@@ -13,7 +13,7 @@ export class DocumentNotSignableError extends ConflictError {
   }
 }
 
-/** decisions.md: void of a voided (or completed, or fully signed) document is 409. */
+/** docs/contract.md "Signing documents": void of a voided (or completed, or fully signed) document is 409. */
 export class DocumentNotVoidableError extends ConflictError {
   constructor(status: string) {
     const why = status === "sent" ? "every signer has signed and it is being completed" : `it is ${status}`;

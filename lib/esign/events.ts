@@ -1,4 +1,4 @@
-// The signing events webhooks deliver (decisions.md "Webhook events"), recorded in the transaction of
+// The signing events webhooks deliver (docs/contract.md "Webhooks"), recorded in the transaction of
 // the change they report, so each is emitted exactly when that change commits, once.
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AVAILABLE_EVENTS } from "@/lib/webhooks/webhooks";

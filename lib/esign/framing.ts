@@ -1,5 +1,5 @@
-// Who may frame the signing page (interface.md 2.12: allowedFrameAncestors; an empty list denies
-// all framing) and which embedding page may receive the completion message (6.2).
+// Who may frame the signing page (docs/contract.md "Embedded signing": allowedFrameAncestors; an empty list denies
+// all framing) and which embedding page may receive the completion message.
 import type { Db } from "@/lib/db/client";
 import { hashToken } from "@/lib/esign/tokens";
 

@@ -1,4 +1,4 @@
-// Identity verification per recipient (interface.md 2.9 and 5): the requested block is checked
+// Identity verification per recipient (docs/contract.md "Identity verification"): the requested block is checked
 // when a document is prepared, and resolved against the organization's settings and plan when it
 // is sent and whenever a signing URL is issued (settings may change in between).
 import { isValidPhoneNumber, parsePhoneNumberFromString } from "libphonenumber-js/max";
@@ -131,7 +131,7 @@ export function e164(phone: string): string {
 export interface ResolveContext {
   settings: SigningSettings;
   plan: Plan;
-  /** Automated sends skip the organization default (interface.md 5). */
+  /** Automated sends skip the organization default (docs/contract.md "Identity verification"). */
   automated: boolean;
   /** SMS passcodes the organization sent this month, for the plan's allowance. */
   smsUsed: () => Promise<number>;

@@ -1,4 +1,4 @@
-// Signing passcodes (interface.md 8): six digits, valid 10 minutes; a new code at most every 30 s
+// Signing passcodes (docs/contract.md "Passcodes"): six digits, valid 10 minutes; a new code at most every 30 s
 // and five an hour; five wrong entries spend a code; 20 wrong in total lock the signer until the
 // sender resends (with an alert to the sender at 5 and at 20). Codes are stored as keyed hashes.
 import crypto from "node:crypto";

@@ -1,4 +1,4 @@
-// Response shapes of the signing API (interface.md 2.11, 2.12; decisions.md "Signing documents").
+// Response shapes of the signing API (docs/contract.md "Signing documents", "Embedded signing").
 import { z } from "zod";
 import { timestamp, uuid } from "@/lib/http/response-schemas";
 

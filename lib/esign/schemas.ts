@@ -1,4 +1,4 @@
-// Request schemas of the signing API (decisions.md "Signing documents"). Multipart and JSON bodies
+// Request schemas of the signing API (docs/contract.md "Signing documents"). Multipart and JSON bodies
 // both arrive here: list fields may come as arrays or as JSON strings of arrays.
 import { z } from "zod";
 

@@ -13,7 +13,7 @@ import { QuireError } from "@/lib/errors";
 
 const SESSION_HOURS = 4;
 
-/** Signer-page failures: `{ error, code }` with lowercase codes (interface.md 7.4). */
+/** Signer-page failures: `{ error, code }` with lowercase codes (docs/contract.md "Error bodies"). */
 export class SignerError extends QuireError {
   readonly kind;
   constructor(kind: "not_found" | "conflict" | "gone" | "validation" | "unauthenticated" | "forbidden" | "locked" | "rate_limited" | "payment_required" | "unavailable", message: string, code: string) {

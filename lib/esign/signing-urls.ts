@@ -1,6 +1,7 @@
-// Signing URLs for embedded signing (interface.md 4.3, 2.11). otp/none: the recipient's reusable
+// Signing URLs for embedded signing (docs/contract.md "Embedded signing"). otp/none: the recipient's reusable
 // link. external_idv/override: a single-use grant, redeemed on open, about five minutes; for
-// external_idv only after the client's identity assertion passes every check of decisions.md.
+// external_idv only after the client's identity assertion passes every check of docs/contract.md
+// "External identity assertions".
 import crypto from "node:crypto";
 import { createRemoteJWKSet, decodeProtectedHeader, importSPKI, jwtVerify, type JWTPayload } from "jose";
 import { now } from "@/lib/clock";
@@ -145,7 +146,7 @@ async function loadContext(sql: SqlRunner, orgId: string, documentId: string) {
 
 const assertionError = (code: string, message: string) => new SigningRuleError("validation", message, code);
 
-/** decisions.md "External identity assertions": signature, iss, email, iat, jti — in that order. */
+/** docs/contract.md "External identity assertions": signature, iss, email, iat, jti — in that order. */
 async function checkAssertion(deps: { db: Db; instanceSecret: string }, orgId: string, identity: ResolvedIdentity, email: string, assertion: string | undefined): Promise<void> {
   if (!assertion) throw assertionError("IdentityAssertionRequired", "This recipient needs an identityAssertion from your identity provider");
   const provider = await deps.db.identityProvider.findUnique({ where: { orgId_name: { orgId, name: identity.provider! } } });

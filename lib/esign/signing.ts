@@ -15,7 +15,7 @@ import { crashPoint } from "@/lib/server/test-faults";
 export interface SealInput {
   original: Buffer;
   fields: { page: number; x: number; y: number; width: number; height: number; type: string; value: string }[];
-  /** Text anchors the fields consumed, removed from the output (decisions.md). */
+  /** Text anchors the fields consumed, removed from the output (docs/contract.md "Signing documents"). */
   hide: { page: number; x: number; y: number; width: number; height: number }[];
   certificate: { documentName: string; documentId: string; completedAt: Date; signers: { name: string; email: string; signedAt: Date; ip: string; userAgent: string; verification: string }[] };
 }

@@ -13,7 +13,7 @@ export interface ApiRouteOptions {
   family: ErrorFamily;
   roles: readonly Role[];
   feature?: LicenseFeature;
-  /** Honours an Idempotency-Key header (decisions.md "Idempotency"). */
+  /** Honours an Idempotency-Key header (docs/contract.md "Idempotency"). */
   idempotent?: boolean;
 }
 

@@ -1,4 +1,4 @@
-// The error bodies of lib/http/errors.ts as zod schemas (interface.md section 7), one set per
+// The error bodies of lib/http/errors.ts as zod schemas (docs/contract.md "Error bodies"), one set per
 // endpoint family, so the OpenAPI document states exactly what each family answers.
 import { z } from "zod";
 import type { ErrorFamily } from "@/lib/http/errors";

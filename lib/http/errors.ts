@@ -1,5 +1,5 @@
 // The one place where domain errors become HTTP responses. Each endpoint family of
-// interface.md section 7 has its own body shape; statuses follow the error's kind.
+// docs/contract.md "Error bodies" has its own body shape; statuses follow the error's kind.
 import { ZodError } from "zod";
 import { QuireError, RateLimitedError, ValidationError, type ErrorKind } from "@/lib/errors";
 import { zodIssues } from "@/lib/http/validation";
@@ -46,7 +46,7 @@ function body(err: QuireError, family: ErrorFamily, status: number): Record<stri
       if (err.kind === "conflict") return { message: err.message, error: err.code, data: err.data ?? {} };
       return { message: err.message, type: err.code };
     case "signing":
-      // A key whose role may not do this gets a plain 403 (interface.md 7.4), unlike the coded ones.
+      // A key whose role may not do this gets a plain 403 (docs/contract.md "Error bodies"), unlike the coded ones.
       if (err.code === "Forbidden" || err.code === "MissingRole") return { message: "Forbidden" };
       if (err.code === "DocumentNotFound") return { message: err.message, type: err.code };
       return { message: err.message, type: err.code, error: err.message, code: err.code };

@@ -1,4 +1,4 @@
-// Idempotency-Key (decisions.md "Idempotency") for the POST operations that create something: the
+// Idempotency-Key (docs/contract.md "Idempotency") for the POST operations that create something: the
 // same key from the same organization with the same request within 24 hours gets the first reply
 // again (with `Idempotent-Replayed: true`) and does nothing; the same key with another request is a
 // 422 IdempotencyKeyReused; a request still running under the key is a 409 IdempotencyKeyInFlight.

@@ -1,4 +1,4 @@
-// Building blocks of the response schemas (interface.md "Notation"), shared by every area's
+// Building blocks of the response schemas (ids, timestamps, the data envelope), shared by every area's
 // responses.ts. They describe what the server sends; lib/openapi renders them into the document.
 import { z } from "zod";
 

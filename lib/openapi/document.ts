@@ -94,7 +94,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   };
 }
 
-/** Receivers' side (decisions.md "Webhooks"): what Quire posts for each event type. */
+/** Receivers' side (docs/contract.md "Webhooks"): what Quire posts for each event type. */
 function webhookCalls(): ZodOpenApiPathsObject {
   const header = (name: string, description: string) => ({ in: "header" as const, name, required: true, description, schema: { type: "string" as const } });
   return Object.fromEntries(

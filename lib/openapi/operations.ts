@@ -130,7 +130,7 @@ export const operations: Operation[] = [
     errors: [404],
   },
 
-  // -- Templates, folders, tags (4.2, decisions.md) -------------------------------------------
+  // -- Templates, folders, tags -------------------------------------------------------------
   {
     operationId: "listTemplateItems",
     method: "get",
@@ -264,7 +264,7 @@ export const operations: Operation[] = [
     success: { status: 200, description: "Every tag", json: resultsOf(z.array(tagSchema)) },
   },
 
-  // -- Signing (4.3, decisions.md) ----------------------------------------------------------------
+  // -- Signing -----------------------------------------------------------------------------------
   {
     operationId: "prepareForSigning",
     method: "post",
@@ -431,7 +431,7 @@ export const operations: Operation[] = [
     onlyErrors: [401],
   },
 
-  // -- Webhooks (4.4, decisions.md) ---------------------------------------------------------------
+  // -- Webhooks ----------------------------------------------------------------------------------
   {
     operationId: "createWebhook",
     method: "post",

@@ -8,7 +8,7 @@ import type { DocumentedFamily } from "@/lib/http/error-schemas";
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
 export const TAGS = [
-  { name: "Deliverables", description: "Documents generated from templates (interface.md 4.1)" },
+  { name: "Deliverables", description: "Documents generated from templates" },
   { name: "Templates", description: "Templates, folders, tags and the template listing (4.2)" },
   { name: "Signing", description: "Documents for signing and embedded signing (4.3)" },
   { name: "Webhooks", description: "The organization's signature webhooks and their deliveries (4.4)" },

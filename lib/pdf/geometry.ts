@@ -1,5 +1,5 @@
-// One page-geometry model for everything that places things on a page (decisions.md, "Signed
-// documents"): coordinates are PDF points from the top-left corner of the page as displayed, after
+// One page-geometry model for everything that places things on a page (docs/contract.md
+// "Signing documents"): coordinates are PDF points from the top-left corner of the page as displayed, after
 // /Rotate, within the visible box (CropBox, else MediaBox, whatever its origin), in units of the
 // page's /UserUnit. Anchors, page images, the signing page's overlay, field validation and stamping
 // all go through this file, so they cannot disagree.

@@ -1,4 +1,4 @@
-// The prepare-time check (decisions.md): a document is accepted for signing only if Quire can seal
+// The prepare-time check (docs/contract.md "Signing documents"): a document is accepted for signing only if Quire can seal
 // it. Both engines must read it (MuPDF for pages, text and images; @libpdf/core for the sealed
 // output) and agree on its pages; a dry run of the incremental update proves the seal can be
 // appended. What fails here fails at once, in Quire's words, never at the last signature.

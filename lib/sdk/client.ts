@@ -1,5 +1,5 @@
 // The Quire REST client: deliverables, templates and folders, tags, signing (with the
-// createEmbeddedSignature helper of interface.md 4.3) and the signature webhook. Standard fetch,
+// createEmbeddedSignature helper of docs/contract.md "Embedded signing") and the signature webhook. Standard fetch,
 // FormData and Blob only; runs on Node.js 20+ and any runtime with those globals. Server-side only:
 // the API key must not reach a browser.
 import { apiErrorFrom, PhoneRequiredForSmsOtp, QuireApiError, QuireError, QuireInputError } from "./errors.js";
@@ -188,7 +188,7 @@ export class QuireClient implements Transport {
     this.webhooks = new WebhooksApi(this);
   }
 
-  /** Shorthand for `esign.createEmbeddedSignature` (interface.md 4.3). */
+  /** Shorthand for `esign.createEmbeddedSignature`. */
   createEmbeddedSignature(input: CreateEmbeddedSignatureInput): Promise<EmbeddedSignatureResult> {
     return this.esign.createEmbeddedSignature(input);
   }
@@ -236,7 +236,7 @@ type Data<T> = { data: T };
 
 // ---------------------------------------------------------------------------------------------
 
-/** `/v1/deliverable` (interface.md 4.1). */
+/** `/v1/deliverable`. */
 export class DeliverablesApi {
   readonly #t: Transport;
 
@@ -276,7 +276,7 @@ export class DeliverablesApi {
   }
 }
 
-/** Template folders (decisions.md "Templates and folders"). */
+/** Template folders (docs/contract.md "Templates and folders"). */
 export class FoldersApi {
   readonly #t: Transport;
 
@@ -304,7 +304,7 @@ export class FoldersApi {
   }
 }
 
-/** Templates (interface.md 4.2, decisions.md "Templates and folders"). */
+/** Templates (docs/contract.md "Templates and folders"). */
 export class TemplatesApi {
   readonly folders: FoldersApi;
 
@@ -477,7 +477,7 @@ export function planEmbeddedSignature(input: CreateEmbeddedSignatureInput): { re
   return { request, signers };
 }
 
-/** `/esign/...` (interface.md 4.3, decisions.md "Signing documents"). */
+/** `/esign/...` (docs/contract.md "Signing documents"). */
 export class EsignApi {
   readonly #t: Transport;
 
@@ -540,7 +540,7 @@ export class EsignApi {
   }
 
   /**
-   * interface.md 4.3: sends the document (sendEmail false unless given), then returns one entry per
+   * docs/contract.md "Embedded signing": sends the document (sendEmail false unless given), then returns one entry per
    * recipient in signing order (2.10): `ready` with an embedUrl for the signers whose turn it is,
    * `pending` (embedUrl null) for the others, `completed` for those who signed.
    *
@@ -576,7 +576,7 @@ export class EsignApi {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * `/api/webhooks` (interface.md 4.4, decisions.md "Webhooks"); administrator keys only. Methods
+ * `/api/webhooks` (docs/contract.md "Webhooks"); administrator keys only. Methods
  * address the webhook by name, "signature" unless given.
  */
 export class WebhooksApi {

@@ -1,5 +1,5 @@
 // Quire embed: frames a signing URL in your page and hands you the signing page's messages
-// (interface.md 2.13 and 6.2). Framework-free; the same source is served as /embed.js (a global
+// (docs/contract.md "Embedded signing"). Framework-free; the same source is served as /embed.js (a global
 // `Quire`, bundled at build time by scripts/build-embed.mjs) and used by the React component in
 // lib/sdk/react.tsx.
 //
@@ -10,7 +10,7 @@
 
 export type CompletionEvent = "signing_complete" | "already_signed";
 
-/** interface.md 2.13: posted by the signing page when this signer has finished. */
+/** The completion message: posted by the signing page when this signer has finished. */
 export interface CompletedMessage {
   type: "esign:completed";
   documentId: string;

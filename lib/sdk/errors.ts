@@ -71,7 +71,7 @@ export class PhoneRequiredForSmsOtp extends QuireInputError {
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 
-/** Builds the error for a non-2xx reply (each endpoint family has its own body shape, interface.md 7). */
+/** Builds the error for a non-2xx reply (each endpoint family has its own body shape, docs/contract.md "Error bodies"). */
 export function apiErrorFrom(status: number, statusText: string, text: string, method: string, path: string, retryAfter: string | null): QuireApiError {
   let body: unknown = text === "" ? null : text;
   if (text) {

@@ -1,4 +1,4 @@
-// Verifying Quire's webhook deliveries (decisions.md "Webhooks"). Each delivery carries
+// Verifying Quire's webhook deliveries (docs/contract.md "Webhooks"). Each delivery carries
 //   X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret>
 // Verify against the raw request body exactly as received (not re-serialized JSON), and reject
 // old timestamps so a captured delivery cannot be replayed later.

@@ -1,4 +1,4 @@
-// Response shapes of tags (interface.md 2.5).
+// Response shapes of tags.
 import { z } from "zod";
 import { timestamp, uuid } from "@/lib/http/response-schemas";
 

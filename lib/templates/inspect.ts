@@ -25,7 +25,7 @@ export interface TemplatePlaceholder {
   kind: TagKind;
   /**
    * The top-level data a path, expression, loop or condition outside any loop reads: each is given as
-   * one variable "{name}" whose value is JSON (decisions.md "Advanced templating").
+   * one variable "{name}" whose value is JSON (docs/contract.md "Advanced templating").
    */
   data?: string[];
   /** A loop's fields: the names its own tags read from each item. */

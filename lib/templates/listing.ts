@@ -1,4 +1,4 @@
-// GET /template-item: folders and templates in one paged, sorted list (interface.md 4.2).
+// GET /template-item: folders and templates in one paged, sorted list.
 // One SQL statement pages the items; counts that only matter for the rows shown (a template's
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.

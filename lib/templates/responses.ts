@@ -1,4 +1,4 @@
-// Response shapes of templates, folders and the template listing (interface.md 2.6, decisions.md
+// Response shapes of templates, folders and the template listing (docs/contract.md
 // "Templates and folders").
 import { z } from "zod";
 import { timestamp, uuid } from "@/lib/http/response-schemas";

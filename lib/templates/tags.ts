@@ -1,5 +1,5 @@
 // What a template tag is, and how its value is looked up: one place for the template inspector, the
-// generation engine and the template doctor (decisions.md "Advanced templating").
+// generation engine and the template doctor (docs/contract.md "Advanced templating").
 //
 //   {Name}, {Client Name}, {First-Name}   text: a plain name, looked up as written (hyphens and
 //                                          spaces are part of the name, as they always were)

@@ -14,7 +14,7 @@ import { standardHeaders } from "@/lib/webhooks/standard";
 import { findWebhook, webhookSecret, type WebhookDeps, type WebhookRef } from "@/lib/webhooks/webhooks";
 
 export const MAX_ATTEMPTS = 6;
-/** Wait after attempt 1, 2, … (decisions.md), before scaling. */
+/** Wait after attempt 1, 2, … (docs/contract.md "Webhooks"), before scaling. */
 export const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 8 * 3600_000];
 const RESPONSE_BYTES = 2048;
 /** Slack on top of the time the claimed attempts may take (database writes, a busy event loop). */
@@ -41,7 +41,7 @@ function leaseMs(deps: DeliveryDeps, attemptsInSeries = 1): number {
 
 export interface DeliveryDeps extends WebhookDeps {
   retryScale: number;
-  /** Receiver time-out per attempt (decisions.md: 10 s; WEBHOOK_TIMEOUT_MS). */
+  /** Receiver time-out per attempt (docs/contract.md "Webhooks": 10 s; WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number;
 }
 
@@ -53,7 +53,7 @@ export interface Envelope {
   data: unknown;
 }
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (decisions.md). */
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (docs/contract.md "Webhooks"). */
 export function signatureHeader(secret: string, timestamp: number, body: string): string {
   return `t=${timestamp},v1=${crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }

@@ -1,4 +1,4 @@
-// Response shapes of the signature webhook endpoints (interface.md 2.7, 2.8, 4.4; decisions.md
+// Response shapes of the signature webhook endpoints (docs/contract.md
 // "Webhooks"), and the body Quire posts to receivers.
 import { z } from "zod";
 import { timestamp, uuid } from "@/lib/http/response-schemas";
@@ -37,7 +37,7 @@ export const webhookDetailSchema = webhookSchema
   .extend({ deliveryStats: webhookDeliveryStatsSchema, availableEvents: z.array(z.string()).meta({ description: `The event types a webhook may subscribe to: ${AVAILABLE_EVENTS.join(", ")}` }) })
   .meta({ id: "WebhookDetail" });
 
-/** The body of every call to a receiver (decisions.md), signed in X-Service-Signature. */
+/** The body of every call to a receiver (docs/contract.md "Webhooks"), signed in X-Service-Signature. */
 export const webhookEnvelopeSchema = z
   .object({
     id: z.string().meta({ description: "Event id; the same for every delivery and retry of one event" }),

@@ -1,4 +1,4 @@
-// Standard Webhooks (standardwebhooks.com, decisions.md "Webhook events"): every delivery also carries
+// Standard Webhooks (standardwebhooks.com, docs/contract.md "Webhooks"): every delivery also carries
 // webhook-id, webhook-timestamp and webhook-signature, so receivers can verify with any Standard
 // Webhooks library. The key is the 32 bytes the secret's part after "whsec_" encodes in base64url;
 // such libraries read standard base64, hence `standardSecret`, the same key in that form.

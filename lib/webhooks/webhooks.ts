@@ -1,4 +1,4 @@
-// Signature webhooks (interface.md 2.7, 4.4; decisions.md "Webhooks"): create, read, update,
+// Signature webhooks (docs/contract.md "Webhooks"): create, read, update,
 // delete, regenerate the secret. Names are unique among an organization's active webhooks.
 import { standardSecretOf } from "@/lib/webhooks/standard";
 import crypto from "node:crypto";
@@ -142,7 +142,7 @@ function nameTaken(orgId: string, webhookName: string): ConflictError {
   return new ConflictError(`A webhook named "${webhookName}" is already active`, "WebhookNameTaken", { constraint: "webhook_active_name_key", orgId, name: webhookName });
 }
 
-/** By name: the active webhook when there is one, else the most recently updated (decisions.md). */
+/** By name: the active webhook when there is one, else the most recently updated (docs/contract.md "Webhooks"). */
 /** A webhook is addressed by name in the API and by id in the dashboard (where a paused twin can share the name). */
 export type WebhookRef = string | { id: string };
 

@@ -23,7 +23,7 @@ describe("health", () => {
   });
 });
 
-describe("API key authentication (interface.md section 5)", () => {
+describe("API key authentication (docs/contract.md \"Authentication and roles\")", () => {
   it.each(ROLES)("the seeded %s key gets its own identity from /api/whoami", async (role) => {
     const res = await as(baseUrl, seed, role)("/api/whoami");
     expect(res.status).toBe(200);

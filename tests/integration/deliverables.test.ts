@@ -1,4 +1,4 @@
-// /v1/deliverable, over HTTP, to the letter of interface.md 4.1 and 7.1.
+// /v1/deliverable, over HTTP, as the OpenAPI document and docs/contract.md "Error bodies" describe it.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,7 +1,7 @@
-// Identity verification per recipient (interface.md 2.9, 5, 7.4): every identity code when a
+// Identity verification per recipient (docs/contract.md "Identity verification", "Error bodies"): every identity code when a
 // document is sent (prepare-for-signing, POST send) and when a signing URL is issued, the
 // organization default channel and its lock, automated sends, and the external identity
-// assertion checks of decisions.md, each with the exact 7.4 body.
+// assertion checks of docs/contract.md, each with the exact signing error body.
 import { SignJWT } from "jose";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { as, call } from "../support/helpers";

@@ -1,4 +1,4 @@
-// Passcodes on the signing page (interface.md 3, 7.4, 8): six digits valid 10 minutes, one new code
+// Passcodes on the signing page (docs/contract.md "Passcodes"): six digits valid 10 minutes, one new code
 // per 30 s and five per hour, five wrong entries per code, lockout at exactly 20 wrong (423 on send
 // and verify), sender alerts at 5 and at lockout (none without a sender email), resend-email
 // lifting the lock, the Twilio-compatible SMS adapter against a local HTTP server, and the plan's

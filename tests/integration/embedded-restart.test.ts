@@ -1,4 +1,4 @@
-// Single use survives a restart (decisions.md "External identity assertions"; interface.md 3): an
+// Single use survives a restart (docs/contract.md "External identity assertions", "Embedded signing"): an
 // identity assertion's jti and a redeemed single-use signing URL are stored, so after the server
 // is killed (SIGKILL) and started again on the same database, the jti is still "reused" and the
 // link still 410. Uses its own server (a restart would disturb the shared one).

@@ -1,5 +1,5 @@
-// POST /esign/documents/{id}/signing-url and the deprecated GET signing-link (interface.md 2.11,
-// 4.3, 7.4, 9): the recipient selector, unknown keys, returnUrl (stored per request, read by the
+// POST /esign/documents/{id}/signing-url and the deprecated GET signing-link (docs/contract.md
+// "Embedded signing", "Error bodies"): the recipient selector, unknown keys, returnUrl (stored per request, read by the
 // signing page, never in the URL), turn and state errors, expiresAt, single-use links (consumed on
 // open, about five minutes, then 410) and the deprecated endpoint's headers, checks and audit.
 import crypto from "node:crypto";

@@ -1,4 +1,4 @@
-// Completion that survives crashes and races (decisions.md "Signed documents"): the server is killed
+// Completion that survives crashes and races (docs/contract.md "Signing documents"): the server is killed
 // (SIGKILL, by QUIRE_TEST_CRASH_AT) at each of four points of the last signature, with one instance and
 // with two; the document still completes exactly once: one `completed` audit entry, one sealed PDF
 // that pdfsig verifies, one delivery per webhook URL, one email per party. Sealing that keeps failing

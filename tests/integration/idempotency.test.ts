@@ -1,4 +1,4 @@
-// Idempotency-Key over HTTP (decisions.md "Idempotency"): a retry with the same key and body gets the
+// Idempotency-Key over HTTP (docs/contract.md "Idempotency"): a retry with the same key and body gets the
 // first reply, marked replayed, and creates nothing more; the same key with another body is a 422;
 // two at once: one runs, the other is a 409; on PostgreSQL also across two instances.
 import { afterAll, describe, expect, inject, it } from "vitest";

@@ -1,5 +1,5 @@
-// The TypeScript SDK (lib/sdk) against the running server: createEmbeddedSignature (interface.md
-// 4.3, 2.10), local and API errors, and round trips of the deliverable, template, folder, tag,
+// The TypeScript SDK (lib/sdk) against the running server: createEmbeddedSignature (docs/contract.md
+// "Embedded signing"), local and API errors, and round trips of the deliverable, template, folder, tag,
 // signing and webhook methods. Webhook deliveries need a receiver on loopback, so that part runs
 // its own server with WEBHOOK_ALLOW_PRIVATE and checks real deliveries with verifyWebhookSignature.
 import crypto from "node:crypto";

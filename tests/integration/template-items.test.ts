@@ -1,4 +1,4 @@
-// GET /template-item to the letter of interface.md 4.2, plus folders.
+// GET /template-item as the OpenAPI document describes it, plus folders (docs/contract.md "Templates and folders").
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { as, call } from "../support/helpers";
 import { buildDocx } from "../support/ooxml";

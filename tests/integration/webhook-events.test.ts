@@ -1,4 +1,4 @@
-// Every signing event (decisions.md "Webhook events") provoked over HTTP and received once, each
+// Every signing event (docs/contract.md "Webhooks") provoked over HTTP and received once, each
 // delivery verified twice: with the standardwebhooks library (standardSecret) and X-Service-Signature.
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

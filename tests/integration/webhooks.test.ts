@@ -1,4 +1,4 @@
-// Signature webhooks over HTTP (interface.md 2.7, 2.8, 4.4, 6.1, 7.3; decisions.md "Webhooks"):
+// Signature webhooks over HTTP (docs/contract.md "Webhooks", "Error bodies"):
 // roles and error bodies, validation, CRUD, secrets, Test Webhook, the delivery list, replay, and real
 // deliveries from completed and voided documents to a real HTTPS receiver on loopback that checks
 // every signature. The shared server trusts the receiver's CA (NODE_EXTRA_CA_CERTS), allows loopback
@@ -165,7 +165,7 @@ describe("webhook validation (7.3, 8)", () => {
   });
 });
 
-describe("webhook CRUD (4.4, decisions.md)", () => {
+describe("webhook CRUD", () => {
   it("creates with the full secret once, reads with a masked secret, stats and available events", async () => {
     const org = await freshOrg();
     const api = as(baseUrl, org);

@@ -32,7 +32,7 @@ export const ODD_PAGES: OddPage[] = [
   { label: "a5 landscape", size: [595, 420] },
 ];
 
-/** The displayed size of a page in its own units (decisions.md). */
+/** The displayed size of a page in its own units (docs/contract.md "Signing documents"). */
 export function displayedSize(p: OddPage): { width: number; height: number } {
   const [w, h] = p.crop ? [p.crop[2], p.crop[3]] : p.size;
   return p.rotate === 90 || p.rotate === 270 ? { width: h, height: w } : { width: w, height: h };

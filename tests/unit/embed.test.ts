@@ -1,5 +1,5 @@
 // The embed package's message filter (lib/sdk/embed.ts): only the framed signing page's own
-// origin AND window are heard (interface.md 6.2), and only well-formed package messages.
+// origin AND window are heard (docs/contract.md "Embedded signing"), and only well-formed package messages.
 import { describe, expect, it } from "vitest";
 import { acceptMessage, signingOrigin } from "@/lib/sdk/embed";
 

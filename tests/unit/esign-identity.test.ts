@@ -1,4 +1,4 @@
-// Identity resolution (interface.md 5 and 7.4) as a pure function of settings, plan and request.
+// Identity resolution (docs/contract.md "Identity verification") as a pure function of settings, plan and request.
 import { describe, expect, it } from "vitest";
 import type { Plan } from "@/lib/auth/roles";
 import { checkSmsPhone, DEFAULT_SETTINGS, e164, parseIdentityBlock, resolveIdentity, settingsJson, type SigningSettings } from "@/lib/esign/identity";

@@ -170,7 +170,7 @@ describe("OpenAPI document", () => {
     }
   });
 
-  it("serves components for the shapes of interface.md section 2", () => {
+  it("serves components for the API's resource shapes", () => {
     const names = Object.keys(doc.components?.schemas ?? {});
     for (const n of ["DeliverableListItem", "Deliverable", "CreatedDeliverable", "Variable", "Tag", "TemplateItem", "Webhook", "WebhookWithSecret", "WebhookDelivery", "IdentityVerification", "SigningUrlResult", "EmbeddedSigningSettings", "SigningRecipientInput"]) {
       expect(names).toContain(n);

@@ -1,4 +1,4 @@
-// Advanced templates (decisions.md "Advanced templating"): dot paths, paragraph, table-row and nested
+// Advanced templates (docs/contract.md "Advanced templating"): dot paths, paragraph, table-row and nested
 // loops, conditions and expressions, with JSON data in a variable's value. Read back from the DOCX
 // XML (and, where LibreOffice is installed, the PDF text): values present, and a false condition or an
 // empty loop leaves no empty paragraph or table row.

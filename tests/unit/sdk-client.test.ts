@@ -1,4 +1,4 @@
-// The SDK client's wire format against a recording fetch: headers (interface.md 5), JSON versus
+// The SDK client's wire format against a recording fetch: headers (docs/contract.md "Authentication and roles"), JSON versus
 // multipart bodies, createEmbeddedSignature's request and result (4.3, 2.10), local errors thrown
 // before any request, and QuireApiError for each family's error body (7.x).
 import { describe, expect, it } from "vitest";

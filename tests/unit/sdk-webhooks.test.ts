@@ -1,5 +1,5 @@
 // verifyWebhookSignature of the TypeScript SDK (lib/sdk/webhooks.ts), checked against signatures
-// made here with node:crypto exactly as decisions.md describes them (and as lib/webhooks/delivery.ts
+// made here with node:crypto exactly as docs/contract.md "Webhooks" describes them (and as lib/webhooks/delivery.ts
 // signs): t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";

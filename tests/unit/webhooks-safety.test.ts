@@ -1,4 +1,4 @@
-// Webhook receivers must be public HTTPS hosts (decisions.md "Webhooks"): refused when saved if the
+// Webhook receivers must be public HTTPS hosts (docs/contract.md "Webhooks"): refused when saved if the
 // host resolves to a loopback, private, link-local or metadata address, and again when connecting,
 // so a DNS answer that changes after the save (rebinding) cannot reach inside. The integration
 // server allows loopback receivers (WEBHOOK_ALLOW_PRIVATE=true), so these rules are checked here.

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { CopyButton } from "@/components/copy-button";
-import { createKeyAction, type CreateKeyState } from "./actions";
+import { createKeyAction } from "@/lib/dashboard/actions/api-keys";
 
 const ROLE_HELP: Record<string, string> = {
   administrator: "everything, including webhooks",
@@ -12,7 +12,7 @@ const ROLE_HELP: Record<string, string> = {
 };
 
 export function CreateKeyForm() {
-  const [state, action, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, { status: "idle" });
+  const [state, action, pending] = useActionState(createKeyAction, null);
   return (
     <div className="space-y-4">
       <form action={action} className="grid gap-3 sm:grid-cols-[1fr_20rem_auto] sm:items-end">
@@ -34,21 +34,22 @@ export function CreateKeyForm() {
           {pending ? "Creating…" : "Create key"}
         </button>
       </form>
-      {state.status === "error" ? (
+      {state?.ok === false ? (
         <p role="alert" className="text-sm text-red-700">
-          {state.message}
+          {/* Every problem of the form, as one line. */}
+          {state.fieldErrors ? Object.values(state.fieldErrors).join(". ") : state.error}
         </p>
       ) : null}
-      {state.status === "created" ? (
+      {state?.ok ? (
         <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-4">
           <p className="text-sm font-medium">
-            Key “{state.name}” ({state.role}) created. Copy it now: it is not shown again.
+            Key “{state.data.name}” ({state.data.role}) created. Copy it now: it is not shown again.
           </p>
           <div className="mt-2 flex flex-wrap items-center gap-3">
             <code data-testid="new-api-key" className="break-all rounded bg-white px-2 py-1 font-mono text-sm">
-              {state.key}
+              {state.data.key}
             </code>
-            <CopyButton value={state.key} />
+            <CopyButton value={state.data.key} />
           </div>
         </div>
       ) : null}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { revokeKeyAction } from "./actions";
+import { revokeKeyAction } from "@/lib/dashboard/actions/api-keys";
 
 export function RevokeButton({ id, label }: { id: string; label: string }) {
   const [pending, start] = useTransition();
@@ -15,8 +15,8 @@ export function RevokeButton({ id, label }: { id: string; label: string }) {
         onClick={() => {
           if (!window.confirm(`Revoke ${label}? Requests using it will fail at once.`)) return;
           start(async () => {
-            const result = await revokeKeyAction(id);
-            if (!result.ok) setError(result.message ?? "Could not revoke");
+            const result = await revokeKeyAction({ id });
+            if (!result.ok) setError(result.error);
           });
         }}
         className="rounded-md border border-red-200 px-2.5 py-1 text-sm text-red-700 hover:bg-red-50 disabled:opacity-60"

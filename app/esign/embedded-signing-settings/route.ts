@@ -5,7 +5,7 @@ import { UnauthenticatedError } from "@/lib/errors";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { errorResponse } from "@/lib/http/errors";
 
-// Read-only; any valid key may read it. Its only error is 401 (interface.md 4.3), so an
+// Read-only; any valid key may read it. Its only error is 401 (docs/contract.md "Embedded signing"), so an
 // organization id that is not the key's own (403 elsewhere) is a 401 here.
 const read = apiRoute({ family: "signing", roles: ANY_ROLE }, async ({ principal }) => {
   return dataResponse({ results: settingsJson(await loadSigningSettings(await db(), principal.orgId)) });

@@ -35,7 +35,7 @@ export default async function SignPage({ params }: { params: Promise<{ token: st
     throw err;
   }
   const { state, document } = session;
-  // The framing page, if the browser named it and the organization allows it (interface.md 6.2).
+  // The framing page, if the browser named it and the organization allows it (docs/contract.md "Embedded signing").
   const embedOrigin = embeddingOrigin(h.get("referer"), await frameAncestorsForToken(await db(), token), new URL(getConfig().baseUrl).origin);
   if (state === "voided") return <Notice title="This document was voided">The sender cancelled it{document.voidReason ? `: “${document.voidReason}”` : ""}. Nothing is left to sign.</Notice>;
   if (state === "already_signed" || state === "completed") return <Notice title="You have signed"><CompletionNotifier origin={embedOrigin} documentId={document.id} />“{document.name}” is signed. {document.status === "completed" ? "Everyone has signed; the completed copy was emailed to you." : "We will email you the completed copy when everyone has signed."}</Notice>;

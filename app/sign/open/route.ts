@@ -22,7 +22,7 @@ export const GET = observed(async function GET(req: Request): Promise<Response> 
     if (!(err instanceof SignerError)) throw err;
     const gone = err.kind === "gone";
     if (prefersJson(req)) {
-      // decisions.md: a program opening a used single-use URL gets the signing error body.
+      // docs/contract.md "Embedded signing": a program opening a used single-use URL gets the signing error body.
       const message = gone ? "This signing URL was already used (single-use URLs work once); request a new one." : "This signing URL is not valid.";
       const code = gone ? "SigningUrlNotRedeemable" : "SigningUrlNotFound";
       return Response.json({ message, type: code, error: message, code }, { status: gone ? 410 : 404, headers: { "cache-control": "no-store" } });

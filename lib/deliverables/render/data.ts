@@ -1,4 +1,4 @@
-// JSON data for advanced placeholders (decisions.md "Advanced templating"): which top-level names a
+// JSON data for advanced placeholders (docs/contract.md "Advanced templating"): which top-level names a
 // template reads, and whether a value has the shape the template reads from it. A value may leave
 // things out (they render empty); it may not hold a string where the template reads a property or
 // loops over items with fields.

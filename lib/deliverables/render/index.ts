@@ -1,4 +1,4 @@
-// The generation engine: fills a DOCX/PPTX template with variables (interface.md 2.4, decisions.md
+// The generation engine: fills a DOCX/PPTX template with variables (docs/contract.md
 // "Deliverables"). Domain code only: no HTTP, no database; images at https URLs are downloaded
 // through the caller's fetchImage.
 //

@@ -9,7 +9,7 @@ export type VariableStackEntry = { text: string; mimeType: MimeType };
 export type VariableInput = {
   placeholder: string;
   text?: string;
-  /** Alias of text (decisions.md); JSON for advanced placeholders. */
+  /** Alias of text (docs/contract.md "Deliverables"); JSON for advanced placeholders. */
   value?: string;
   mimeType: MimeType;
   isDisabled?: boolean;

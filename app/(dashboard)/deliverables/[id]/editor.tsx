@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { FormMessage, LabeledInput } from "@/components/ui";
-import { deleteDeliverableAction, saveDeliverableAction } from "../actions";
+import { deleteDeliverableAction, saveDeliverableAction } from "@/lib/dashboard/actions/deliverables";
 
 export function DeliverableEditor({ id, name, description, tags }: { id: string; name: string; description: string; tags: string[] }) {
   const router = useRouter();
@@ -16,8 +16,8 @@ export function DeliverableEditor({ id, name, description, tags }: { id: string;
       onSubmit={(e) => {
         e.preventDefault();
         start(async () => {
-          const result = await saveDeliverableAction(id, form);
-          setMessage(result.ok ? { tone: "ok", text: "Saved." } : { tone: "error", text: result.message });
+          const result = await saveDeliverableAction({ id, ...form });
+          setMessage(result.ok ? { tone: "ok", text: "Saved." } : { tone: "error", text: result.error });
         });
       }}
     >
@@ -35,9 +35,9 @@ export function DeliverableEditor({ id, name, description, tags }: { id: string;
           onClick={() => {
             if (!window.confirm("Delete this deliverable? It disappears from lists; its data is kept.")) return;
             start(async () => {
-              const result = await deleteDeliverableAction(id);
+              const result = await deleteDeliverableAction({ id });
               if (result.ok) router.push("/deliverables");
-              else setMessage({ tone: "error", text: result.message });
+              else setMessage({ tone: "error", text: result.error });
             });
           }}
           className="rounded-md border border-red-200 px-4 py-2 text-sm text-red-700 hover:bg-red-50"

@@ -5,7 +5,7 @@ import { issueSigningUrl } from "@/lib/esign/signing-urls";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { requestMeta } from "@/lib/http/request-meta";
 
-// Deprecated (interface.md 4.3): same checks and audit as POST signing-url, and says so in headers,
+// Deprecated (docs/contract.md "Embedded signing"): same checks and audit as POST signing-url, and says so in headers,
 // errors included.
 const handler = apiRoute<{ id: string; recipientId: string }>({ family: "signing", roles: SENDERS }, async ({ req, principal, params }) => {
   const result = await issueSigningUrl(await signingUrlDeps(), principal, params.id, { recipientId: params.recipientId }, requestMeta(req), { deprecatedLink: true });

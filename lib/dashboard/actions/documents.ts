@@ -1,0 +1,72 @@
+"use server";
+// The documents pages' actions: void, resend, retry a failed completion, save and send a draft's
+// fields. Administrators and contributors; each answers the line the page shows (or null).
+import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
+import { z } from "zod";
+import { SENDERS } from "@/lib/auth/roles";
+import type { DashboardContext } from "@/lib/auth/dashboard";
+import { dashboardAction } from "@/lib/dashboard/action";
+import { replaceDraftFields, placedFieldsSchema } from "@/lib/esign/draft-fields";
+import { resendDocument, sendDocument, voidDocument } from "@/lib/esign/documents";
+import { retryFinalization } from "@/lib/esign/completion";
+import { esignDeps, signingDeps } from "@/lib/esign/service";
+
+const senders = { roles: SENDERS, denied: "Only administrators and contributors can do this" } as const;
+
+/** Who acts and from where, for the audit trail. */
+async function actorOf(ctx: DashboardContext) {
+  const h = await headers();
+  return {
+    actor: { orgId: ctx.org.id, userId: ctx.user.id },
+    meta: { ip: h.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null, userAgent: h.get("user-agent") },
+  };
+}
+
+function done(message: string | null): string | null {
+  revalidatePath("/documents", "layout");
+  return message;
+}
+
+export const voidDocumentAction = dashboardAction({
+  ...senders,
+  input: z.object({ id: z.string(), reason: z.string() }),
+  run: async ({ id, reason }, ctx) => {
+    const { actor, meta } = await actorOf(ctx);
+    await voidDocument(await esignDeps(), actor, id, reason, meta);
+    return done(null);
+  },
+});
+
+/** A completion that failed every attempt: queue it again and run it now. */
+export const retryFinalizationAction = dashboardAction({
+  ...senders,
+  input: z.object({ id: z.string() }),
+  run: async ({ id }, ctx) => {
+    const { status } = await retryFinalization(await signingDeps(), ctx.org.id, id);
+    return done(status === "completed" ? "Completed: the signed PDF is ready." : "Retried; it failed again. See the error above.");
+  },
+});
+
+export const resendAction = dashboardAction({
+  ...senders,
+  input: z.object({ id: z.string(), recipientId: z.string() }),
+  run: async ({ id, recipientId }, ctx) => {
+    const { actor, meta } = await actorOf(ctx);
+    const { recipientCount } = await resendDocument(await esignDeps(), actor, id, [recipientId], meta);
+    return done(`Sent to ${recipientCount} signer(s).`);
+  },
+});
+
+/** Saves the placer's fields; with `send`, also sends the draft (every signer needs a field). */
+export const saveDraftFieldsAction = dashboardAction({
+  ...senders,
+  input: placedFieldsSchema.extend({ id: z.string(), send: z.boolean() }),
+  run: async ({ id, fields, send }, ctx) => {
+    const { actor, meta } = await actorOf(ctx);
+    const deps = await esignDeps();
+    await replaceDraftFields(deps, actor, id, fields, meta, { forSending: send });
+    if (!send) return done("Draft saved.");
+    return done((await sendDocument(deps, actor, id, meta)).message);
+  },
+});

@@ -1,0 +1,67 @@
+"use server";
+// Settings the dashboard edits: embedded signing, the SMS provider and identity providers.
+// Administrators only; every change goes through the domain functions of lib/esign/settings.ts.
+// Each answers the confirmation line the page shows.
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { ADMINS } from "@/lib/auth/roles";
+import { getConfig } from "@/lib/config";
+import { dashboardAction } from "@/lib/dashboard/action";
+import { db } from "@/lib/db/client";
+import { addIdentityProvider, identityProviderInput, removeIdentityProvider, signingSettingsInput, updateSigningSettings } from "@/lib/esign/settings";
+import { QuireError, ValidationError } from "@/lib/errors";
+
+const admins = { roles: ADMINS, denied: "Only administrators can do this" } as const;
+
+function saved(message: string): string {
+  revalidatePath("/settings");
+  return message;
+}
+
+export const saveSigningSettingsAction = dashboardAction({
+  ...admins,
+  input: signingSettingsInput.omit({ sms: true }).required(),
+  run: async (input, ctx) => {
+    await updateSigningSettings(await db(), ctx.org.id, input, getConfig().nextAuthSecret);
+    return saved("Embedded signing settings saved");
+  },
+});
+
+export const saveSmsProviderAction = dashboardAction({
+  ...admins,
+  input: signingSettingsInput.pick({ sms: true }).required().shape.sms,
+  run: async (sms, ctx) => {
+    try {
+      await updateSigningSettings(await db(), ctx.org.id, { sms }, getConfig().nextAuthSecret);
+    } catch (err) {
+      // The form holds the provider's fields alone: "sms.from" is its "from".
+      if (err instanceof ValidationError) throw new ValidationError(err.message, err.issues.map((i) => ({ ...i, field: i.field.replace(/^sms\./, "") })), err.code);
+      throw err;
+    }
+    return saved("SMS provider saved");
+  },
+});
+
+export const addIdentityProviderAction = dashboardAction({
+  ...admins,
+  input: identityProviderInput,
+  run: async (input, ctx) => {
+    try {
+      await addIdentityProvider(await db(), ctx.org.id, input, getConfig().nextAuthSecret);
+    } catch (err) {
+      if (err instanceof QuireError && err.code === "IdentityProviderExists") throw new ValidationError(err.message, [{ field: "name", message: "already used by another provider" }]);
+      throw err;
+    }
+    return saved(`Identity provider “${input.name}” added`);
+  },
+});
+
+export const removeIdentityProviderAction = dashboardAction({
+  ...admins,
+  input: z.object({ id: z.uuid() }),
+  invalid: "Unknown identity provider",
+  run: async ({ id }, ctx) => {
+    await removeIdentityProvider(await db(), ctx.org.id, id);
+    return saved("Identity provider removed");
+  },
+});
