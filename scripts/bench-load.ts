@@ -14,6 +14,7 @@ import type { SeedResult } from "@/lib/orgs/seed";
 import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
+import { NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
 import { CONTRACT_VARIABLES, childrenCpuMs, createBenchWebhook, fillWorkspace, postgresReachable, recordFigure, serverRssMb } from "./bench-shared";
 
 export interface LoadOptions {
@@ -137,6 +138,15 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
   const dbLabel = kind === "pglite" ? "embedded PGlite" : "PostgreSQL";
   console.log(`\n## Load (autocannon) on ${dbLabel} (${why}); ${os.cpus().length} cores, load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 
+  // The floor of goal 3, measured first so that no other server's CPU is counted with it.
+  const alone = await startNextAlone();
+  let nextAlone: LoadRow;
+  try {
+    nextAlone = await cannon("GET /api/ping (Next.js alone)", { url: alone.baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, { method: "GET", path: NEXT_ALONE_PATH, headers: { accept: "application/json" } }, (body) => body.includes('"status":"ok"'));
+  } finally {
+    await alone.stop();
+  }
+
   let seed!: SeedResult;
   const { server, stop } = await startQuireServer(kind, {
     // As deployed: info, so each API request writes its access line (the tests run at warn).
@@ -184,9 +194,10 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
     const rssIdle = serverRssMb();
     const bare = await cannon("GET /api/health (bare route)", { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, { method: "GET", path: "/api/health", headers: { accept: "application/json" } }, (body) => body.includes('"database":"ok"'));
     const whoami = await cannon("GET /api/whoami (API key + rate limit)", { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, { method: "GET", path: "/api/whoami", headers }, isJsonData);
-    rows.push(bare, whoami);
+    rows.push(nextAlone, bare, whoami);
     const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
-    recordFigure({ section: "API", db, measure: "bare route GET /api/health, server CPU per request", quire: bare.serverCpuMs, unit: "ms" });
+    recordFigure({ section: "API", db, measure: "bare route GET /api/health, server CPU per request", quire: bare.serverCpuMs, unit: "ms", floor: nextAlone.serverCpuMs, floorLabel: "Next.js alone, one route" });
+    recordFigure({ section: "API", db, measure: "bare route GET /api/health, 8 clients: rate", quire: bare.achieved, unit: "/s", floor: nextAlone.achieved, floorLabel: "Next.js alone, one route" });
     recordFigure({ section: "API", db, measure: "API key + rate limit, CPU above the bare route", quire: whoami.serverCpuMs - bare.serverCpuMs, unit: "ms", goal: { op: "<=", value: 1.5, on: "value" } });
 
     // 1. Lists at a fixed rate, limit 100. 20 connections leave each request 100 ms at 200/s before the rate slips.

@@ -2,6 +2,7 @@
 // handler and the domain code write carries reqId), returns X-Request-Id, and writes one access-log
 // line per request. apiRoute() and dashboardRoute() use it; other handlers wrap their exports in it.
 import { loggablePath, REQUEST_ID_HEADER, requestIdFrom } from "@/lib/http/request-id";
+import { refuseMalformedUrl } from "@/lib/http/url-guard";
 import { log, requestContext, runWithRequestContext, type RequestContext } from "@/lib/log";
 
 export interface ObserveOptions {
@@ -21,7 +22,7 @@ export function observed<A extends unknown[]>(
     let status = 500;
     return runWithRequestContext(context, async () => {
       try {
-        const res = withRequestId(await handler(req, ...rest), context.reqId);
+        const res = withRequestId(refuseMalformedUrl(req.url) ?? (await handler(req, ...rest)), context.reqId);
         status = res.status;
         return res;
       } catch (err) {

@@ -1,0 +1,65 @@
+// Issue 17 goal 3's floor: Next.js alone, the same version and build (Turbopack, `next start`), serving one
+// route handler that returns a small JSON body. Quire's bare route (GET /api/health: its proxy, request id,
+// observed() wrapper and one SELECT 1) is measured against it, so the difference is what Quire adds.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { freePort } from "../tests/support/quire-server";
+
+const ROOT = path.resolve(__dirname, "..");
+/** Inside the repository (ignored by git) so Turbopack resolves next from the project's node_modules. */
+const APP_DIR = path.join(ROOT, ".bench", "next-alone");
+const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+
+const FILES: Record<string, string> = {
+  "package.json": JSON.stringify({ name: "quire-bench-next-alone", private: true }),
+  "next.config.js": `module.exports = { turbopack: { root: ${JSON.stringify(ROOT)} } };\n`,
+  // Its own (empty) hook: without one, the build picks up Quire's instrumentation.ts from the Turbopack root.
+  "instrumentation.js": "export function register() {}\n",
+  "app/layout.js": "export default function RootLayout({ children }) {\n  return children;\n}\n",
+  "app/api/ping/route.js": 'export const dynamic = "force-dynamic";\n\nexport function GET() {\n  return Response.json({ status: "ok", database: "ok" });\n}\n',
+};
+
+export const NEXT_ALONE_PATH = "/api/ping";
+
+/** Builds the app (once per source change) and starts it; `stop` kills its process group. */
+export async function startNextAlone(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const stamp = JSON.stringify(FILES);
+  const stampFile = path.join(APP_DIR, ".built-from");
+  if (!fs.existsSync(stampFile) || fs.readFileSync(stampFile, "utf8") !== stamp) {
+    fs.rmSync(APP_DIR, { recursive: true, force: true });
+    for (const [name, text] of Object.entries(FILES)) {
+      fs.mkdirSync(path.dirname(path.join(APP_DIR, name)), { recursive: true });
+      fs.writeFileSync(path.join(APP_DIR, name), text);
+    }
+    const built = spawnSync(process.execPath, [NEXT_BIN, "build"], { cwd: APP_DIR, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" }, encoding: "utf8" });
+    if (built.status !== 0) throw new Error(`building the Next.js-alone app failed:\n${built.stdout}\n${built.stderr}`);
+    fs.writeFileSync(stampFile, stamp);
+  }
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: APP_DIR,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    stdio: "ignore",
+    detached: true,
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+    await exited;
+  };
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the Next.js-alone app exited with ${child.exitCode}`);
+    if (await fetch(`${baseUrl}${NEXT_ALONE_PATH}`).then((r) => r.ok, () => false)) return { baseUrl, stop };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stop();
+  throw new Error("the Next.js-alone app did not answer within 30 s");
+}
