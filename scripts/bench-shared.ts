@@ -60,6 +60,32 @@ export function childrenCpuMs(): number {
   return (total * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * CPU (ms) spent so far by the PostgreSQL backends serving one database: with childrenCpuMs() it gives a
+ * request's whole cost on PostgreSQL, comparable with PGlite, which runs inside the server's process.
+ * Backends are read from pg_stat_activity (the server's pool keeps its connections for the run).
+ */
+export async function postgresBackendCpuMs(databaseUrl: string): Promise<number> {
+  const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [database]);
+    let ticks = 0;
+    for (const { pid } of rows) {
+      try {
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // ended meanwhile
+      }
+    }
+    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Resident memory (MB) of the processes started from this one: the server and its LibreOffice pool. */
 export function serverRssMb(): number {
   if (!fs.existsSync("/proc/self/status")) return NaN;
@@ -117,6 +143,8 @@ export interface Figure {
   /** The floor or peer: what Quire is held against. Absent for figures that are only reported. */
   floor?: number;
   floorLabel?: string;
+  /** The floor is this same measure (section and name) on another database of the run, e.g. PGlite held against PostgreSQL. */
+  peerDb?: string;
   /** The goal on quire / floor (or on quire alone when there is no floor), e.g. "<= 1.15x", ">= 500/s". */
   goal?: { op: "<=" | ">="; value: number; on: "ratio" | "value" };
 }
@@ -144,6 +172,10 @@ export function printSummary(file: string): void {
   console.log("| section | database | measure | Quire | floor / peer | ratio | goal | met |");
   console.log("|---|---|---|---:|---|---:|---|---|");
   for (const f of figures) {
+    if (f.peerDb) {
+      const peer = figures.find((o) => o.db === f.peerDb && o.section === f.section && o.measure === f.measure);
+      if (peer) Object.assign(f, { floor: peer.quire, floorLabel: f.peerDb });
+    }
     const ratio = f.floor ? f.quire / f.floor : undefined;
     const on = f.goal?.on === "ratio" ? ratio : f.quire;
     const met = f.goal && on !== undefined && Number.isFinite(on) ? ((f.goal.op === "<=" ? on <= f.goal.value : on >= f.goal.value) ? "yes" : "no") : "";

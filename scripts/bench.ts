@@ -9,9 +9,12 @@
 //   10 URLs, signed, each verified by the receiver), and Test Webhook over HTTP from 8 concurrent callers.
 //   Load (autocannon, against the built server): list endpoints at a fixed 200 requests/s, signing-URL issuance
 //   at the highest rate 8 connections reach, deliverable creation with PDF from 3 connections; p50/p99, rate
-//   achieved, non-2xx and errors. Exits non-zero when a scenario's failures pass --max-error-pct.
+//   achieved, non-2xx and errors; server and database CPU per request; Next.js alone as the bare route's floor.
+//   Exits non-zero when a scenario's failures pass --max-error-pct.
+//   Soak: a steady request mix for --soak-minutes (default 10; 0 skips it), resident memory sampled
+//   (scripts/bench-soak.ts).
 // Options: --db pglite|postgres|both (default both; for load: PostgreSQL when reachable, else PGlite; also
-//   QUIRE_BENCH_DB), --requests N (default 200), --only listing|generation|sealing|webhooks|load, --seconds N (load:
+//   QUIRE_BENCH_DB), --requests N (default 200), --only listing|generation|sealing|webhooks|load|soak, --seconds N (load:
 //   length of each timed scenario, default 10), --rate N (load: list rate, default 200), --pdf-requests N
 //   (load, default 60), --max-error-pct P (load, default 0.5).
 //   e.g. `npm run bench -- --only webhooks`, `npm run bench -- --only load --db pglite`
@@ -25,6 +28,7 @@ import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../test
 import { benchGeneration } from "./bench-generation";
 import { benchLoad } from "./bench-load";
 import { benchSealing } from "./bench-sealing";
+import { benchSoak } from "./bench-soak";
 import { fillWorkspace, postgresReachable, printSummary, printTable, recordFigure, time, type Timing } from "./bench-shared";
 import { benchWebhooks } from "./bench-webhooks";
 
@@ -34,6 +38,7 @@ const { values } = parseArgs({
     requests: { type: "string", default: "200" },
     only: { type: "string" },
     seconds: { type: "string", default: "10" },
+    "soak-minutes": { type: "string", default: "10" },
     rate: { type: "string", default: "200" },
     "pdf-requests": { type: "string", default: "60" },
     "max-error-pct": { type: "string", default: "0.5" },
@@ -138,11 +143,12 @@ async function main() {
 }
 
 async function runSections() {
-  if (values.only !== undefined && !["listing", "generation", "sealing", "webhooks", "load"].includes(values.only)) throw new Error(`--only must be listing, generation, sealing, webhooks or load, not ${values.only}`);
+  if (values.only !== undefined && !["listing", "generation", "sealing", "webhooks", "load", "soak"].includes(values.only)) throw new Error(`--only must be listing, generation, sealing, webhooks, load or soak, not ${values.only}`);
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (values.only === "generation") return benchGeneration(REQUESTS);
   if (values.only === "sealing") return benchSealing();
   if (values.only === "webhooks") return benchWebhooks(REQUESTS, values.db);
+  if (values.only === "soak") return benchSoak(values.db === "pglite" ? "pglite" : "postgres", Number(values["soak-minutes"]));
   if (values.only === "load") {
     return benchLoad({
       db: values.db === "both" ? undefined : (values.db as TestDatabase),
@@ -161,6 +167,7 @@ async function runSections() {
     if (values.only === undefined) self("--only", "webhooks");
     if (values.only === undefined)
       for (const kind of (await postgresReachable()) ? ["postgres", "pglite"] : ["pglite"]) self("--only", "load", "--db", kind, "--seconds", String(values.seconds), "--rate", String(values.rate), "--pdf-requests", String(values["pdf-requests"]), "--max-error-pct", String(values["max-error-pct"]));
+    if (values.only === undefined && Number(values["soak-minutes"]) > 0) self("--only", "soak", "--db", (await postgresReachable()) ? "postgres" : "pglite", "--soak-minutes", String(values["soak-minutes"]));
     return;
   }
   for (const kind of [values.db as TestDatabase]) {
