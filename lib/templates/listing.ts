@@ -57,6 +57,9 @@ interface ItemRow {
   createdOn: Date;
   updatedOn: Date;
   total: number;
+  /** A template's active deliverables, counted for the page's rows only (a folder's: deliverableCount). */
+  deliverablesShown: number;
+  tags?: string[] | null;
 }
 
 const SORT_SQL: Record<SortColumn, Prisma.Sql> = {
@@ -143,6 +146,16 @@ export async function listTemplateItems(db: SqlRunner, orgId: string, input: Lis
         ${nameFilter(Prisma.raw("t"))}
     )`;
 
+  // The page's templates get their deliverable count (and tags) in the same statement, after the LIMIT, so
+  // only the rows shown are decorated and the request makes one round trip for its rows (issue 17).
+  const decorated = (pageCtes: Prisma.Sql) => Prisma.sql`
+    ${pageCtes}
+    SELECT page.*,
+           CASE WHEN page.type = 'template' THEN (SELECT count(*)::int FROM deliverable d WHERE d."templateId" = page.id AND d."isActive") ELSE page."deliverableCount" END AS "deliverablesShown"
+           ${input.showTags ? Prisma.sql`, CASE WHEN page.type = 'template' THEN (SELECT array_agg(tg.label) FROM template_tag tt JOIN tag tg ON tg.id = tt."tagId" WHERE tt."templateId" = page.id) END AS tags` : Prisma.empty}
+    FROM page
+    ${orderBy}`;
+
   let rows: ItemRow[];
   let totalRecords: number;
   if (allTemplates) {
@@ -152,13 +165,14 @@ export async function listTemplateItems(db: SqlRunner, orgId: string, input: Lis
     const [page, [counted]] = await Promise.all([
       run<ItemRow>(
         db,
-        Prisma.sql`
-        SELECT 'template' AS type, t.id, t.name, t.description, t."isActive", t."folderId" AS "parentId", t."createdBy", u.email,
-               0 AS "templateCount", 0 AS "deliverableCount", t."fileSize", t."fileType", t."createdOn", t."updatedOn"
-        FROM template t JOIN "user" u ON u.id = t."createdBy"
-        WHERE ${where}
-        ORDER BY ${TEMPLATE_SORT_SQL[input.column0 ?? "name"]} ${direction}, t.id ${direction}
-        LIMIT ${input.limit} OFFSET ${input.offset}`,
+        decorated(Prisma.sql`
+        WITH page AS (
+          SELECT 1 AS "kindOrder", 'template' AS type, t.id, t.name, t.description, t."isActive", t."folderId" AS "parentId", t."createdBy", u.email,
+                 0 AS "templateCount", 0 AS "deliverableCount", t."fileSize", t."fileType", t."createdOn", t."updatedOn"
+          FROM template t JOIN "user" u ON u.id = t."createdBy"
+          WHERE ${where}
+          ORDER BY ${TEMPLATE_SORT_SQL[input.column0 ?? "name"]} ${direction}, t.id ${direction}
+          LIMIT ${input.limit} OFFSET ${input.offset})`),
       ),
       run<{ total: number }>(db, Prisma.sql`SELECT count(*)::int AS total FROM template t WHERE ${where}`),
     ]);
@@ -167,11 +181,9 @@ export async function listTemplateItems(db: SqlRunner, orgId: string, input: Lis
   } else {
     rows = await run<ItemRow>(
       db,
-      Prisma.sql`
-      ${items}
-      SELECT *, count(*) OVER ()::int AS total FROM items
-      ${orderBy}
-      LIMIT ${input.limit} OFFSET ${input.offset}`,
+      decorated(Prisma.sql`
+      ${items},
+      page AS (SELECT *, count(*) OVER ()::int AS total FROM items ${orderBy} LIMIT ${input.limit} OFFSET ${input.offset})`),
     );
     totalRecords = rows[0]?.total ?? 0;
     if (rows.length === 0 && input.offset > 0) {
@@ -179,19 +191,6 @@ export async function listTemplateItems(db: SqlRunner, orgId: string, input: Lis
       totalRecords = counted[0]?.total ?? 0;
     }
   }
-
-  const templateIds = rows.filter((r) => r.type === "template").map((r) => r.id);
-  const [deliverableCounts, tagRows] = await Promise.all([
-    templateIds.length
-      ? db.query<{ templateId: string; n: number }>(`SELECT "templateId", count(*)::int AS n FROM deliverable WHERE "templateId" = ANY($1::uuid[]) AND "isActive" GROUP BY "templateId"`, [templateIds])
-      : Promise.resolve([]),
-    input.showTags && templateIds.length
-      ? db.query<{ templateId: string; label: string }>(`SELECT tt."templateId", t.label FROM template_tag tt JOIN tag t ON t.id = tt."tagId" WHERE tt."templateId" = ANY($1::uuid[])`, [templateIds])
-      : Promise.resolve([]),
-  ]);
-  const deliverablesByTemplate = new Map(deliverableCounts.map((c) => [c.templateId, c.n]));
-  const tagsByTemplate = new Map<string, string[]>();
-  for (const t of tagRows) tagsByTemplate.set(t.templateId, [...(tagsByTemplate.get(t.templateId) ?? []), t.label]);
 
   const results = rows.map((r): TemplateItemJson => {
     if (r.type === "folder") {
@@ -215,13 +214,13 @@ export async function listTemplateItems(db: SqlRunner, orgId: string, input: Lis
       templateFolderId: r.parentId,
       createdBy: r.createdBy,
       email: r.email,
-      deliverableCount: deliverablesByTemplate.get(r.id) ?? 0,
+      deliverableCount: r.deliverablesShown,
       templateCount: 0,
       fileSize: r.fileSize,
       fileType: r.fileType,
       createdOn: r.createdOn.toISOString(),
       updatedOn: r.updatedOn.toISOString(),
-      ...(input.showTags ? { tags: (tagsByTemplate.get(r.id) ?? []).sort((a, b) => a.localeCompare(b)) } : {}),
+      ...(input.showTags ? { tags: (r.tags ?? []).sort((a, b) => a.localeCompare(b)) } : {}),
     };
   });
   return { results, totalRecords };

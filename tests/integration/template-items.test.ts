@@ -188,3 +188,25 @@ describe("template folders", () => {
     expect([forbidden.status, forbidden.text]).toEqual([403, ""]);
   });
 });
+
+describe("deliverable counts", () => {
+  it("counts a template's active deliverables on every listing path, and a folder's across its subtree", async () => {
+    const create = async (template: string) => {
+      const res = await admin("/v1/deliverable", { method: "POST", body: { name: `From ${template}`, templateId: ids[template], variables: [{ placeholder: "{Greeting}", text: "Hello", mimeType: "text" }] } });
+      expect(res.status, res.text).toBe(200);
+      return res.json.data.results.deliverable.id as string;
+    };
+    const [first] = [await create("Echo"), await create("Echo"), await create("nested-one")];
+    expect((await admin(`/v1/deliverable/${first}`, { method: "DELETE" })).status).toBe(200);
+    const count = (items: Item[], name: string) => items.find((i) => i.name === name)?.deliverableCount;
+    const inLab = (await list(`folderId=${lab}`)).results;
+    expect([count(inLab, "Echo"), count(inLab, "alpha"), count(inLab, "nested-one")]).toEqual([1, 0, 1]);
+    // By now nested-one lives in the lab too (moved by an earlier test): the lab folder counts both.
+    const atRoot = (await list("query=listing%20lab")).results;
+    expect(atRoot.find((i) => i.id === lab)?.deliverableCount).toBe(2);
+    const templatesOnly = (await list("type=template&query=echo")).results;
+    expect(count(templatesOnly, "Echo")).toBe(1);
+    const tagged = (await list(`folderId=${lab}&selectedTags=${tagIds.red}&showTags=true`)).results;
+    expect(tagged.find((i) => i.name === "nested-one")).toMatchObject({ deliverableCount: 1, tags: ["red"] });
+  });
+});
