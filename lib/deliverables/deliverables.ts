@@ -135,10 +135,14 @@ export async function createDeliverable(deps: DeliverableDeps, actor: Deliverabl
 async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: CreateDeliverableBody, signal?: AbortSignal): Promise<CreatedDeliverableJson> {
   checkConstraints(input);
   const labels = normalizeLabels(input.tags ?? []);
-  const template = await findActiveTemplate(deps.sql, actor.orgId, input.templateId);
+  const lookup = findActiveTemplate(deps.sql, actor.orgId, input.templateId);
+  // Fail fast before the expensive part; checked again, under a lock, when the row is written. Read
+  // beside the lookup (both only read), and reported after it: a missing template still answers 404 first.
+  const quota = checkQuotas(deps.sql, actor, 0);
+  quota.catch(() => {});
+  const template = await lookup;
   if (!template) throw new NotFoundError("Template not found (or deleted)", "TemplateNotFound");
-  // Fail fast before the expensive part; checked again, under a lock, when the row is written.
-  await checkQuotas(deps.sql, actor, 0);
+  await quota;
 
   const variables = await answerPrompts(input.variables, deps.answerPrompt, signal);
   throwIfAborted(signal);
@@ -148,15 +152,21 @@ async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: C
     fetchImage: deps.fetchImage,
   });
   throwIfAborted(signal);
-  const pdf = await deps.converter.convert(rendered.file, kind, { signal });
-  throwIfAborted(signal);
 
   const id = crypto.randomUUID();
   const sourceKey = `deliverables/${actor.orgId}/${id}.${kind}`;
   const pdfKey = `deliverables/${actor.orgId}/${id}.pdf`;
   const written: string[] = [];
+  // The source is stored while LibreOffice converts it, the PDF once it exists: one write less on the
+  // way to the reply. Every path below waits for this write before it cleans up.
+  const sourceStored = putAll(deps.storage, [[sourceKey, rendered.file]], written);
+  sourceStored.catch(() => {});
   try {
-    await putAll(deps.storage, [[sourceKey, rendered.file], [pdfKey, pdf]], written);
+    const pdf = await deps.converter.convert(rendered.file, kind, { signal });
+    throwIfAborted(signal);
+    const stored = await Promise.allSettled([sourceStored, putAll(deps.storage, [[pdfKey, pdf]], written)]);
+    const failed = stored.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
     throwIfAborted(signal);
     // The row and its tags as plain statements in one transaction (the same guarantees as Prisma's
     // nested create, without its query compiler, which was the largest part of a create's database CPU).
@@ -215,6 +225,7 @@ async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: C
       fonts: row.fonts ?? null,
     };
   } catch (err) {
+    await sourceStored.catch(() => {});
     await Promise.all(written.map((key) => deps.storage.delete(key).catch(() => {})));
     throw err;
   }
