@@ -59,24 +59,26 @@ function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new ClientClosedError();
 }
 
-/**
- * Active deliverables and bytes stored (deliverable files and PDFs, templates) in one statement: as
- * three Prisma aggregates this was a fifth of a create's CPU on the embedded database, twice per create.
- */
-async function quotaUsage(runner: SqlRunner, orgId: string): Promise<{ deliverables: bigint; bytes: bigint }> {
-  // count/sum come back as bigint (PGlite) or as their decimal text (pg): BigInt takes both.
-  const [usage] = await runner.query<{ deliverables: bigint | string; bytes: bigint | string }>(
-    `SELECT d.deliverables, d.bytes + t.bytes AS bytes
-     FROM (SELECT count(*) AS deliverables, COALESCE(sum("fileSize"), 0) + COALESCE(sum("pdfSize"), 0) AS bytes
-           FROM deliverable WHERE "orgId" = $1::uuid AND "isActive") d,
-          (SELECT COALESCE(sum("fileSize"), 0) AS bytes FROM template WHERE "orgId" = $1::uuid AND "isActive") t`,
-    [orgId],
-  );
-  return { deliverables: BigInt(usage.deliverables), bytes: BigInt(usage.bytes) };
+type Usage = { deliverables: bigint; bytes: bigint };
+
+/** Active deliverables and bytes stored (deliverable files and PDFs, templates), as one subquery. */
+const USAGE_SQL = `SELECT d.deliverables, d.bytes + t.bytes AS bytes
+  FROM (SELECT count(*) AS deliverables, COALESCE(sum("fileSize"), 0) + COALESCE(sum("pdfSize"), 0) AS bytes
+        FROM deliverable WHERE "orgId" = $1::uuid AND "isActive") d,
+       (SELECT COALESCE(sum("fileSize"), 0) AS bytes FROM template WHERE "orgId" = $1::uuid AND "isActive") t`;
+
+/** count/sum come back as bigint (PGlite) or as their decimal text (pg): BigInt takes both. */
+function usageOf(row: { deliverables: bigint | string; bytes: bigint | string }): Usage {
+  return { deliverables: BigInt(row.deliverables), bytes: BigInt(row.bytes) };
 }
 
-async function checkQuotas(runner: SqlRunner, actor: DeliverableActor, newBytes: number): Promise<void> {
-  const usage = await quotaUsage(runner, actor.orgId);
+/** As three Prisma aggregates this was a fifth of a create's CPU on the embedded database, twice per create. */
+async function quotaUsage(runner: SqlRunner, orgId: string): Promise<Usage> {
+  const [usage] = await runner.query<{ deliverables: bigint | string; bytes: bigint | string }>(USAGE_SQL, [orgId]);
+  return usageOf(usage);
+}
+
+function enforceQuotas(usage: Usage, actor: DeliverableActor, newBytes: number): void {
   if (usage.deliverables >= BigInt(actor.plan.maxDeliverables)) {
     throw new ForbiddenError(`Your plan allows ${actor.plan.maxDeliverables} deliverables and all are used; delete some or upgrade`, "DeliverableQuotaExceeded");
   }
@@ -85,14 +87,26 @@ async function checkQuotas(runner: SqlRunner, actor: DeliverableActor, newBytes:
   }
 }
 
-/** The fields a create reads of its template, by raw SQL: Prisma's query compiler costs more than the lookup. */
-async function findActiveTemplate(runner: SqlRunner, orgId: string, templateId: string): Promise<{ id: string; kind: string; storageKey: string } | null> {
-  if (!isUuid(templateId)) return null;
-  const rows = await runner.query<{ id: string; kind: string; storageKey: string }>(
-    `SELECT id, kind, "storageKey" FROM template WHERE id = $1::uuid AND "orgId" = $2::uuid AND "isActive" LIMIT 1`,
-    [templateId, orgId],
+async function checkQuotas(runner: SqlRunner, actor: DeliverableActor, newBytes: number): Promise<void> {
+  enforceQuotas(await quotaUsage(runner, actor.orgId), actor, newBytes);
+}
+
+type TemplateRef = { id: string; kind: string; storageKey: string };
+
+/**
+ * The fields a create reads of its template and the organization's usage, in one statement (raw SQL:
+ * Prisma's query compiler cost more than the lookup). The template is null when it does not exist.
+ */
+async function templateAndUsage(runner: SqlRunner, orgId: string, templateId: string): Promise<{ template: TemplateRef | null; usage: Usage | null }> {
+  if (!isUuid(templateId)) return { template: null, usage: null };
+  const [row] = await runner.query<{ id: string | null; kind: string; storageKey: string; deliverables: bigint | string; bytes: bigint | string }>(
+    `SELECT tpl.id, tpl.kind, tpl."storageKey", u.deliverables, u.bytes
+     FROM (${USAGE_SQL}) u
+     LEFT JOIN template tpl ON tpl.id = $2::uuid AND tpl."orgId" = $1::uuid AND tpl."isActive"
+     LIMIT 1`,
+    [orgId, templateId],
   );
-  return rows[0] ?? null;
+  return { template: row.id === null ? null : { id: row.id, kind: row.kind, storageKey: row.storageKey }, usage: usageOf(row) };
 }
 
 /** The columns a create returns of the row it wrote. */
@@ -135,14 +149,11 @@ export async function createDeliverable(deps: DeliverableDeps, actor: Deliverabl
 async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: CreateDeliverableBody, signal?: AbortSignal): Promise<CreatedDeliverableJson> {
   checkConstraints(input);
   const labels = normalizeLabels(input.tags ?? []);
-  const lookup = findActiveTemplate(deps.sql, actor.orgId, input.templateId);
-  // Fail fast before the expensive part; checked again, under a lock, when the row is written. Read
-  // beside the lookup (both only read), and reported after it: a missing template still answers 404 first.
-  const quota = checkQuotas(deps.sql, actor, 0);
-  quota.catch(() => {});
-  const template = await lookup;
+  // The quotas fail fast before the expensive part; they are checked again, under a lock, when the
+  // row is written. A missing template answers 404 first.
+  const { template, usage } = await templateAndUsage(deps.sql, actor.orgId, input.templateId);
   if (!template) throw new NotFoundError("Template not found (or deleted)", "TemplateNotFound");
-  await quota;
+  enforceQuotas(usage!, actor, 0);
 
   const variables = await answerPrompts(input.variables, deps.answerPrompt, signal);
   throwIfAborted(signal);
