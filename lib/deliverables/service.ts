@@ -1,6 +1,7 @@
 // Wires the deliverable domain to the configured adapters (storage, converter, image fetching, AI).
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/sql";
 import { openAiCompatible } from "@/lib/deliverables/ai";
 import type { DeliverableDeps } from "@/lib/deliverables/deliverables";
 import { safeDownload } from "@/lib/net/safe-fetch";
@@ -13,6 +14,7 @@ export async function deliverableDeps(): Promise<DeliverableDeps> {
   const config = getConfig();
   return {
     db: await db(),
+    sql: await sql(),
     storage: fileStorage(),
     converter: pdfConverter(),
     fetchImage: (url) => safeDownload(url, { field: "image URL", maxBytes: MAX_IMAGE_BYTES, allowPrivate: config.allowPrivateFetch }),

@@ -9,7 +9,12 @@ const COMMENT_REL = /<Relationship\b[^>]*Type="[^"]*\/(comments|commentsExtended
 const COMMENT_OVERRIDE = /<Override\b[^>]*PartName="\/word\/comments(Extended|Ids|Extensible)?\.xml"[^>]*\/>/g;
 const TEXT_PART = /^word\/(document|header\d*|footer\d*|footnotes|endnotes)\.xml$/;
 
+/** Part names sit uncompressed in a ZIP's headers: a package without this string has no comment part. */
+const COMMENT_NAME = Buffer.from("word/comments", "latin1");
+
 export function withoutComments(docx: Buffer): Buffer {
+  // Most documents have none: a byte search saves reading the whole package on every conversion.
+  if (docx.indexOf(COMMENT_NAME) < 0) return docx;
   let zip: PizZip;
   try {
     zip = new PizZip(docx);

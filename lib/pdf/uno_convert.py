@@ -121,11 +121,15 @@ class Office:
         try:
             doc.storeToURL(dst, (prop("FilterName", job["filter"]),))
         except IOException as e:
+            close(doc)
             # Loaded but not exportable: most likely the disk or soffice, not the document.
             return {"ok": False, "input": False, "error": "PDF export failed: %s" % e.Message}
-        finally:
+        except BaseException:
             close(doc)
-        return {"ok": True}
+            raise
+        # The PDF is complete once storeToURL returns: the caller answers first and the document is
+        # closed after (before the next job is read), so closing is not part of a conversion's latency.
+        return {"ok": True, "close": doc}
 
     def terminate(self):
         try:
@@ -232,8 +236,11 @@ def main():
         except Exception as e:
             send({"id": job.get("id"), "ok": False, "input": False, "error": "LibreOffice failed: %s" % e})
             return 1
+        doc = result.pop("close", None)
         result["id"] = job.get("id")
         send(result)
+        if doc is not None:
+            close(doc)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 // Organization-scoped tags shared by templates and deliverables. A label is created on first use.
+import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
+import type { SqlRunner } from "@/lib/db/sql";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ValidationError } from "@/lib/errors";
 
@@ -62,6 +64,31 @@ export async function ensureTags(tx: Db | Prisma.TransactionClient, orgId: strin
         update: { isActive: true },
       }),
     );
+  }
+  return tags;
+}
+
+const TAG_COLUMNS = `id, "orgId", label, "isActive", "createdBy", "createdOn", "updatedOn"`;
+
+/** ensureTags in plain SQL, for writers that run their transaction on the driver (a deliverable's create). */
+export async function ensureTagsSql(tx: SqlRunner, orgId: string, userId: string, labels: string[]): Promise<TagRow[]> {
+  const tags: TagRow[] = [];
+  for (const label of labels) {
+    const now = new Date().toISOString();
+    // Labels match case-insensitively: "Sales" reuses an existing "sales" tag.
+    const [existing] = await tx.query<TagRow>(`SELECT ${TAG_COLUMNS} FROM tag WHERE "orgId" = $1::uuid AND lower(label) = lower($2) LIMIT 1`, [orgId, label]);
+    if (existing) {
+      if (existing.isActive) tags.push(existing);
+      else tags.push((await tx.query<TagRow>(`UPDATE tag SET "isActive" = true, "updatedOn" = $2::timestamptz WHERE id = $1::uuid RETURNING ${TAG_COLUMNS}`, [existing.id, now]))[0]);
+      continue;
+    }
+    const [tag] = await tx.query<TagRow>(
+      `INSERT INTO tag (id, "orgId", label, "createdBy", "createdOn", "updatedOn") VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::timestamptz, $5::timestamptz)
+       ON CONFLICT ("orgId", label) DO UPDATE SET "isActive" = true, "updatedOn" = EXCLUDED."updatedOn"
+       RETURNING ${TAG_COLUMNS}`,
+      [crypto.randomUUID(), orgId, label, userId, now],
+    );
+    tags.push(tag);
   }
   return tags;
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LruCache } from "@/lib/cache/lru";
 import { renderTemplate } from "@/lib/deliverables/render";
 import { clearInspectionCache, inspectForRender } from "@/lib/deliverables/render/inspection-cache";
+import { clearStackCache } from "@/lib/deliverables/render/stacks";
 import { useNativeDeflate } from "@/lib/deliverables/render/zip-codec";
 import { docx, documentXml, noFetch, para, rejection, visibleText } from "./render-fixtures";
 
@@ -53,6 +54,30 @@ describe("template inspection cache", () => {
     await rejection(first);
     expect(inspectForRender(broken, "docx")).not.toBe(first);
     await rejection(render(broken, "Name"));
+  });
+});
+
+describe("stack expansion cache", () => {
+  afterEach(() => clearStackCache());
+  const stacked = (entries: string[]) =>
+    renderTemplate(docx(para("Item: {Item}") + para("Total {Total}")), "docx", [
+      { placeholder: "{Item}", mimeType: "text", variableStack: entries.map((text) => ({ text, mimeType: "text" as const })) },
+      { placeholder: "{Total}", text: "3", mimeType: "text" },
+    ], { fetchImage: noFetch });
+  const lines = async (entries: string[]) => visibleText(documentXml((await stacked(entries)).file)).trim().split(/\s*\n\s*|(?=Item:|Total)/).filter(Boolean);
+
+  it("renders each create's own values when the stack's shape repeats", async () => {
+    expect(await lines(["a", "b"])).toEqual(["Item: a", "Item: b", "Total 3"]);
+    expect(await lines(["c", "d"])).toEqual(["Item: c", "Item: d", "Total 3"]);
+  });
+
+  it("expands again for another number of entries, and gives the same document as a fresh expansion", async () => {
+    expect(await lines(["a", "b"])).toEqual(["Item: a", "Item: b", "Total 3"]);
+    expect(await lines(["a", "b", "c"])).toEqual(["Item: a", "Item: b", "Item: c", "Total 3"]);
+    expect(await lines([])).toEqual(["Total 3"]);
+    const cached = documentXml((await stacked(["x", "y", "z"])).file);
+    clearStackCache();
+    expect(documentXml((await stacked(["x", "y", "z"])).file)).toBe(cached);
   });
 });
 

@@ -26,4 +26,14 @@ describe("LocalFileStorage.put", () => {
     expect(await storage.exists("b/file.bin")).toBe(false);
     expect(fs.readdirSync(path.join(root, "b"))).toEqual([]);
   });
+
+  it("writes into a directory that was removed after an earlier write to it", async () => {
+    await storage.put("c/one.bin", Buffer.from("one"));
+    fs.rmSync(path.join(root, "c"), { recursive: true, force: true });
+    await storage.put("c/two.bin", Buffer.from("two"));
+    expect((await storage.get("c/two.bin")).toString()).toBe("two");
+    fs.rmSync(path.join(root, "c"), { recursive: true, force: true });
+    await storage.put("c/three.bin", Readable.from([Buffer.from("three")]));
+    expect((await storage.get("c/three.bin")).toString()).toBe("three");
+  });
 });

@@ -17,7 +17,7 @@ import { readFonts } from "./fonts";
 import { dropEmptiedParagraphs } from "./emptied-paragraphs";
 import { createImageModule } from "./image-module";
 import { prepareImages } from "./images";
-import { inspectForRender } from "./inspection-cache";
+import { inspectForRender, templateDigest } from "./inspection-cache";
 import { createRenderModule, type RenderModuleState } from "./module";
 import { CONTENT_PARTS, PackageContext } from "./package";
 import { planVariables } from "./plan";
@@ -41,7 +41,8 @@ export async function renderTemplate(
   opts: RenderOptions,
 ): Promise<RenderResult> {
   const requestedFont = checkDefaultFont(opts.defaultFont);
-  const inspection = await inspectForRender(template, kind);
+  const digest = templateDigest(template);
+  const inspection = await inspectForRender(template, kind, digest);
   const plan = planVariables(variables, inspection.placeholders);
   const images = await prepareImages(plan.images, opts.fetchImage);
 
@@ -52,7 +53,7 @@ export async function renderTemplate(
       .filter((name) => NOT_TEMPLATED.test(name) && !zip.files[name].dir)
       .map((name) => [name, zip.file(name)!.asUint8Array()] as const);
     for (const [name] of untouched) zip.remove(name);
-    if (plan.stacks.size > 0) zip = expandStacks(zip, kind, plan.stacks);
+    if (plan.stacks.size > 0) zip = expandStacks(zip, kind, plan.stacks, digest);
     const pkg = new PackageContext(zip, kind);
     if (images.size > 0) pkg.ensureRelationshipParts();
     // Filled while docxtemplater compiles (in its constructor), read when it renders.

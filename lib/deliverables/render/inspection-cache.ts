@@ -11,9 +11,14 @@ const MAX_TEMPLATES = 256;
 
 const inspections = new LruCache<string, Promise<TemplateInspection>>(MAX_TEMPLATES);
 
+/** What identifies a template's bytes in the render caches. */
+export function templateDigest(template: Buffer): string {
+  return crypto.createHash("sha256").update(template).digest("base64");
+}
+
 /** inspectTemplate for rendering, once per distinct template content (concurrent renders share one). */
-export function inspectForRender(template: Buffer, kind: TemplateKind): Promise<TemplateInspection> {
-  const key = `${kind}:${crypto.createHash("sha256").update(template).digest("base64")}`;
+export function inspectForRender(template: Buffer, kind: TemplateKind, digest = templateDigest(template)): Promise<TemplateInspection> {
+  const key = `${kind}:${digest}`;
   const cached = inspections.get(key);
   if (cached) return cached;
   const inspection = inspectTemplate(template, `template.${kind}`, { maxBytes: Math.max(template.length, 1) });

@@ -10,8 +10,13 @@
 //
 // This pass uses docxtemplater only as a tokenizer: its module claims every tag and writes it back
 // unchanged ("{" + tag + "}"), so tags split across runs come out whole and loops are untouched.
+//
+// Its output depends only on the template's bytes and the stacks' shape (which variables, how many
+// entries), not on the values: the expanded parts are kept by both, so repeated creates from one
+// template skip this whole docxtemplater pass (it was a third of a render's CPU).
 import Docxtemplater from "docxtemplater";
 import PizZip from "pizzip";
+import { LruCache } from "@/lib/cache/lru";
 import { ValidationError } from "@/lib/errors";
 import { DOCXTEMPLATER_OPTIONS } from "@/lib/templates/inspect";
 import { enclosing, type Part, type Range } from "./parts";
@@ -19,10 +24,40 @@ import type { TemplateKind } from "./types";
 import { escapeText } from "./xml";
 
 const MODULE = "quire/stack";
+/** Expanded parts are the template's XML text: a few large templates must not pin much memory. */
+const MAX_EXPANSIONS = 64;
+const MAX_CACHED_CHARS = 4_000_000;
+
+const expansions = new LruCache<string, Map<string, string>>(MAX_EXPANSIONS);
 
 type StackPart = Part & { group?: Part[] };
 
-export function expandStacks(zip: PizZip, kind: TemplateKind, stacks: Map<string, string[]>): PizZip {
+/**
+ * Writes the expanded parts into `zip` (a fresh load of the template). `templateDigest` identifies the
+ * template's bytes; without it nothing is cached.
+ */
+export function expandStacks(zip: PizZip, kind: TemplateKind, stacks: Map<string, string[]>, templateDigest?: string): PizZip {
+  const key = templateDigest === undefined ? undefined : `${kind}:${templateDigest}:${JSON.stringify([...stacks])}`;
+  let parts = key === undefined ? undefined : expansions.get(key);
+  if (!parts) {
+    parts = expandedParts(zip, kind, stacks);
+    let chars = 0;
+    for (const xml of parts.values()) chars += xml.length;
+    if (key !== undefined && chars <= MAX_CACHED_CHARS) expansions.set(key, parts);
+  }
+  for (const [name, xml] of parts) zip.file(name, xml);
+  return zip;
+}
+
+/** For tests: forget every expansion. */
+export function clearStackCache(): void {
+  expansions.clear();
+}
+
+/** The parts the stack pass rewrote, by name: run on a copy, so `zip` stays fresh for the render itself. */
+function expandedParts(source: PizZip, kind: TemplateKind, stacks: Map<string, string[]>): Map<string, string> {
+  // A copy: docxtemplater marks a zip it rendered and warns on reuse.
+  const zip = new PizZip(source.generate({ type: "uint8array", compression: "STORE" }));
   const w = kind === "docx" ? "w" : "a";
   let rowIds = 0;
   let conflict: { stacked: string; section: string; row: boolean } | null = null;
@@ -98,6 +133,12 @@ export function expandStacks(zip: PizZip, kind: TemplateKind, stacks: Map<string
     throw new ValidationError(message, [{ field: "variables", message }], "StackNotSupported");
   }
   doc.render({});
-  // A fresh zip for the second pass: docxtemplater marks a zip it rendered and warns on reuse.
-  return new PizZip(doc.getZip().generate({ type: "uint8array", compression: "STORE" }));
+  // What docxtemplater wrote back: the templated parts, and the XML documents it keeps in sync.
+  const internals = doc as unknown as { compiled: Record<string, unknown>; xmlDocuments?: Record<string, unknown> };
+  const parts = new Map<string, string>();
+  for (const name of [...Object.keys(internals.compiled), ...Object.keys(internals.xmlDocuments ?? {})]) {
+    const file = zip.file(name);
+    if (file && !parts.has(name)) parts.set(name, file.asText());
+  }
+  return parts;
 }
