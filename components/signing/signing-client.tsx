@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import { useHydrated } from "@/components/use-hydrated";
 import { postCompletion, SignedNotice } from "./completion";
 import { SignaturePad } from "./signature-pad";
 
@@ -73,6 +74,7 @@ export function SigningClient({
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [signed, setSigned] = useState<{ everyone: boolean } | null>(null);
+  const hydrated = useHydrated();
   const missing = ordered.filter((f) => f.required && (!values[f.id] || (f.type === "checkbox" && values[f.id] !== "true")));
 
   async function finish() {
@@ -115,7 +117,7 @@ export function SigningClient({
               if (f.type === "signature" || f.type === "initial") {
                 const given = value.startsWith("data:image/") ? ": drawn" : value ? `: ${value}` : "";
                 return (
-                  <button key={f.id} id={`field-${f.id}`} type="button" aria-label={label + given} aria-haspopup="dialog" onClick={() => setPadFor(f)} style={style} className={`absolute flex items-center justify-center overflow-hidden rounded border-2 text-xs font-medium ${ring} ${FOCUS}`}>
+                  <button key={f.id} id={`field-${f.id}`} type="button" aria-label={label + given} aria-haspopup="dialog" disabled={!hydrated} onClick={() => setPadFor(f)} style={style} className={`absolute flex items-center justify-center overflow-hidden rounded border-2 text-xs font-medium ${ring} ${FOCUS}`}>
                     {value.startsWith("data:image/") ? <img src={value} alt="" className="max-h-full max-w-full" /> : value ? <span className="truncate font-serif italic">{value}</span> : LABELS[f.type]}
                   </button>
                 );
@@ -130,7 +132,7 @@ export function SigningClient({
                       aria-label={label}
                       aria-required={f.required}
                       checked={value === "true"}
-                      disabled={f.isReadonly}
+                      disabled={f.isReadonly || !hydrated}
                       onChange={(e) => setValues({ ...values, [f.id]: String(e.target.checked) })}
                       className={`peer block h-full w-full cursor-pointer appearance-none rounded border-2 checked:border-emerald-600 checked:bg-emerald-600 ${ring} ${INPUT_FOCUS}`}
                     />
@@ -148,7 +150,7 @@ export function SigningClient({
                   aria-required={f.required}
                   type={f.type === "date" ? "date" : f.type === "email" ? "email" : "text"}
                   value={value}
-                  readOnly={f.isReadonly}
+                  readOnly={f.isReadonly || !hydrated}
                   placeholder={LABELS[f.type]}
                   onChange={(e) => setValues({ ...values, [f.id]: e.target.value })}
                   style={style}
@@ -160,7 +162,7 @@ export function SigningClient({
       ))}
       <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3">
         <span role="status" className="text-sm text-slate-600">{missing.length ? `${missing.length} required field(s) left` : "All required fields are complete."}</span>
-        <button type="button" disabled={pending} onClick={finish} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70">
+        <button type="button" disabled={pending || !hydrated} onClick={finish} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70">
           {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
           {pending ? "Signing…" : "Finish signing"}
         </button>
