@@ -41,15 +41,17 @@ export async function authenticateApiRequest(headers: Headers): Promise<ApiPrinc
   const key = match[1];
   if (!parseApiKey(key)) throw new UnauthenticatedError();
   const digest = crypto.createHash("sha256").update(key).digest("base64");
-  let cached = await identify(digest, key);
+  const first = await identify(digest, key);
+  let cached = first.entry;
   let refused = organizationProblem(headers, cached.identity.orgId);
-  if (refused) {
-    // A revoked key must read as unauthenticated whatever its headers say: check it afresh.
+  if (refused && !first.fresh) {
+    // A revoked key must read as unauthenticated whatever its headers say: a cached identity is checked
+    // afresh (one just read from the database already was).
     identities.delete(digest);
-    cached = await identify(digest, key);
+    cached = (await identify(digest, key)).entry;
     refused = organizationProblem(headers, cached.identity.orgId);
-    if (refused) throw refused;
   }
+  if (refused) throw refused;
 
   const runner = await sql();
   const plan = await admitKey(runner, cached.identity.keyId, { rateLimited: !getConfig().rateLimitDisabled }).catch((err) => {
@@ -71,13 +73,13 @@ function organizationProblem(headers: Headers, keyOrgId: string): Error | null {
   return null;
 }
 
-async function identify(digest: string, key: string): Promise<CachedIdentity> {
+async function identify(digest: string, key: string): Promise<{ entry: CachedIdentity; fresh: boolean }> {
   const hit = identities.get(digest);
-  if (hit && Date.now() - hit.cachedAt < IDENTITY_TTL_MS) return hit;
+  if (hit && Date.now() - hit.cachedAt < IDENTITY_TTL_MS) return { entry: hit, fresh: false };
   identities.delete(digest);
   // resolveApiKey compares the stored hash in constant time and writes lastUsedAt when it is due.
   const { plan: _plan, ...identity } = await resolveApiKey(await db(), key);
   const entry = { identity, cachedAt: Date.now(), usedWrittenAt: Date.now() };
   identities.set(digest, entry);
-  return entry;
+  return { entry, fresh: true };
 }
