@@ -497,6 +497,15 @@ export async function documentPdf(deps: EsignDeps, orgId: string, id: string): P
   return { data: await deps.storage.get(key), fileName: `${doc.name}${doc.status === "completed" ? " (signed)" : ""}.pdf` };
 }
 
+/** GET /esign/documents/{id}/status: the document's state and each signer's (what the hosted service's clients read). */
+export async function documentStatusOf(db: Db, orgId: string, id: string) {
+  const doc = await loadDocument(db, orgId, id);
+  return {
+    status: doc.status,
+    recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({ id: r.id, name: r.name, email: r.email, status: r.status, signedAt: r.signedAt?.toISOString() ?? null })),
+  };
+}
+
 export async function requireDocument(db: Db, orgId: string, id: string) {
   return loadDocument(db, orgId, id);
 }

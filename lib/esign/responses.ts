@@ -48,7 +48,10 @@ export const signingDocumentSchema = z
   })
   .meta({ id: "SigningDocument" });
 
-export const documentStatusReplySchema = z.object({ status: documentStatusSchema });
+export const documentStatusReplySchema = z.object({
+  status: documentStatusSchema,
+  recipients: z.array(z.object({ id: uuid, name: z.string(), email: z.string(), status: recipientStatusSchema, signedAt: timestamp.nullable() }).meta({ id: "DocumentStatusRecipient" })),
+});
 
 export const voidResultSchema = z.object({ id: uuid, name: z.string(), status: z.literal("voided"), voidReason: z.string(), voidedAt: timestamp }).meta({ id: "VoidResult" });
 export const resendResultSchema = z.object({ success: z.boolean(), recipientCount: z.number().int().meta({ description: "Signers emailed" }) }).meta({ id: "ResendResult" });

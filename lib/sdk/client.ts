@@ -33,6 +33,7 @@ import type {
   ResendResult,
   ReviewReply,
   SigningDocument,
+  DocumentStatusReply,
   SigningField,
   SigningRecipientInput,
   SigningUrlInput,
@@ -508,8 +509,9 @@ export class EsignApi {
     return (await this.#t.request<Data<SigningDocument>>("GET", `/esign/documents/${seg(documentId)}`)).data;
   }
 
-  async status(documentId: string): Promise<{ status: SigningDocument["status"] }> {
-    return (await this.#t.request<Data<{ status: SigningDocument["status"] }>>("GET", `/esign/documents/${seg(documentId)}/status`)).data;
+  /** The document's state and each signer's (status, signedAt). */
+  async status(documentId: string): Promise<DocumentStatusReply> {
+    return (await this.#t.request<Data<DocumentStatusReply>>("GET", `/esign/documents/${seg(documentId)}/status`)).data;
   }
 
   async void(documentId: string, reason: string): Promise<VoidResult> {

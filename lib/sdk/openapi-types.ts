@@ -1548,6 +1548,14 @@ export interface components {
             viewedAt: components["schemas"]["Timestamp"] | null;
             signedAt: components["schemas"]["Timestamp"] | null;
         };
+        DocumentStatusRecipient: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            email: string;
+            status: components["schemas"]["RecipientStatus"];
+            signedAt: components["schemas"]["Timestamp"] | null;
+        };
         VoidResult: {
             /** Format: uuid */
             id: string;
@@ -3572,6 +3580,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             status: components["schemas"]["DocumentStatus"];
+                            recipients: components["schemas"]["DocumentStatusRecipient"][];
                         };
                     };
                 };

@@ -125,6 +125,8 @@ export type PrepareDocumentInput = DocumentSource & Omit<PrepareBody, "expiresAt
 
 export type RecipientStatus = C["RecipientStatus"];
 export type DocumentStatus = C["DocumentStatus"];
+/** GET /esign/documents/{id}/status: the document's state and each signer's. */
+export type DocumentStatusReply = { status: DocumentStatus; recipients: C["DocumentStatusRecipient"][] };
 export type PreparedRecipient = C["PreparedRecipient"];
 /** Reply of prepare-for-signing and send. */
 export type PrepareReply = C["PrepareReply"];

@@ -123,6 +123,14 @@ describe("prepare-for-signing, sign in order, seal", () => {
     expect(signed.status, signed.text).toBe(200);
     expect(signed.json.data.status).toBe("sent");
     expect((await ada.sign(values)).json.code).toBe("already_signed");
+    const midway = (await contributor(`/esign/documents/${documentId}/status`)).json.data;
+    expect(midway).toEqual({
+      status: "sent",
+      recipients: [
+        { id: expect.any(String), name: expect.any(String), email: "ada@example.com", status: "completed", signedAt: expect.any(String) },
+        { id: bobId, name: expect.any(String), email: "bob@example.com", status: "ready", signedAt: null },
+      ],
+    });
 
     const bobSigner = signer(tokenOf(await linkFor("bob@example.com")));
     const bobSession = await bobSigner.session();
@@ -134,7 +142,11 @@ describe("prepare-for-signing, sign in order, seal", () => {
 
   it("produces a sealed PDF: values stamped, a certificate page, a valid digital signature", async () => {
     const status = await contributor(`/esign/documents/${documentId}/status`);
-    expect(status.json).toEqual({ data: { status: "completed" } });
+    expect(status.json.data.status).toBe("completed");
+    expect(status.json.data.recipients.map((r: { status: string; signedAt: string | null }) => [r.status, typeof r.signedAt])).toEqual([
+      ["completed", "string"],
+      ["completed", "string"],
+    ]);
     const res = await fetch(`${baseUrl}/esign/documents/${documentId}/download`, { headers: { authorization: `Bearer ${seed.keys.contributor}`, "x-service-org-id": seed.orgId } });
     const pdf = Buffer.from(await res.arrayBuffer());
     const content = text(pdf);

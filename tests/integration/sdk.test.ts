@@ -90,7 +90,13 @@ describe("createEmbeddedSignature", () => {
       [ada.recipientId, "ada.sdk@example.com", "ready"],
       [bob.recipientId, "bob.sdk@example.com", "pending"],
     ]);
-    expect(await client.esign.status(result.documentId)).toEqual({ status: "sent" });
+    expect(await client.esign.status(result.documentId)).toEqual({
+      status: "sent",
+      recipients: [
+        { id: ada.recipientId, name: expect.any(String), email: "ada.sdk@example.com", status: "ready", signedAt: null },
+        { id: bob.recipientId, name: expect.any(String), email: "bob.sdk@example.com", status: "pending", signedAt: null },
+      ],
+    });
     // sendEmail false: nobody was emailed a signing link.
     expect(await latestMailTo(baseUrl, org, "ada.sdk@example.com", "signing_request")).toBeUndefined();
 
