@@ -4,12 +4,31 @@
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { type TagJson, tagJson } from "@/lib/tags/tags";
 
+/** What column0 may sort by (decisions.md: as the template listing does); without it, newest first. */
+export const DELIVERABLE_SORT_COLUMNS = ["name", "createdOn", "updatedOn", "email"] as const;
+
 export interface DeliverableListQuery {
   limit: number;
   offset: number;
   query?: string;
   showTags: boolean;
   selectedTags: string[];
+  column0?: (typeof DELIVERABLE_SORT_COLUMNS)[number];
+  order0?: "asc" | "desc";
+}
+
+/** Each column's sort key over a row of the deliverable table named `t`. */
+const SORT_SQL: Record<(typeof DELIVERABLE_SORT_COLUMNS)[number], (t: string) => string> = {
+  name: (t) => `lower(${t}.name)`,
+  createdOn: (t) => `${t}."createdOn"`,
+  updatedOn: (t) => `${t}."updatedOn"`,
+  email: (t) => `(SELECT lower(u.email) FROM "user" u WHERE u.id = ${t}."createdBy")`,
+};
+
+/** ORDER BY over the deliverable table (alias d): column0 ascending unless order0 says otherwise; by default newest first. The id keeps pages stable. */
+function orderOf(q: DeliverableListQuery, alias: string): string {
+  const direction = q.column0 ? (q.order0 === "desc" ? "DESC" : "ASC") : q.order0 === "asc" ? "ASC" : "DESC";
+  return `ORDER BY ${SORT_SQL[q.column0 ?? "createdOn"](alias)} ${direction}, ${alias}.id ${direction}`;
 }
 
 interface TagCell {
@@ -72,10 +91,10 @@ export async function listDeliverables(sql: SqlRunner, orgId: string, q: Deliver
       `WITH p AS (
          SELECT d.id, d.name, d.description, d."templateId", d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
          FROM deliverable d WHERE ${where.sql}
-         ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+         ${orderOf(q, "d")} LIMIT $${n + 1} OFFSET $${n + 2})
        SELECT p.*, u.email ${q.showTags ? `, ${TAGS_OF_ROW}` : ""}
        FROM p JOIN "user" u ON u.id = p."createdBy"
-       ORDER BY p."createdOn" DESC, p.id DESC`,
+       ${orderOf(q, "p")}`,
       [...where.params, q.limit, q.offset],
     ),
     sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM deliverable d WHERE ${where.sql}`, where.params),

@@ -1,7 +1,8 @@
 // Request schemas for /v1/deliverable. Types and required fields are checked here (400);
 // length limits are field constraints, checked by the domain (422), as docs/contract.md "Error bodies" separates them.
 import { z } from "zod";
-import { boolParam, intParam, uuidListParam } from "@/lib/http/params";
+import { boolParam, intParam, sortOrderParam, uuidListParam } from "@/lib/http/params";
+import { DELIVERABLE_SORT_COLUMNS } from "@/lib/deliverables/list";
 
 export const MIME_TYPES = ["text", "html", "image", "markdown"] as const;
 
@@ -55,6 +56,8 @@ export const listDeliverablesQuery = z.object({
   query: z.string().max(255, "must be at most 255 characters").optional(),
   showTags: boolParam(false),
   selectedTags: uuidListParam,
+  column0: z.enum(DELIVERABLE_SORT_COLUMNS, { message: `must be one of ${DELIVERABLE_SORT_COLUMNS.join(", ")}` }).optional(),
+  order0: sortOrderParam,
 });
 
 export const getDeliverableQuery = z.object({ showTags: boolParam(false) });

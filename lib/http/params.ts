@@ -45,3 +45,6 @@ export const uuidListParam = z
   )
   .pipe(z.array(z.uuid({ message: "must be a tag id (UUID)" })))
   .meta({ description: "One tag id, the parameter repeated, or a comma-separated list; every listed tag must match" });
+
+/** order0 of the lists that sort by column0. */
+export const sortOrderParam = z.enum(["asc", "desc"], { message: "must be asc or desc" }).optional();

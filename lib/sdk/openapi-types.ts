@@ -1871,6 +1871,8 @@ export interface operations {
                 showTags?: boolean;
                 /** @description One tag id, the parameter repeated, or a comma-separated list; every listed tag must match */
                 selectedTags?: string | string[];
+                column0?: "name" | "createdOn" | "updatedOn" | "email";
+                order0?: "asc" | "desc";
             };
             header?: never;
             path?: never;

@@ -1,6 +1,6 @@
 // Request schemas of the template area (query strings and JSON bodies).
 import { z } from "zod";
-import { boolParam, intParam, uuidListParam } from "@/lib/http/params";
+import { boolParam, intParam, sortOrderParam, uuidListParam } from "@/lib/http/params";
 import { FOLDER_NAME_MAX } from "@/lib/templates/folders";
 import { SORT_COLUMNS } from "@/lib/templates/listing";
 import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX } from "@/lib/templates/templates";
@@ -11,7 +11,7 @@ export const listTemplateItemsQuery = z.object({
   query: z.string().max(255, "must be at most 255 characters").optional(),
   selectedTags: uuidListParam,
   column0: z.enum(SORT_COLUMNS, { message: `must be one of ${SORT_COLUMNS.join(", ")}` }).optional(),
-  order0: z.enum(["asc", "desc"], { message: "must be asc or desc" }).optional(),
+  order0: sortOrderParam,
   showTags: boolParam(true),
   type: z.enum(["template"], { message: "must be template" }).optional(),
   folderId: z.uuid({ message: "must be a folder id (UUID)" }).optional(),

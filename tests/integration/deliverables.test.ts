@@ -265,8 +265,24 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
     expect(comma.json.data.totalRecords).toBe(2);
   });
 
+  it("sorts by column0 and order0 like the template listing: ascending unless asked, ties broken by id", async () => {
+    const names = async (q: string) => (await viewer(`/v1/deliverable?query=Listed&limit=100&${q}`)).json.data.results.map((r: { name: string }) => r.name);
+    const byName = ["Listed 0 Item", "Listed 1 Item", "Listed 2 Item", "Listed 3 Item", "Listed 4 Item", "Listed 5 Item", "Listed 6 Item"];
+    expect(await names("column0=name")).toEqual(byName);
+    expect(await names("column0=name&order0=desc")).toEqual([...byName].reverse());
+    expect(await names("column0=createdOn&order0=asc")).toEqual(byName);
+    expect(await names("")).toEqual([...byName].reverse());
+    expect(await names("order0=asc")).toEqual(byName);
+    // One creator for all: the email sort falls back to the id, which still pages without repeats.
+    const byEmail = (await viewer("/v1/deliverable?query=Listed&limit=100&column0=email")).json.data.results.map((r: { id: string }) => r.id);
+    const paged: string[] = [];
+    for (let offset = 0; offset < 7; offset += 3) paged.push(...(await viewer(`/v1/deliverable?query=Listed&limit=3&offset=${offset}&column0=email`)).json.data.results.map((r: { id: string }) => r.id));
+    expect(paged).toEqual(byEmail);
+    expect(new Set(paged).size).toBe(7);
+  });
+
   it("validates list parameters", async () => {
-    for (const q of ["limit=0", "limit=101", "limit=x", "offset=-1", "selectedTags=nope", "showTags=maybe"]) {
+    for (const q of ["limit=0", "limit=101", "limit=x", "offset=-1", "selectedTags=nope", "showTags=maybe", "column0=size", "order0=up"]) {
       const res = await viewer(`/v1/deliverable?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.json.error).toBe("ValidationError");
