@@ -15,7 +15,7 @@ import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 import { NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
-import { CONTRACT_VARIABLES, childrenCpuMs, postgresBackendCpuMs, createBenchWebhook, fillWorkspace, postgresReachable, recordFigure, serverRssMb } from "./bench-shared";
+import { CONTRACT_VARIABLES, backendCpuGrowthMs, childrenCpuMs, postgresBackendTicks, createBenchWebhook, fillWorkspace, postgresReachable, recordFigure, serverRssMb } from "./bench-shared";
 
 export interface LoadOptions {
   /** Unset: QUIRE_BENCH_DB, else PostgreSQL when reachable, else PGlite. */
@@ -53,8 +53,8 @@ type LoadRequest = Omit<autocannon.Request, "onResponse"> & { onResponse?: (stat
 
 const SIGNING_DOCUMENTS = 20;
 
-/** CPU (ms) of the database outside the server's process so far; set once the server runs on PostgreSQL. */
-let databaseCpuMs: () => Promise<number> = async () => 0;
+/** CPU ticks of the database outside the server's process so far; set once the server runs on PostgreSQL. */
+let databaseTicks: () => Promise<Map<number, number>> = async () => new Map();
 const WARM_DELIVERABLES = 20;
 
 async function chooseDatabase(requested?: TestDatabase): Promise<{ kind: TestDatabase; why: string }> {
@@ -94,7 +94,7 @@ async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests
     instance = autocannon({ ...opts, requests, ignoreCoordinatedOmission: Boolean(opts.overallRate || opts.connectionRate) }, (err, result) => (err ? reject(err) : resolve(result)));
   });
   const started = Date.now();
-  const dbCpuBefore = await databaseCpuMs();
+  const dbTicksBefore = await databaseTicks();
   const cpuBefore = childrenCpuMs();
   // autocannon notices the end only at its next one-second sample, so its duration runs long on a fixed
   // amount: the rate is taken up to the last answer there (a timed run lasts its duration).
@@ -115,7 +115,7 @@ async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests
   });
   const r = await finished;
   const cpuMs = childrenCpuMs() - cpuBefore;
-  const dbCpuMs = (await databaseCpuMs()) - dbCpuBefore;
+  const dbCpuMs = backendCpuGrowthMs(dbTicksBefore, await databaseTicks());
   process.stderr.write("\n");
   const statusCodes = Object.entries(r.statusCodeStats ?? {})
     .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
@@ -168,7 +168,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       await createBenchWebhook(env, seed.orgId, ["https://127.0.0.1:9/quire"], (client) => fillWorkspace(client, seed.orgId, { templates: 5_000, deliverables: 10_000 }));
     },
   });
-  if (kind === "postgres") databaseCpuMs = () => postgresBackendCpuMs(server.env.DATABASE_URL!);
+  if (kind === "postgres") databaseTicks = () => postgresBackendTicks(server.env.DATABASE_URL!);
   const rows: LoadRow[] = [];
   const problems: string[] = [];
   let serverErrors = 0;

@@ -61,29 +61,39 @@ export function childrenCpuMs(): number {
 }
 
 /**
- * CPU (ms) spent so far by the PostgreSQL backends serving one database: with childrenCpuMs() it gives a
- * request's whole cost on PostgreSQL, comparable with PGlite, which runs inside the server's process.
- * Backends are read from pg_stat_activity (the server's pool keeps its connections for the run).
+ * CPU ticks spent so far by each PostgreSQL backend serving one database (pid -> ticks): with
+ * childrenCpuMs() it gives a request's whole cost on PostgreSQL, comparable with PGlite, which runs inside
+ * the server's process. Backends are read from pg_stat_activity; see backendCpuGrowthMs for the difference.
  */
-export async function postgresBackendCpuMs(databaseUrl: string): Promise<number> {
+export async function postgresBackendTicks(databaseUrl: string): Promise<Map<number, number>> {
   const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [database]);
-    let ticks = 0;
+    const ticks = new Map<number, number>();
     for (const { pid } of rows) {
       try {
         const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-        ticks += Number(fields[11]) + Number(fields[12]);
+        ticks.set(pid, Number(fields[11]) + Number(fields[12]));
       } catch {
         // ended meanwhile
       }
     }
-    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+    return ticks;
   } finally {
     await client.end();
   }
+}
+
+/**
+ * CPU (ms) the backends spent between two snapshots. A backend that exits in between (the pool closes
+ * idle connections) takes its last ticks with it: the figure is then a lower bound, never negative.
+ */
+export function backendCpuGrowthMs(before: Map<number, number>, after: Map<number, number>): number {
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Resident memory (MB) of the processes started from this one: the server and its LibreOffice pool. */
