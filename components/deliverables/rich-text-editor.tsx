@@ -14,6 +14,7 @@ const COMMANDS: { label: string; title: string; command: string; className?: str
 
 export function RichTextEditor({ id, value, onChange, label }: { id: string; value: string; onChange: (html: string) => void; label: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only on mount; afterwards the DOM is the source of truth while typing.
   useEffect(() => {
     if (ref.current && ref.current.innerHTML !== value) ref.current.innerHTML = value;
     // Only on mount: afterwards the DOM is the source of truth while typing.

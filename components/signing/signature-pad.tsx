@@ -32,6 +32,7 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
     return () => opener?.focus();
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a mode change mounts a fresh canvas, which needs its pen set again.
   useEffect(() => {
     const c = canvas.current;
     if (!c) return;

@@ -22,7 +22,9 @@ export function unstorableJson(value: unknown, path = "", depth = 0): Validation
   if (value === null || typeof value !== "object") return [];
   if (depth > MAX_DEPTH) return [{ field: path || "(body)", message: `is nested deeper than ${MAX_DEPTH} levels` }];
   const issues: ValidationIssue[] = [];
-  if (Array.isArray(value)) value.forEach((v, i) => issues.push(...unstorableJson(v, at(i), depth + 1)));
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) issues.push(...unstorableJson(v, at(i), depth + 1));
+  }
   else
     for (const [k, v] of Object.entries(value)) {
       const why = unstorableText(k);

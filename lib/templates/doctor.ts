@@ -59,7 +59,7 @@ function paragraphTexts(xml: string, w: "w" | "a"): string[] {
   return paragraphs.map((p) => [...p.matchAll(t)].map((m) => m[1]).join(""));
 }
 
-function unescape(text: string): string {
+function unescapeXml(text: string): string {
   return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
 }
 
@@ -76,7 +76,7 @@ export function checkTemplate(file: Buffer, kind: TemplateKind, options: DoctorO
       findings.push(...blankLines(name, kind, paragraphTexts(xml, w).map(unescape)));
       findings.push(...rendersDifferently(name, kind, xml));
     } else if (!FILLED_ELSEWHERE.test(name) && !/\.rels$|\[Content_Types\]|styles|theme|settings|fontTable|numbering|webSettings|presProps|viewProps|tableStyles/.test(name)) {
-      const shown = unescape(xml.replace(/<[^>]+>/g, " "));
+      const shown = unescapeXml(xml.replace(/<[^>]+>/g, " "));
       for (const tag of new Set(shown.match(/\{[^{}\s][^{}]{0,98}\}/g) ?? [])) {
         findings.push({ code: "TagNotFilled", severity: "warning", message: `${tag} is in ${describePart(name)}, which Quire does not fill: it will print as written. Move it into the document's text.`, location: where(name, kind) });
       }

@@ -7,7 +7,7 @@ import { LruCache } from "@/lib/cache/lru";
 import { renderTemplate } from "@/lib/deliverables/render";
 import { clearInspectionCache, inspectForRender } from "@/lib/deliverables/render/inspection-cache";
 import { clearStackCache } from "@/lib/deliverables/render/stacks";
-import { useNativeDeflate } from "@/lib/deliverables/render/zip-codec";
+import { installNativeDeflate } from "@/lib/deliverables/render/zip-codec";
 import { docx, documentXml, noFetch, para, rejection, visibleText } from "./render-fixtures";
 
 const render = (template: Buffer, name: string) => renderTemplate(template, "docx", [{ placeholder: `{${name}}`, text: "filled", mimeType: "text" }], { fetchImage: noFetch });
@@ -83,7 +83,7 @@ describe("stack expansion cache", () => {
 
 describe("PizZip on Node's zlib", () => {
   it("writes standard DEFLATE entries, which Node's zlib and PizZip read back", async () => {
-    useNativeDeflate();
+    installNativeDeflate();
     const text = "<w:t>Quire</w:t>".repeat(500);
     const zip = new PizZip();
     zip.file("word/document.xml", text);

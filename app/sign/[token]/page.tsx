@@ -27,7 +27,7 @@ export default async function SignPage({ params }: { params: Promise<{ token: st
   const { token } = await params;
   const h = await headers();
   const meta = { ip: h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip"), userAgent: h.get("user-agent") };
-  let session;
+  let session: Awaited<ReturnType<typeof openSigningSession>>;
   try {
     session = await openSigningSession(await esignDeps(), token, meta);
   } catch (err) {

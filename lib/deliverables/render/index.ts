@@ -24,9 +24,9 @@ import { planVariables } from "./plan";
 import { toRenderError } from "./render-errors";
 import { expandStacks } from "./stacks";
 import type { RenderOptions, RenderResult, TemplateKind, VariableInput } from "./types";
-import { useNativeDeflate } from "./zip-codec";
+import { installNativeDeflate } from "./zip-codec";
 
-useNativeDeflate();
+installNativeDeflate();
 
 export type { MimeType, RenderOptions, RenderResult, VariableInput, VariableStackEntry } from "./types";
 export { LIMITS } from "./plan";

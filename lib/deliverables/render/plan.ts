@@ -185,7 +185,7 @@ function checkShape(raw: unknown, field: string, add: Add, allowSubvariables: bo
   const v = raw as Record<string, unknown>;
   let ok = true;
   const placeholder = v.placeholder;
-  if (typeof placeholder !== "string" || !/^\{[^]*\}$/.test(placeholder) || placeholder.length < 3) {
+  if (typeof placeholder !== "string" || !/^\{[\s\S]*\}$/.test(placeholder) || placeholder.length < 3) {
     add(`${field}.placeholder`, "InvalidVariable", "must be the placeholder as written in the template, braces included, e.g. {Name}");
     ok = false;
   }

@@ -11,7 +11,7 @@ interface Compression {
 
 const NATIVE = Symbol.for("quire.pizzip.nativeDeflate");
 
-export function useNativeDeflate(): void {
+export function installNativeDeflate(): void {
   const registry = (PizZip as unknown as { compressions: Record<string, Compression & { [NATIVE]?: true }> }).compressions;
   const deflate = registry.DEFLATE;
   if (deflate[NATIVE]) return;
