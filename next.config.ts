@@ -2,7 +2,18 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Native-ish or wasm-loading server packages are loaded by Node at run time, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/client", "@prisma/adapter-pg", "pg", "pino", "mupdf", "@libpdf/core", "node-forge", "nodemailer"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "@prisma/client",
+    "@prisma/adapter-pg",
+    "pg",
+    "pino",
+    "mupdf",
+    "@libpdf/core",
+    "node-forge",
+    "nodemailer",
+  ],
   // The Docker image builds with NEXT_OUTPUT=standalone (server.js plus only the traced node_modules);
   // `npm start` and the tests keep the ordinary output served by `next start`.
   ...(process.env.NEXT_OUTPUT === "standalone" ? { output: "standalone" as const } : {}),

@@ -47,9 +47,25 @@ export async function proxy(req: NextRequest) {
 // them statically; the API prefixes are lib/http/families.ts's (a unit test holds them in step).
 export const config = {
   matcher: [
-    { source: "/((?!_next/static|_next/image|favicon.ico|(?:api|v1|esign|turbosign|tag|template|template-item|template-folder|embed\\.js)(?:/|$)).*)", missing: [{ type: "header", key: "content-length" }, { type: "header", key: "transfer-encoding" }] },
-    { source: "/((?!_next/static|_next/image|favicon.ico|(?:api|v1|esign|turbosign|tag|template|template-item|template-folder|embed\\.js)(?:/|$)).*)", has: [{ type: "header", key: "content-length", value: "\\d{1,6}" }], missing: [{ type: "header", key: "transfer-encoding" }] },
-    { source: "/(.*%.*)", missing: [{ type: "header", key: "content-length" }, { type: "header", key: "transfer-encoding" }] },
+    {
+      source: "/((?!_next/static|_next/image|favicon.ico|(?:api|v1|esign|turbosign|tag|template|template-item|template-folder|embed\\.js)(?:/|$)).*)",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+    {
+      source: "/((?!_next/static|_next/image|favicon.ico|(?:api|v1|esign|turbosign|tag|template|template-item|template-folder|embed\\.js)(?:/|$)).*)",
+      has: [{ type: "header", key: "content-length", value: "\\d{1,6}" }],
+      missing: [{ type: "header", key: "transfer-encoding" }],
+    },
+    {
+      source: "/(.*%.*)",
+      missing: [
+        { type: "header", key: "content-length" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
     { source: "/(.*%.*)", has: [{ type: "header", key: "content-length", value: "\\d{1,6}" }], missing: [{ type: "header", key: "transfer-encoding" }] },
   ],
 };

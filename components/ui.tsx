@@ -51,7 +51,21 @@ export function DataTable({ columns, minWidth = "34rem", children }: { columns: 
 }
 
 /** A labelled `<select>` for GET filter forms: the empty option means "no filter". */
-export function FilterSelect({ label, name, options, value, anyLabel = "Any", className = "" }: { label: string; name: string; options: readonly string[]; value?: string; anyLabel?: string; className?: string }) {
+export function FilterSelect({
+  label,
+  name,
+  options,
+  value,
+  anyLabel = "Any",
+  className = "",
+}: {
+  label: string;
+  name: string;
+  options: readonly string[];
+  value?: string;
+  anyLabel?: string;
+  className?: string;
+}) {
   return (
     <label className="text-sm">
       <span className="block font-medium text-slate-700">{label}</span>

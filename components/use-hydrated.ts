@@ -9,5 +9,9 @@ const never = () => () => {};
  * until then: what someone types into the server-rendered field before hydration would be reset by React.
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(never, () => true, () => false);
+  return useSyncExternalStore(
+    never,
+    () => true,
+    () => false,
+  );
 }

@@ -16,7 +16,9 @@ test("generate the sample invoice: JSON editors checked as you type, loop rows, 
   await expect(page.getByRole("status").filter({ hasText: "{invoice} is not valid JSON" })).toBeVisible();
   await invoice.fill(JSON.stringify({ number: "2026-0042", date: "24 November 2026", currency: "EUR", subtotal: 1550, taxRate: 0.2, paid: false }));
   await expect(invoice).toHaveAttribute("aria-invalid", "false");
-  await page.getByLabel("JSON for {client}").fill(JSON.stringify({ name: "Initech GmbH", vatId: "", address: { street: "Hauptstraße 1", postcode: "10115", city: "Berlin" } }));
+  await page
+    .getByLabel("JSON for {client}")
+    .fill(JSON.stringify({ name: "Initech GmbH", vatId: "", address: { street: "Hauptstraße 1", postcode: "10115", city: "Berlin" } }));
   await page.getByLabel("JSON for {provider}").fill(JSON.stringify({ name: "Acme Consulting Ltd", iban: "GB33 BUKB 2020 1555 5555 55" }));
 
   // The loop's fields as rows: one to start with, another added.

@@ -98,7 +98,12 @@ async function startPartnerApp(quireBase: string): Promise<{ origin: string; clo
   return { origin: `https://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-async function signingUrl(quire: QuireTestServer, org: Awaited<ReturnType<typeof orgWith>>, documentId: string, body: Record<string, unknown>): Promise<string> {
+async function signingUrl(
+  quire: QuireTestServer,
+  org: Awaited<ReturnType<typeof orgWith>>,
+  documentId: string,
+  body: Record<string, unknown>,
+): Promise<string> {
   const r = await as(quire.baseUrl, org, "contributor")(`/esign/documents/${documentId}/signing-url`, { method: "POST", body });
   expect(r.status, r.text).toBe(200);
   return r.json.data.results.url as string;
@@ -115,7 +120,13 @@ const hostUrl = (origin: string, ...urls: string[]) => `${origin}/host?${urls.ma
 /** The Quire frame of embed `i` on the partner page. */
 function childFrame(page: Page, i = 0): Frame {
   const frame = page.frames().filter((f) => f.parentFrame() === page.mainFrame())[i];
-  if (!frame) throw new Error(`no frame ${i}; frames: ${page.frames().map((f) => f.url()).join(", ")}`);
+  if (!frame)
+    throw new Error(
+      `no frame ${i}; frames: ${page
+        .frames()
+        .map((f) => f.url())
+        .join(", ")}`,
+    );
   return frame;
 }
 
@@ -147,7 +158,10 @@ test("a partner page frames the signing URL with /embed.js: email passcode, sign
   await expect(frame.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
 
   // Anything not from the frame's window on Quire's origin is ignored: here the partner page itself.
-  await page.evaluate((id) => window.postMessage({ type: "esign:completed", documentId: id, status: "completed", event: "signing_complete", scope: "recipient" }, "*"), documentId);
+  await page.evaluate(
+    (id) => window.postMessage({ type: "esign:completed", documentId: id, status: "completed", event: "signing_complete", scope: "recipient" }, "*"),
+    documentId,
+  );
 
   await frame.getByRole("button", { name: "Send me a code" }).click();
   await expect(frame.getByText(/We sent a 6-digit code to/)).toBeVisible();
@@ -201,9 +215,15 @@ test("an origin outside allowedFrameAncestors gets a blank frame; the same URL w
 test("an external_idv link opens once in the frame, then shows the 410 page", async ({ page, quire }) => {
   const org = await orgWith(quire, { enabled: true, allowExternalIdv: true, allowedFrameAncestors: [partner.origin] });
   const email = uniqueEmail("ida");
-  const { documentId, recipientId } = await prepared(quire, org, { name: "Ida Idv", email, identityVerification: { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 10 } });
+  const { documentId, recipientId } = await prepared(quire, org, {
+    name: "Ida Idv",
+    email,
+    identityVerification: { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 10 },
+  });
   const now = Math.floor(Date.now() / 1000);
-  const identityAssertion = await new SignJWT({ iss: "acme-idv", email, iat: now - 30, jti: `e2e-${now}-${Math.random()}` }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(HS_SECRET));
+  const identityAssertion = await new SignJWT({ iss: "acme-idv", email, iat: now - 30, jti: `e2e-${now}-${Math.random()}` })
+    .setProtectedHeader({ alg: "HS256" })
+    .sign(new TextEncoder().encode(HS_SECRET));
   const url = await signingUrl(quire, org, documentId, { recipientId, identityAssertion });
 
   await page.goto(hostUrl(partner.origin, url));
@@ -233,7 +253,15 @@ test("the React component: after signing, the frame goes to the stored returnUrl
   await expect(frame.getByRole("heading", { name: "Back in the partner app" })).toBeVisible({ timeout: 30_000 });
   expect(childFrame(page).url()).toBe(returnUrl);
   await expect(frame.locator("#query")).toHaveText(documentId);
-  await expect.poll(() => received(page)).toEqual([{ embed: 0, callback: "onCompleted", message: { type: "esign:completed", documentId, status: "completed", event: "signing_complete", scope: "recipient" } }]);
+  await expect
+    .poll(() => received(page))
+    .toEqual([
+      {
+        embed: 0,
+        callback: "onCompleted",
+        message: { type: "esign:completed", documentId, status: "completed", event: "signing_complete", scope: "recipient" },
+      },
+    ]);
 });
 
 test("/embed.js is a cacheable, CORS-safe script built from the embed source", async ({ quire }) => {

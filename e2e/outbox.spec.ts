@@ -55,7 +55,11 @@ test("an administrator finds a signing email in the Outbox, reads it, and follow
 
 test("the outbox fits a phone, and another organization cannot open this one's messages", async ({ page, quire }) => {
   const email = uniqueEmail("phone");
-  await prepareForSigning(quire, { name: `Phone check ${Date.now()}`, signer: { name: "Pat Phone", email }, fields: [{ type: "signature", x: 50, y: 600, width: 200, height: 50 }] });
+  await prepareForSigning(quire, {
+    name: `Phone check ${Date.now()}`,
+    signer: { name: "Pat Phone", email },
+    fields: [{ type: "signature", x: 50, y: 600, width: 200, height: 50 }],
+  });
   const [message] = await mailsTo(quire, email);
 
   await page.setViewportSize({ width: 390, height: 844 });

@@ -121,7 +121,8 @@ test("send a two-signer document from the dashboard, sign it in order from the o
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download signed PDF" }).click()]);
   const file = await download.path();
   const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
-  for (const expected of ["Consulting Agreement", "Alice agrees to clause 4", "Bob delivers by March", alice.email, bob.email]) expect(text).toContain(expected);
+  for (const expected of ["Consulting Agreement", "Alice agrees to clause 4", "Bob delivers by March", alice.email, bob.email])
+    expect(text).toContain(expected);
   const sig = execFileSync("pdfsig", [file], { encoding: "utf8" });
   expect(sig).toMatch(/Signature is Valid/);
 });

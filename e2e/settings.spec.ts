@@ -16,7 +16,14 @@ test("an administrator edits embedded signing settings, identity providers and t
   const org = await orgWith(quire, {});
   const settings = async () => (await as(quire.baseUrl, org, "viewer")("/esign/embedded-signing-settings")).json.data.results;
   const before = await settings();
-  expect(before).toEqual({ enabled: false, allowExternalIdv: false, allowIdentityOverride: false, defaultChannel: "none", allowChannelOverride: true, allowedFrameAncestors: [] });
+  expect(before).toEqual({
+    enabled: false,
+    allowExternalIdv: false,
+    allowIdentityOverride: false,
+    defaultChannel: "none",
+    allowChannelOverride: true,
+    allowedFrameAncestors: [],
+  });
 
   await logIn(page, quire, org.login);
   await page.goto("/settings");

@@ -125,7 +125,11 @@ test("a signer fills every field and signs with the keyboard alone on a phone", 
 test("a voided document's link says it was voided and why; a broken link says it does not work", async ({ page, quire }) => {
   const email = uniqueEmail("vic");
   const name = `Voided offer ${Date.now()}`;
-  const id = await prepareForSigning(quire, { name, signer: { name: "Vic Void", email }, fields: [{ type: "signature", x: 50, y: 600, width: 200, height: 50 }] });
+  const id = await prepareForSigning(quire, {
+    name,
+    signer: { name: "Vic Void", email },
+    fields: [{ type: "signature", x: 50, y: 600, width: 200, height: 50 }],
+  });
   const link = await signingLink(quire, email);
   const voided = await api(quire)(`/esign/documents/${id}/void`, { method: "POST", body: { reason: "Price changed" } });
   expect(voided.status, voided.text).toBe(200);

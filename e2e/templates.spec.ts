@@ -16,7 +16,9 @@ test("upload a template into a new folder, find it by search, see its placeholde
   await expect(page.getByRole("navigation", { name: "Breadcrumbs" })).toContainText("E2E Folder");
 
   const docx = buildDocx(["Dear {ClientName},", "your fee is {Fee}."]);
-  await page.getByLabel("Template file").setInputFiles({ name: "E2E-Offer Letter.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", buffer: docx });
+  await page
+    .getByLabel("Template file")
+    .setInputFiles({ name: "E2E-Offer Letter.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", buffer: docx });
   await expect(page.getByRole("status").filter({ hasText: "Uploaded" })).toContainText("E2E-Offer Letter");
   await expect(page.getByRole("link", { name: /E2E-Offer Letter/ })).toBeVisible();
 
@@ -30,7 +32,12 @@ test("upload a template into a new folder, find it by search, see its placeholde
   await expect(placeholders).toContainText("{ClientName}");
   await expect(placeholders).toContainText("{Fee}");
   // Page one of the template, converted to PDF, is previewed.
-  const preview = await page.request.get(await page.getByTitle("Template preview").getAttribute("src").then((src) => src!.split("#")[0]));
+  const preview = await page.request.get(
+    await page
+      .getByTitle("Template preview")
+      .getAttribute("src")
+      .then((src) => src!.split("#")[0]),
+  );
   expect(preview.status()).toBe(200);
   expect(preview.headers()["content-type"]).toBe("application/pdf");
   expect((await preview.body()).subarray(0, 5).toString()).toBe("%PDF-");

@@ -9,7 +9,10 @@ import { expect, logIn, test } from "./fixtures";
 test("an administrator sets up the webhook, tests it against a failing receiver, reads the attempts and replays", async ({ page, quire }) => {
   const secret = { value: "" };
   let healthy = false;
-  const rx = await startReceiver({ secret: () => secret.value, respond: () => (healthy ? { status: 200, body: "thanks" } : { status: 500, body: "receiver down" }) });
+  const rx = await startReceiver({
+    secret: () => secret.value,
+    respond: () => (healthy ? { status: 200, body: "thanks" } : { status: 500, body: "receiver down" }),
+  });
   page.on("dialog", (d) => void d.accept());
   try {
     await logIn(page, quire);
@@ -132,7 +135,10 @@ test("the webhooks page and a delivery's attempts fit a phone", async ({ page, q
   const rx = await startReceiver();
   try {
     const api = as(quire.baseUrl, quire.seed);
-    const created = await api("/api/webhooks", { method: "POST", body: { name: `phone-${Date.now()}`, urls: [`${rx.url}?a-rather-long-query-string=${"x".repeat(80)}`], events: ["signature.document.completed"] } });
+    const created = await api("/api/webhooks", {
+      method: "POST",
+      body: { name: `phone-${Date.now()}`, urls: [`${rx.url}?a-rather-long-query-string=${"x".repeat(80)}`], events: ["signature.document.completed"] },
+    });
     expect(created.status).toBe(201);
     const sent = await api(`/api/webhooks/${created.json.data.name}/test`, { method: "POST", body: {} });
     expect(sent.json.data.deliveries[0].status).toBe("delivered");

@@ -43,7 +43,11 @@ const envSchema = z.object({
   /** Set by the platform: a serverless runtime has no disk that outlives a request. */
   VERCEL: z.string().optional(),
   AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
   GOTENBERG_URL: z.url().optional(),
   PDF_CONVERT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   LIBREOFFICE_POOL_SIZE: z.coerce.number().int().min(1).optional(),
@@ -65,7 +69,12 @@ const envSchema = z.object({
   /** Tests only: the server kills itself (SIGKILL) once at each of these points (comma-separated) of the last signature. */
   QUIRE_TEST_CRASH_AT: z
     .string()
-    .transform((v) => v.split(",").map((p) => p.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(CRASH_POINTS, { message: `must list points among ${CRASH_POINTS.join(", ")}` })))
     .optional(),
   /** Tests only: the first N seals fail. */
@@ -80,7 +89,10 @@ const envSchema = z.object({
   /** smtp://user:pass@host:587 or smtps://…; unset: mail is only recorded in the outbox. */
   /** Graceful shutdown: the longest SIGTERM/SIGINT may take to finish requests, deliveries and close. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
   MAIL_FROM: z.string().min(3).default("Quire <no-reply@quire.local>"),
 });
 
@@ -158,7 +170,9 @@ export function parseConfig(env: Env): QuireConfig {
   if (serverless) {
     // Each invocation may run on a fresh machine: an embedded database or local files would vanish.
     const missing = [
-      database.kind === "pglite" ? "DATABASE_URL must name a PostgreSQL server (postgres://…): the embedded PGlite database cannot live on a serverless platform" : null,
+      database.kind === "pglite"
+        ? "DATABASE_URL must name a PostgreSQL server (postgres://…): the embedded PGlite database cannot live on a serverless platform"
+        : null,
       e.STORAGE_DRIVER === "local" ? "STORAGE_DRIVER must be s3 (with S3_BUCKET): local disk does not persist on a serverless platform" : null,
       e.NEXTAUTH_SECRET ? null : "NEXTAUTH_SECRET must be set: a generated one would differ between instances",
       e.GOTENBERG_URL ? null : "GOTENBERG_URL must be set: LibreOffice cannot run inside a serverless function",
@@ -202,7 +216,8 @@ export function parseConfig(env: Env): QuireConfig {
 function storageConfig(e: z.infer<typeof envSchema>, dataDir: string): QuireConfig["storage"] {
   if (e.STORAGE_DRIVER === "local") return { driver: "local", root: path.join(dataDir, "files") };
   if (!e.S3_BUCKET) throw new ConfigError("Invalid configuration: S3_BUCKET: required when STORAGE_DRIVER is s3");
-  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) throw new ConfigError("Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither");
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
+    throw new ConfigError("Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither");
   return {
     driver: "s3",
     bucket: e.S3_BUCKET,

@@ -59,19 +59,22 @@ const destination = (gd[DESTINATION_KEY] ??= (() => {
   return stream;
 })());
 
-export const log = pino({
-  level: process.env.LOG_LEVEL ?? "info",
-  base: { service: "quire" },
-  mixin: () => {
-    const reqId = storage.getStore()?.reqId;
-    return reqId ? { reqId } : {};
+export const log = pino(
+  {
+    level: process.env.LOG_LEVEL ?? "info",
+    base: { service: "quire" },
+    mixin: () => {
+      const reqId = storage.getStore()?.reqId;
+      return reqId ? { reqId } : {};
+    },
+    redact: {
+      paths: SECRET_FIELDS.flatMap((f) => {
+        const p = /^[A-Za-z_$][\w$]*$/.test(f) ? f : `["${f}"]`;
+        const sub = p.startsWith("[") ? p : `.${p}`;
+        return [p, `*${sub}`, `headers${sub}`, `*.headers${sub}`];
+      }),
+      censor: "[redacted]",
+    },
   },
-  redact: {
-    paths: SECRET_FIELDS.flatMap((f) => {
-      const p = /^[A-Za-z_$][\w$]*$/.test(f) ? f : `["${f}"]`;
-      const sub = p.startsWith("[") ? p : `.${p}`;
-      return [p, `*${sub}`, `headers${sub}`, `*.headers${sub}`];
-    }),
-    censor: "[redacted]",
-  },
-}, destination);
+  destination,
+);

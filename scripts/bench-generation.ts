@@ -66,7 +66,8 @@ function toCarboneTemplate(contract: Buffer): Buffer {
   let xml = zip.file("word/document.xml")!.asText();
   xml = xml.replace("{%Logo}", "");
   const row = /<w:tr>(?:(?!<w:tr>)[\s\S])*?\{ItemName\}[\s\S]*?<\/w:tr>/.exec(xml)![0];
-  const itemRow = (index: string) => row.replace("{ItemName}", `{d.items[${index}].name}`).replace("{ItemQty}", `{d.items[${index}].qty}`).replace("{ItemPrice}", `{d.items[${index}].price}`);
+  const itemRow = (index: string) =>
+    row.replace("{ItemName}", `{d.items[${index}].name}`).replace("{ItemQty}", `{d.items[${index}].qty}`).replace("{ItemPrice}", `{d.items[${index}].price}`);
   xml = xml.replace(row, itemRow("i") + itemRow("i+1"));
   xml = xml.replace(/\{[@%]?([A-Za-z]+)\}/g, "{d.$1}");
   zip.file("word/document.xml", xml);
@@ -92,7 +93,9 @@ async function benchCarbone(contract: Buffer, total: number): Promise<Throughput
   carbone.set({ templatePath: dir, tempPath: dir, factories: POOL, startFactory: true });
   const render = () =>
     new Promise<Buffer>((resolve, reject) =>
-      carbone.render("contract.docx", CARBONE_DATA, { convertTo: "pdf" }, (err, pdf) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(pdf))),
+      carbone.render("contract.docx", CARBONE_DATA, { convertTo: "pdf" }, (err, pdf) =>
+        err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(pdf),
+      ),
     );
   const first = await render();
   if (first.subarray(0, 5).toString("latin1") !== "%PDF-") throw new Error("Carbone did not produce a PDF");
@@ -118,11 +121,15 @@ export async function benchGeneration(requests: number) {
   const { LibreOfficePool } = await import("../lib/pdf/libreoffice");
   const Docxtemplater = (await import("docxtemplater")).default;
   const contract = await buildSampleContractDocx();
-  const rawFill = await time("raw docxtemplater fill (text only)", async () => {
-    const doc = new Docxtemplater(new PizZip(contract), { ...DOCXTEMPLATER_OPTIONS, nullGetter: () => "" });
-    doc.render(PLAIN_VALUES);
-    doc.getZip().generate({ type: "nodebuffer" });
-  }, N);
+  const rawFill = await time(
+    "raw docxtemplater fill (text only)",
+    async () => {
+      const doc = new Docxtemplater(new PizZip(contract), { ...DOCXTEMPLATER_OPTIONS, nullGetter: () => "" });
+      doc.render(PLAIN_VALUES);
+      doc.getZip().generate({ type: "nodebuffer" });
+    },
+    N,
+  );
   const noImages = { fetchImage: () => Promise.reject(new Error("no images")) };
   const quireFill = await time("Quire fill in-process (text, html, stack)", () => renderTemplate(contract, "docx", CONTRACT_VARIABLES, noImages), N);
   const filled = (await renderTemplate(contract, "docx", CONTRACT_VARIABLES, noImages)).file;
@@ -157,7 +164,9 @@ export async function benchGeneration(requests: number) {
   const carboneRows = await benchCarbone(contract, TOTAL);
 
   printTable([rawFill, quireFill, rawConvert, create]);
-  console.log(`\nRaw conversion, ${POOL} warm processes, 8 concurrent: ${rawThroughput.perSecond.toFixed(1)} documents/s, ${rawThroughput.cpuPerDocMs.toFixed(1)} ms CPU/document`);
+  console.log(
+    `\nRaw conversion, ${POOL} warm processes, 8 concurrent: ${rawThroughput.perSecond.toFixed(1)} documents/s, ${rawThroughput.cpuPerDocMs.toFixed(1)} ms CPU/document`,
+  );
   printThroughput("Quire create with PDF (server process tree CPU)", quireRows);
   printThroughput(`Carbone 3.8.2, ${POOL} LibreOffice factories (bench process and its children CPU)`, carboneRows);
   recordGenerationFigures(db, { rawFill, quireFill, rawConvert, create, rawThroughput, quireRows, carboneRows });
@@ -170,15 +179,67 @@ function recordGenerationFigures(
   f: { rawFill: Timing; quireFill: Timing; rawConvert: Timing; create: Timing; rawThroughput: Throughput; quireRows: Throughput[]; carboneRows: Throughput[] },
 ): void {
   const floor = f.rawFill.p50 + f.rawConvert.p50;
-  recordFigure({ section: SECTION, db: "", measure: "Quire fill in-process, p50", quire: f.quireFill.p50, unit: "ms", floor: f.rawFill.p50, floorLabel: "raw docxtemplater fill" });
-  recordFigure({ section: SECTION, db, measure: "create with PDF over HTTP, p50", quire: f.create.p50, unit: "ms", floor, floorLabel: "raw fill + raw warm conversion", goal: { op: "<=", value: 1.15, on: "ratio" } });
+  recordFigure({
+    section: SECTION,
+    db: "",
+    measure: "Quire fill in-process, p50",
+    quire: f.quireFill.p50,
+    unit: "ms",
+    floor: f.rawFill.p50,
+    floorLabel: "raw docxtemplater fill",
+  });
+  recordFigure({
+    section: SECTION,
+    db,
+    measure: "create with PDF over HTTP, p50",
+    quire: f.create.p50,
+    unit: "ms",
+    floor,
+    floorLabel: "raw fill + raw warm conversion",
+    goal: { op: "<=", value: 1.15, on: "ratio" },
+  });
   const best = f.quireRows.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
-  recordFigure({ section: SECTION, db, measure: `documents/s, best (${best.clients} clients)`, quire: best.perSecond, unit: "/s", floor: f.rawThroughput.perSecond, floorLabel: `raw conversion, ${POOL} warm processes, 8 concurrent`, goal: { op: ">=", value: 0.9, on: "ratio" } });
+  recordFigure({
+    section: SECTION,
+    db,
+    measure: `documents/s, best (${best.clients} clients)`,
+    quire: best.perSecond,
+    unit: "/s",
+    floor: f.rawThroughput.perSecond,
+    floorLabel: `raw conversion, ${POOL} warm processes, 8 concurrent`,
+    goal: { op: ">=", value: 0.9, on: "ratio" },
+  });
   for (const [i, q] of f.quireRows.entries()) {
-    recordFigure({ section: SECTION, db, measure: `documents/s, ${q.clients} clients`, quire: q.perSecond, unit: "/s", floor: f.carboneRows[i].perSecond, floorLabel: "peer Carbone 3.8.2", goal: { op: ">=", value: 1, on: "ratio" } });
+    recordFigure({
+      section: SECTION,
+      db,
+      measure: `documents/s, ${q.clients} clients`,
+      quire: q.perSecond,
+      unit: "/s",
+      floor: f.carboneRows[i].perSecond,
+      floorLabel: "peer Carbone 3.8.2",
+      goal: { op: ">=", value: 1, on: "ratio" },
+    });
   }
   const cpu = f.quireRows.find((r) => r.clients === 8)!;
-  recordFigure({ section: SECTION, db, measure: "CPU per document (server tree, 8 clients)", quire: cpu.cpuPerDocMs, unit: "ms", floor: f.rawThroughput.cpuPerDocMs, floorLabel: "raw conversion", goal: { op: "<=", value: 1.2, on: "ratio" } });
+  recordFigure({
+    section: SECTION,
+    db,
+    measure: "CPU per document (server tree, 8 clients)",
+    quire: cpu.cpuPerDocMs,
+    unit: "ms",
+    floor: f.rawThroughput.cpuPerDocMs,
+    floorLabel: "raw conversion",
+    goal: { op: "<=", value: 1.2, on: "ratio" },
+  });
   const carboneCpu = f.carboneRows.find((r) => r.clients === 8)!;
-  recordFigure({ section: SECTION, db, measure: "CPU per document (server tree, 8 clients)", quire: cpu.cpuPerDocMs, unit: "ms", floor: carboneCpu.cpuPerDocMs, floorLabel: "peer Carbone 3.8.2" });
+  recordFigure({
+    section: SECTION,
+    db,
+    measure: "CPU per document (server tree, 8 clients)",
+    quire: cpu.cpuPerDocMs,
+    unit: "ms",
+    floor: carboneCpu.cpuPerDocMs,
+    floorLabel: "peer Carbone 3.8.2",
+  });
 }

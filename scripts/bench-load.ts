@@ -15,7 +15,17 @@ import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 import { NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
-import { CONTRACT_VARIABLES, backendCpuGrowthMs, childrenCpuMs, postgresBackendTicks, createBenchWebhook, fillWorkspace, postgresReachable, recordFigure, serverRssMb } from "./bench-shared";
+import {
+  CONTRACT_VARIABLES,
+  backendCpuGrowthMs,
+  childrenCpuMs,
+  postgresBackendTicks,
+  createBenchWebhook,
+  fillWorkspace,
+  postgresReachable,
+  recordFigure,
+  serverRssMb,
+} from "./bench-shared";
 
 export interface LoadOptions {
   /** Unset: QUIRE_BENCH_DB, else PostgreSQL when reachable, else PGlite. */
@@ -77,7 +87,13 @@ async function chooseDatabase(requested?: TestDatabase): Promise<{ kind: TestDat
  * "p50" of 28 ms). So latencies are recorded as measured, and requests are counted from the
  * answers and errors (its `requests.sent` also counts each connection's rate once more).
  */
-async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests">, request: LoadRequest, check: (body: string) => boolean, target?: number): Promise<LoadRow> {
+async function cannon(
+  scenario: string,
+  opts: Omit<autocannon.Options, "requests">,
+  request: LoadRequest,
+  check: (body: string) => boolean,
+  target?: number,
+): Promise<LoadRow> {
   const errorCodes: Record<string, number> = {};
   let badBodies = 0;
   const requests: autocannon.Request[] = [
@@ -91,7 +107,9 @@ async function cannon(scenario: string, opts: Omit<autocannon.Options, "requests
   ];
   let instance!: autocannon.Instance;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({ ...opts, requests, ignoreCoordinatedOmission: Boolean(opts.overallRate || opts.connectionRate) }, (err, result) => (err ? reject(err) : resolve(result)));
+    instance = autocannon({ ...opts, requests, ignoreCoordinatedOmission: Boolean(opts.overallRate || opts.connectionRate) }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
   const started = Date.now();
   const dbTicksBefore = await databaseTicks();
@@ -145,13 +163,23 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
   const { kind, why } = await chooseDatabase(options.db);
   const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
   const dbLabel = kind === "pglite" ? "embedded PGlite" : "PostgreSQL";
-  console.log(`\n## Load (autocannon) on ${dbLabel} (${why}); ${os.cpus().length} cores, load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `\n## Load (autocannon) on ${dbLabel} (${why}); ${os.cpus().length} cores, load average before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
 
   // The floor of goal 3, measured first so that no other server's CPU is counted with it.
   const alone = await startNextAlone();
   let nextAlone: LoadRow;
   try {
-    nextAlone = await cannon("GET /api/ping (Next.js alone)", { url: alone.baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, { method: "GET", path: NEXT_ALONE_PATH, headers: { accept: "application/json" } }, (body) => body.includes('"status":"ok"'));
+    nextAlone = await cannon(
+      "GET /api/ping (Next.js alone)",
+      { url: alone.baseUrl, connections: 8, duration: options.seconds, timeout: 10 },
+      { method: "GET", path: NEXT_ALONE_PATH, headers: { accept: "application/json" } },
+      (body) => body.includes('"status":"ok"'),
+    );
   } finally {
     await alone.stop();
   }
@@ -165,7 +193,9 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       seed = runSeed(env, ["--rate-limit", "1000000"]);
       // One webhook, so GET /api/webhooks lists something; it listens for completions, which the load
       // never causes. Written here because the receiver URL is on loopback (the API refuses those).
-      await createBenchWebhook(env, seed.orgId, ["https://127.0.0.1:9/quire"], (client) => fillWorkspace(client, seed.orgId, { templates: 5_000, deliverables: 10_000 }));
+      await createBenchWebhook(env, seed.orgId, ["https://127.0.0.1:9/quire"], (client) =>
+        fillWorkspace(client, seed.orgId, { templates: 5_000, deliverables: 10_000 }),
+      );
     },
   });
   if (kind === "postgres") databaseTicks = () => postgresBackendTicks(server.env.DATABASE_URL!);
@@ -174,7 +204,14 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
   let serverErrors = 0;
   // Goal 5: PGlite within 1.5x of PostgreSQL, on the whole CPU a request costs (server and database).
   const wholeCpu = (scenario: string, row: LoadRow) =>
-    recordFigure({ section: "API", db, measure: `${scenario}: server + database CPU per request`, quire: row.serverCpuMs + row.databaseCpuMs, unit: "ms", ...(kind === "pglite" ? { peerDb: "PostgreSQL", goal: { op: "<=" as const, value: 1.5, on: "ratio" as const } } : {}) });
+    recordFigure({
+      section: "API",
+      db,
+      measure: `${scenario}: server + database CPU per request`,
+      quire: row.serverCpuMs + row.databaseCpuMs,
+      unit: "ms",
+      ...(kind === "pglite" ? { peerDb: "PostgreSQL", goal: { op: "<=" as const, value: 1.5, on: "ratio" as const } } : {}),
+    });
   try {
     const { baseUrl } = server;
     const admin = as(baseUrl, seed, "administrator");
@@ -205,14 +242,47 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
     // 0. A bare route (Next.js, Quire's proxy, access log and one SELECT 1), then the cheapest authenticated
     //    one: the difference is what an API key and the rate limit cost.
     const rssIdle = serverRssMb();
-    const bare = await cannon("GET /api/health (bare route)", { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, { method: "GET", path: "/api/health", headers: { accept: "application/json" } }, (body) => body.includes('"database":"ok"'));
-    const whoami = await cannon("GET /api/whoami (API key + rate limit)", { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, { method: "GET", path: "/api/whoami", headers }, isJsonData);
+    const bare = await cannon(
+      "GET /api/health (bare route)",
+      { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 },
+      { method: "GET", path: "/api/health", headers: { accept: "application/json" } },
+      (body) => body.includes('"database":"ok"'),
+    );
+    const whoami = await cannon(
+      "GET /api/whoami (API key + rate limit)",
+      { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 },
+      { method: "GET", path: "/api/whoami", headers },
+      isJsonData,
+    );
     rows.push(nextAlone, bare, whoami);
     wholeCpu("bare route GET /api/health", bare);
     wholeCpu("GET /api/whoami", whoami);
-    recordFigure({ section: "API", db, measure: "bare route GET /api/health, server CPU per request", quire: bare.serverCpuMs, unit: "ms", floor: nextAlone.serverCpuMs, floorLabel: "Next.js alone, one route" });
-    recordFigure({ section: "API", db, measure: "bare route GET /api/health, 8 clients: rate", quire: bare.achieved, unit: "/s", floor: nextAlone.achieved, floorLabel: "Next.js alone, one route" });
-    recordFigure({ section: "API", db, measure: "API key + rate limit, CPU above the bare route", quire: whoami.serverCpuMs - bare.serverCpuMs, unit: "ms", goal: { op: "<=", value: 1.5, on: "value" } });
+    recordFigure({
+      section: "API",
+      db,
+      measure: "bare route GET /api/health, server CPU per request",
+      quire: bare.serverCpuMs,
+      unit: "ms",
+      floor: nextAlone.serverCpuMs,
+      floorLabel: "Next.js alone, one route",
+    });
+    recordFigure({
+      section: "API",
+      db,
+      measure: "bare route GET /api/health, 8 clients: rate",
+      quire: bare.achieved,
+      unit: "/s",
+      floor: nextAlone.achieved,
+      floorLabel: "Next.js alone, one route",
+    });
+    recordFigure({
+      section: "API",
+      db,
+      measure: "API key + rate limit, CPU above the bare route",
+      quire: whoami.serverCpuMs - bare.serverCpuMs,
+      unit: "ms",
+      goal: { op: "<=", value: 1.5, on: "value" },
+    });
 
     // 1. Lists at a fixed rate, limit 100. 20 connections leave each request 100 ms at 200/s before the rate slips.
     const lists: [string, string][] = [
@@ -222,11 +292,40 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       ["GET /api/webhooks", "/api/webhooks"],
     ];
     for (const [scenario, p] of lists) {
-      const row = await cannon(`${scenario} (limit 100)`, { url: baseUrl, connections: 20, overallRate: options.rate, duration: options.seconds, timeout: 10 }, { method: "GET", path: p, headers }, isJsonData, options.rate);
+      const row = await cannon(
+        `${scenario} (limit 100)`,
+        { url: baseUrl, connections: 20, overallRate: options.rate, duration: options.seconds, timeout: 10 },
+        { method: "GET", path: p, headers },
+        isJsonData,
+        options.rate,
+      );
       rows.push(row);
-      recordFigure({ section: "API", db, measure: `${scenario} at ${options.rate}/s: rate held`, quire: row.achieved, unit: "/s", floor: options.rate, floorLabel: "asked", goal: { op: ">=", value: 0.97, on: "ratio" } });
-      recordFigure({ section: "API", db, measure: `${scenario} at ${options.rate}/s: p99`, quire: row.p99, unit: "ms", goal: { op: "<=", value: 50, on: "value" } });
-      recordFigure({ section: "API", db, measure: `${scenario}: server CPU per request`, quire: row.serverCpuMs, unit: "ms", goal: { op: "<=", value: 4, on: "value" } });
+      recordFigure({
+        section: "API",
+        db,
+        measure: `${scenario} at ${options.rate}/s: rate held`,
+        quire: row.achieved,
+        unit: "/s",
+        floor: options.rate,
+        floorLabel: "asked",
+        goal: { op: ">=", value: 0.97, on: "ratio" },
+      });
+      recordFigure({
+        section: "API",
+        db,
+        measure: `${scenario} at ${options.rate}/s: p99`,
+        quire: row.p99,
+        unit: "ms",
+        goal: { op: "<=", value: 50, on: "value" },
+      });
+      recordFigure({
+        section: "API",
+        db,
+        measure: `${scenario}: server CPU per request`,
+        quire: row.serverCpuMs,
+        unit: "ms",
+        goal: { op: "<=", value: 4, on: "value" },
+      });
       wholeCpu(scenario, row);
     }
     const rssLists = serverRssMb();
@@ -239,13 +338,37 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
         const s = signers[n % signers.length];
         const selector = Math.floor(n / signers.length) % 2 === 0 ? { recipientId: s.recipientId } : { externalId: s.externalId };
         n++;
-        return { ...req, path: `/esign/documents/${s.documentId}/signing-url`, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(selector) };
+        return {
+          ...req,
+          path: `/esign/documents/${s.documentId}/signing-url`,
+          headers: { ...headers, "content-type": "application/json" },
+          body: JSON.stringify(selector),
+        };
       },
     };
-    const issued = await cannon("POST /esign/documents/{id}/signing-url", { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 }, signingUrl, (body) => body.includes('"url":'));
+    const issued = await cannon(
+      "POST /esign/documents/{id}/signing-url",
+      { url: baseUrl, connections: 8, duration: options.seconds, timeout: 10 },
+      signingUrl,
+      (body) => body.includes('"url":'),
+    );
     rows.push(issued);
-    recordFigure({ section: "API", db, measure: "POST signing-url, 8 clients: rate", quire: issued.achieved, unit: "/s", goal: { op: ">=", value: 500, on: "value" } });
-    recordFigure({ section: "API", db, measure: "POST signing-url, 8 clients: p99", quire: issued.p99, unit: "ms", goal: { op: "<=", value: 25, on: "value" } });
+    recordFigure({
+      section: "API",
+      db,
+      measure: "POST signing-url, 8 clients: rate",
+      quire: issued.achieved,
+      unit: "/s",
+      goal: { op: ">=", value: 500, on: "value" },
+    });
+    recordFigure({
+      section: "API",
+      db,
+      measure: "POST signing-url, 8 clients: p99",
+      quire: issued.p99,
+      unit: "ms",
+      goal: { op: "<=", value: 25, on: "value" },
+    });
     recordFigure({ section: "API", db, measure: "POST signing-url: server CPU per request", quire: issued.serverCpuMs, unit: "ms" });
     wholeCpu("POST signing-url", issued);
 
@@ -257,26 +380,43 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       headers: { ...headers, "content-type": "application/json" },
       body: deliverableBody,
       onResponse: (status, body) => {
-        if (status === 200) lastDeliverable = (JSON.parse(body) as { data?: { results?: { deliverable?: { id?: string } } } }).data?.results?.deliverable?.id ?? lastDeliverable;
+        if (status === 200)
+          lastDeliverable = (JSON.parse(body) as { data?: { results?: { deliverable?: { id?: string } } } }).data?.results?.deliverable?.id ?? lastDeliverable;
       },
     };
-    rows.push(await cannon("POST /v1/deliverable (DOCX + PDF)", { url: baseUrl, connections: 3, amount: options.pdfRequests, timeout: 60 }, create, isJsonData));
+    rows.push(
+      await cannon("POST /v1/deliverable (DOCX + PDF)", { url: baseUrl, connections: 3, amount: options.pdfRequests, timeout: 60 }, create, isJsonData),
+    );
     // The creates made real PDFs: fetch the last one.
     const pdf = await fetch(`${baseUrl}/v1/deliverable/file/pdf/${lastDeliverable}`, { headers });
     const bytes = Buffer.from(await pdf.arrayBuffer());
-    if (pdf.status !== 200 || bytes.subarray(0, 5).toString() !== "%PDF-") problems.push(`the last deliverable created has no PDF: ${pdf.status} ${bytes.subarray(0, 200).toString()}`);
+    if (pdf.status !== 200 || bytes.subarray(0, 5).toString() !== "%PDF-")
+      problems.push(`the last deliverable created has no PDF: ${pdf.status} ${bytes.subarray(0, 200).toString()}`);
 
     const rssPool = serverRssMb();
-    recordFigure({ section: "memory", db, measure: "server RSS: idle / after the lists / with the converter pool", quire: rssIdle, unit: "MB", floorLabel: `${rssLists.toFixed(0)} MB / ${rssPool.toFixed(0)} MB` });
+    recordFigure({
+      section: "memory",
+      db,
+      measure: "server RSS: idle / after the lists / with the converter pool",
+      quire: rssIdle,
+      unit: "MB",
+      floorLabel: `${rssLists.toFixed(0)} MB / ${rssPool.toFixed(0)} MB`,
+    });
     const log = path.join(server.dataDir, "server.log");
-    serverErrors = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((l) => /"level":(50|60)\b/.test(l)).length : 0;
+    serverErrors = fs.existsSync(log)
+      ? fs
+          .readFileSync(log, "utf8")
+          .split("\n")
+          .filter((l) => /"level":(50|60)\b/.test(l)).length
+      : 0;
   } finally {
     await stop();
   }
 
   printLoadTable(rows, dbLabel, serverErrors);
   for (const r of rows) {
-    if (failures(r) > (r.requests * options.maxErrorPct) / 100) problems.push(`${r.scenario}: ${failures(r)} of ${r.requests} requests failed (more than ${options.maxErrorPct}%)`);
+    if (failures(r) > (r.requests * options.maxErrorPct) / 100)
+      problems.push(`${r.scenario}: ${failures(r)} of ${r.requests} requests failed (more than ${options.maxErrorPct}%)`);
   }
   if (problems.length) throw new Error(`load bench failed:\n  ${problems.join("\n  ")}`);
 }
@@ -287,19 +427,35 @@ function failures(r: LoadRow): number {
 }
 
 function printLoadTable(rows: LoadRow[], dbLabel: string, serverErrors: number) {
-  console.log(`\n| scenario | conns | rps target / achieved | requests | p50 ms | p99 ms | non-2xx | errors | server CPU ms/req | database CPU ms/req |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
+  console.log(
+    `\n| scenario | conns | rps target / achieved | requests | p50 ms | p99 ms | non-2xx | errors | server CPU ms/req | database CPU ms/req |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
+  );
   for (const r of rows) {
     const target = r.target === undefined ? "max" : String(r.target);
-    const codes = Object.entries(r.errorCodes).map(([c, k]) => `${c}×${k}`).join(" ");
+    const codes = Object.entries(r.errorCodes)
+      .map(([c, k]) => `${c}×${k}`)
+      .join(" ");
     const errors = `${r.errors}${r.timeouts ? ` (${r.timeouts} timeouts)` : ""}${codes ? ` ${codes}` : ""}${r.badBodies ? `, ${r.badBodies} bad bodies` : ""}`;
     const non2xx = r.non2xx ? `${r.non2xx} (${r.statusCodes})` : "0";
-    console.log(`| ${r.scenario} | ${r.connections} | ${target} / ${r.achieved.toFixed(1)} | ${r.requests} | ${r.p50} | ${r.p99} | ${non2xx} | ${errors} | ${Number.isNaN(r.serverCpuMs) ? "n/a" : r.serverCpuMs.toFixed(1)} | ${Number.isNaN(r.databaseCpuMs) ? "n/a" : r.databaseCpuMs.toFixed(1)} |`);
+    console.log(
+      `| ${r.scenario} | ${r.connections} | ${target} / ${r.achieved.toFixed(1)} | ${r.requests} | ${r.p50} | ${r.p99} | ${non2xx} | ${errors} | ${Number.isNaN(r.serverCpuMs) ? "n/a" : r.serverCpuMs.toFixed(1)} | ${Number.isNaN(r.databaseCpuMs) ? "n/a" : r.databaseCpuMs.toFixed(1)} |`,
+    );
   }
   const fixed = rows.filter((r) => r.target !== undefined);
   const held = fixed.filter((r) => r.achieved >= r.target! * 0.97);
   console.log(
-    `\n${dbLabel}, ${os.cpus().length} cores, load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}. ` +
-      `Fixed rate held (≥97% of target) by ${held.length} of ${fixed.length} list scenarios${held.length < fixed.length ? ` (not: ${fixed.filter((r) => !held.includes(r)).map((r) => r.scenario).join(", ")})` : ""}. ` +
+    `\n${dbLabel}, ${os.cpus().length} cores, load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}. ` +
+      `Fixed rate held (≥97% of target) by ${held.length} of ${fixed.length} list scenarios${
+        held.length < fixed.length
+          ? ` (not: ${fixed
+              .filter((r) => !held.includes(r))
+              .map((r) => r.scenario)
+              .join(", ")})`
+          : ""
+      }. ` +
       `Latencies as measured (see cannon()); server CPU is Quire's process tree${dbLabel === "PostgreSQL" ? "; database CPU is PostgreSQL's backends for Quire's database (its background writers not included)" : ", the embedded database included (database CPU 0)"}. ` +
       `Server log: ${serverErrors} error lines.`,
   );

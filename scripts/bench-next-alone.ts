@@ -57,7 +57,13 @@ export async function startNextAlone(): Promise<{ baseUrl: string; stop: () => P
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the Next.js-alone app exited with ${child.exitCode}`);
-    if (await fetch(`${baseUrl}${NEXT_ALONE_PATH}`).then((r) => r.ok, () => false)) return { baseUrl, stop };
+    if (
+      await fetch(`${baseUrl}${NEXT_ALONE_PATH}`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { baseUrl, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop();

@@ -19,7 +19,8 @@ async function documentOf(pages: number): Promise<Buffer> {
   const doc = PDF.create();
   for (let i = 0; i < pages; i++) {
     const page = doc.addPage({ size: "a4" });
-    for (let line = 0; line < 40; line++) page.drawText(`Page ${i + 1}, clause ${line + 1}: the parties agree to the terms set out in this agreement.`, { x: 50, y: 780 - line * 18, size: 10 });
+    for (let line = 0; line < 40; line++)
+      page.drawText(`Page ${i + 1}, clause ${line + 1}: the parties agree to the terms set out in this agreement.`, { x: 50, y: 780 - line * 18, size: 10 });
   }
   return Buffer.from(await doc.save());
 }
@@ -57,12 +58,25 @@ export async function benchSealing(): Promise<void> {
       sealCompletedDocument({
         original,
         fields,
-        certificate: { documentName: "Bench", documentId: "00000000-0000-4000-8000-000000000000", completedAt: new Date(), signers: [{ name: "Ada Lovelace", email: "ada@example.com", signedAt: new Date(), ip: "203.0.113.9", userAgent: "bench", verification: "none" }] },
+        certificate: {
+          documentName: "Bench",
+          documentId: "00000000-0000-4000-8000-000000000000",
+          completedAt: new Date(),
+          signers: [{ name: "Ada Lovelace", email: "ada@example.com", signedAt: new Date(), ip: "203.0.113.9", userAgent: "bench", verification: "none" }],
+        },
         signing,
       }),
     );
     console.log(`| ${pages} | ${check.toFixed(1)} | ${floor.toFixed(1)} | ${seal.toFixed(1)} | ${(seal / floor).toFixed(2)} |`);
-    recordFigure({ section: "sealing", db: "", measure: `seal a completed ${pages}-page document, median`, quire: seal, unit: "ms", floor, floorLabel: "bare PAdES signature" });
+    recordFigure({
+      section: "sealing",
+      db: "",
+      measure: `seal a completed ${pages}-page document, median`,
+      quire: seal,
+      unit: "ms",
+      floor,
+      floorLabel: "bare PAdES signature",
+    });
   }
   console.log(`\n(${os.cpus().length} cores; the signing certificate is generated for the run.)`);
 }

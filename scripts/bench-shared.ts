@@ -14,7 +14,14 @@ export const CONTRACT_VARIABLES = [
   { placeholder: "{ProviderName}", text: "Quire Consulting", mimeType: "text" as const },
   { placeholder: "{Fee}", text: "12,000 EUR", mimeType: "text" as const },
   { placeholder: "{@Scope}", text: "<p>Build <b>the portal</b></p><ul><li>Design</li><li>Delivery</li></ul>", mimeType: "html" as const },
-  { placeholder: "{ItemName}", mimeType: "text" as const, variableStack: [{ text: "Discovery", mimeType: "text" as const }, { text: "Build", mimeType: "text" as const }] },
+  {
+    placeholder: "{ItemName}",
+    mimeType: "text" as const,
+    variableStack: [
+      { text: "Discovery", mimeType: "text" as const },
+      { text: "Build", mimeType: "text" as const },
+    ],
+  },
 ];
 
 const CLOCK_TICKS_PER_SECOND = (() => {
@@ -125,14 +132,23 @@ export async function postgresReachable(): Promise<boolean> {
  * Writes a webhook straight into the database of a server that has not started yet (the embedded
  * database belongs to one process at a time; the API also refuses loopback receivers).
  */
-export async function createBenchWebhook(env: Record<string, string | undefined>, orgId: string, urls: string[], extra?: (db: import("../lib/db/client").Db) => Promise<void>): Promise<{ secret: string }> {
+export async function createBenchWebhook(
+  env: Record<string, string | undefined>,
+  orgId: string,
+  urls: string[],
+  extra?: (db: import("../lib/db/client").Db) => Promise<void>,
+): Promise<{ secret: string }> {
   Object.assign(process.env, env);
   const { closeDb } = await import("../lib/db/client");
   const { webhookDeps } = await import("../lib/webhooks/service");
   const { createWebhook } = await import("../lib/webhooks/webhooks");
   const deps = await webhookDeps();
   const user = await deps.db.apiKey.findFirstOrThrow({ where: { orgId }, select: { userId: true } });
-  const hook = await createWebhook({ ...deps, allowPrivate: true }, { orgId, userId: user.userId }, { name: "signature", urls, events: ["signature.document.completed"] });
+  const hook = await createWebhook(
+    { ...deps, allowPrivate: true },
+    { orgId, userId: user.userId },
+    { name: "signature", urls, events: ["signature.document.completed"] },
+  );
   await extra?.(deps.db);
   await closeDb();
   return { secret: hook.secret };
@@ -191,7 +207,9 @@ export function printSummary(file: string): void {
     const met = f.goal && on !== undefined && Number.isFinite(on) ? ((f.goal.op === "<=" ? on <= f.goal.value : on >= f.goal.value) ? "yes" : "no") : "";
     const goal = f.goal ? `${f.goal.op} ${f.goal.value}${f.goal.on === "ratio" ? "x" : ` ${f.unit}`}` : "";
     const floor = f.floor !== undefined ? `${f.floorLabel}: ${format(f.floor, f.unit)}` : (f.floorLabel ?? "");
-    console.log(`| ${f.section} | ${f.db} | ${f.measure} | ${format(f.quire, f.unit)} | ${floor} | ${ratio !== undefined ? `${ratio.toFixed(2)}x` : ""} | ${goal} | ${met} |`);
+    console.log(
+      `| ${f.section} | ${f.db} | ${f.measure} | ${format(f.quire, f.unit)} | ${floor} | ${ratio !== undefined ? `${ratio.toFixed(2)}x` : ""} | ${goal} | ${met} |`,
+    );
   }
 }
 
@@ -248,7 +266,13 @@ export async function fillWorkspace(client: import("../lib/db/client").Db, orgId
     createdBy: user.userId,
   }));
   for (let i = 0; i < templates.length; i += 1000) await client.template.createMany({ data: templates.slice(i, i + 1000) });
-  await client.templateTag.createMany({ data: templates.flatMap((t, i) => [{ templateId: t.id, tagId: tags[i % 10].id }, { templateId: t.id, tagId: tags[(i * 7) % 10].id }]), skipDuplicates: true });
+  await client.templateTag.createMany({
+    data: templates.flatMap((t, i) => [
+      { templateId: t.id, tagId: tags[i % 10].id },
+      { templateId: t.id, tagId: tags[(i * 7) % 10].id },
+    ]),
+    skipDuplicates: true,
+  });
   const start = Date.now() - counts.deliverables * 1000;
   const deliverables = Array.from({ length: counts.deliverables }, (_, i) => ({
     id: crypto.randomUUID(),

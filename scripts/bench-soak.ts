@@ -22,14 +22,21 @@ export async function benchSoak(kind: TestDatabase, minutes: number): Promise<vo
     extraEnv: { LOG_LEVEL: "info" },
     async beforeStart(env) {
       seed = runSeed(env, ["--rate-limit", "1000000"]);
-      await createBenchWebhook(env, seed.orgId, ["https://127.0.0.1:9/quire"], (client) => fillWorkspace(client, seed.orgId, { templates: 1_000, deliverables: 2_000 }));
+      await createBenchWebhook(env, seed.orgId, ["https://127.0.0.1:9/quire"], (client) =>
+        fillWorkspace(client, seed.orgId, { templates: 1_000, deliverables: 2_000 }),
+      );
     },
   });
   const samples: { at: number; mb: number }[] = [];
   try {
     const { baseUrl } = server;
     const headers = { authorization: `Bearer ${seed.keys.administrator}`, "x-service-org-id": seed.orgId, accept: "application/json" };
-    const prep = await prepareDoc(baseUrl, seed, [1, 2].map((n) => ({ name: `Signer ${n}`, email: `soak${n}@example.com`, signingOrder: 1 })), { documentName: "Soak" });
+    const prep = await prepareDoc(
+      baseUrl,
+      seed,
+      [1, 2].map((n) => ({ name: `Signer ${n}`, email: `soak${n}@example.com`, signingOrder: 1 })),
+      { documentName: "Soak" },
+    );
     if (prep.status !== 200) throw new Error(`setup: prepare-for-signing: ${prep.status} ${prep.text}`);
     const documentId = prep.json.data.documentId as string;
     const recipientId = prep.json.data.recipients[0].id as string;
@@ -49,7 +56,11 @@ export async function benchSoak(kind: TestDatabase, minutes: number): Promise<vo
     const conversions = (async () => {
       let made = 0;
       while (converting) {
-        const res = await fetch(`${baseUrl}/v1/deliverable`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ name: `Soak ${made}`, templateId, variables: CONTRACT_VARIABLES }) });
+        const res = await fetch(`${baseUrl}/v1/deliverable`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: JSON.stringify({ name: `Soak ${made}`, templateId, variables: CONTRACT_VARIABLES }),
+        });
         if (res.status !== 200) throw new Error(`soak: create deliverable: ${res.status} ${await res.text()}`);
         made++;
         await new Promise((r) => setTimeout(r, 5_000));
@@ -91,8 +102,22 @@ export async function benchSoak(kind: TestDatabase, minutes: number): Promise<vo
   const warm = median(samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.mb));
   const end = median(samples.slice(-6).map((s) => s.mb));
   const peak = Math.max(...samples.map((s) => s.mb));
-  console.log(`\n| minute | RSS MB |\n|---:|---:|\n${samples.filter((_, i) => i % 6 === 0 || i === samples.length - 1).map((s) => `| ${s.at.toFixed(1)} | ${s.mb.toFixed(0)} |`).join("\n")}`);
+  console.log(
+    `\n| minute | RSS MB |\n|---:|---:|\n${samples
+      .filter((_, i) => i % 6 === 0 || i === samples.length - 1)
+      .map((s) => `| ${s.at.toFixed(1)} | ${s.mb.toFixed(0)} |`)
+      .join("\n")}`,
+  );
   console.log(`\nWarmed up (minute ${from}-${to}, median) ${warm.toFixed(0)} MB; last minute (median) ${end.toFixed(0)} MB; peak ${peak.toFixed(0)} MB.`);
   const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
-  recordFigure({ section: "memory", db, measure: `server RSS over a ${minutes}-minute soak: last minute vs warmed up (peak ${peak.toFixed(0)} MB)`, quire: end, unit: "MB", floor: warm, floorLabel: `minute ${from}-${to}`, goal: { op: "<=", value: 1.1, on: "ratio" } });
+  recordFigure({
+    section: "memory",
+    db,
+    measure: `server RSS over a ${minutes}-minute soak: last minute vs warmed up (peak ${peak.toFixed(0)} MB)`,
+    quire: end,
+    unit: "MB",
+    floor: warm,
+    floorLabel: `minute ${from}-${to}`,
+    goal: { op: "<=", value: 1.1, on: "ratio" },
+  });
 }

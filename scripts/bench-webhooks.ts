@@ -25,7 +25,11 @@ async function benchEachDatabase(requests: number) {
   if (kinds.length === 1) console.log("\n(PostgreSQL is not reachable: webhooks on PGlite only)");
   const root = path.resolve(__dirname, "..");
   for (const kind of kinds) {
-    execFileSync(process.execPath, [...process.execArgv, path.join(__dirname, "bench.ts"), "--only", "webhooks", "--db", kind, "--requests", String(requests)], { cwd: root, stdio: "inherit" });
+    execFileSync(
+      process.execPath,
+      [...process.execArgv, path.join(__dirname, "bench.ts"), "--only", "webhooks", "--db", kind, "--requests", String(requests)],
+      { cwd: root, stdio: "inherit" },
+    );
   }
 }
 
@@ -44,7 +48,9 @@ async function benchFanOut(requests: number, kind: TestDatabase) {
   const EVENTS = Math.max(10, requests);
   const total = EVENTS * URLS;
   const dbLabel = DB_LABEL[kind];
-  console.log(`\n## Webhook fan-out on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${EVENTS} events x ${URLS} URLs = ${total} signed deliveries to a local HTTPS receiver`);
+  console.log(
+    `\n## Webhook fan-out on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${EVENTS} events x ${URLS} URLs = ${total} signed deliveries to a local HTTPS receiver`,
+  );
   const { startReceiver, webhookTestEnv } = await import("../tests/support/https-receiver");
   const secret = { value: "" };
   const rx = await startReceiver({ secret: () => secret.value });
@@ -59,7 +65,11 @@ async function benchFanOut(requests: number, kind: TestDatabase) {
       const hook = await createBenchWebhook(env, seed.orgId, urls, (db) =>
         db.domainEvent
           .createMany({
-            data: Array.from({ length: EVENTS }, (_, i) => ({ orgId: seed.orgId, type: "signature.document.completed", payload: { documentId: crypto.randomUUID(), name: `Bench document ${i}`, completedAt: new Date().toISOString() } })),
+            data: Array.from({ length: EVENTS }, (_, i) => ({
+              orgId: seed.orgId,
+              type: "signature.document.completed",
+              payload: { documentId: crypto.randomUUID(), name: `Bench document ${i}`, completedAt: new Date().toISOString() },
+            })),
           })
           .then(() => undefined),
       );
@@ -68,11 +78,18 @@ async function benchFanOut(requests: number, kind: TestDatabase) {
   });
   try {
     const headers = { authorization: `Bearer ${server.seed.keys.administrator}`, "x-service-org-id": orgId };
-    const deliveredCount = async () => (await fetch(`${server.baseUrl}/api/webhooks/signature/deliveries?status=delivered&limit=1`, { headers }).then((r) => r.json())).data.totalRecords as number;
+    const deliveredCount = async () =>
+      (await fetch(`${server.baseUrl}/api/webhooks/signature/deliveries?status=delivered&limit=1`, { headers }).then((r) => r.json())).data
+        .totalRecords as number;
     // Quire's CPU from the first delivery received to the last one recorded as delivered (server start-up excluded).
     if (!(await until(() => rx.received.length > 0, 5, 120_000))) throw new Error("no delivery arrived");
     const cpuAtFirst = childrenCpuMs();
-    const arrived = await until(() => rx.received.length >= total, 50, 300_000, () => `received ${rx.received.length}/${total}`);
+    const arrived = await until(
+      () => rx.received.length >= total,
+      50,
+      300_000,
+      () => `received ${rx.received.length}/${total}`,
+    );
     process.stderr.write("\n");
     if (!arrived) throw new Error(`only ${rx.received.length} of ${total} deliveries arrived`);
     if (!(await until(async () => (await deliveredCount()) >= total, 50, 60_000))) throw new Error("not every delivery was recorded as delivered");
@@ -81,9 +98,25 @@ async function benchFanOut(requests: number, kind: TestDatabase) {
     const last = rx.received[total - 1].receivedAt;
     const rate = (total - 1) / ((last - first) / 1000);
     console.log(`| what | deliveries | seconds | deliveries/s | Quire CPU ms/delivery |\n|---|---:|---:|---:|---:|`);
-    console.log(`| queue fan-out (worker: fan out, claim, sign, POST, record) | ${total} | ${((last - first) / 1000).toFixed(2)} | ${rate.toFixed(0)} | ${cpuPerDelivery.toFixed(2)} |`);
-    recordFigure({ section: "webhooks", db: dbLabel, measure: "deliveries/s to a local HTTPS receiver", quire: rate, unit: "/s", goal: { op: ">=", value: 1000, on: "value" } });
-    recordFigure({ section: "webhooks", db: dbLabel, measure: "Quire CPU per delivery", quire: cpuPerDelivery, unit: "ms", goal: { op: "<=", value: 1, on: "value" } });
+    console.log(
+      `| queue fan-out (worker: fan out, claim, sign, POST, record) | ${total} | ${((last - first) / 1000).toFixed(2)} | ${rate.toFixed(0)} | ${cpuPerDelivery.toFixed(2)} |`,
+    );
+    recordFigure({
+      section: "webhooks",
+      db: dbLabel,
+      measure: "deliveries/s to a local HTTPS receiver",
+      quire: rate,
+      unit: "/s",
+      goal: { op: ">=", value: 1000, on: "value" },
+    });
+    recordFigure({
+      section: "webhooks",
+      db: dbLabel,
+      measure: "Quire CPU per delivery",
+      quire: cpuPerDelivery,
+      unit: "ms",
+      goal: { op: "<=", value: 1, on: "value" },
+    });
 
     // Test Webhook over HTTP: each call creates and sends one delivery per URL before it answers.
     const calls = 40;
@@ -93,17 +126,25 @@ async function benchFanOut(requests: number, kind: TestDatabase) {
       Array.from({ length: 8 }, async () => {
         while (next < calls) {
           next++;
-          const res = await fetch(`${server.baseUrl}/api/webhooks/signature/test`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "{}" });
+          const res = await fetch(`${server.baseUrl}/api/webhooks/signature/test`, {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json" },
+            body: "{}",
+          });
           if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
           await res.arrayBuffer();
         }
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    console.log(`| Test Webhook over HTTP, 8 concurrent callers, ${calls} calls | ${calls * URLS} | ${seconds.toFixed(2)} | ${((calls * URLS) / seconds).toFixed(0)} | |`);
+    console.log(
+      `| Test Webhook over HTTP, 8 concurrent callers, ${calls} calls | ${calls * URLS} | ${seconds.toFixed(2)} | ${((calls * URLS) / seconds).toFixed(0)} | |`,
+    );
     const valid = rx.received.filter((d) => d.signatureValid).length;
     const ids = new Set(rx.received.map((d) => String(d.headers["x-service-delivery"])));
-    console.log(`\n${valid} of ${rx.received.length} requests carried a valid signature (${ids.size} distinct deliveries); ${await deliveredCount()} deliveries recorded as delivered (${os.cpus().length} cores).`);
+    console.log(
+      `\n${valid} of ${rx.received.length} requests carried a valid signature (${ids.size} distinct deliveries); ${await deliveredCount()} deliveries recorded as delivered (${os.cpus().length} cores).`,
+    );
   } finally {
     await stop();
     await rx.close();

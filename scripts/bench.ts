@@ -51,10 +51,14 @@ const DELIVERABLES = 10_000;
 const root = path.resolve(__dirname, "..");
 
 async function benchListing(kind: TestDatabase) {
-  console.log(`\n## Lists on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${TEMPLATES.toLocaleString("en")} templates (column0=name order0=asc) and ${DELIVERABLES.toLocaleString("en")} deliverables (newest first, with tags), limit ${LIMIT}, ${REQUESTS} requests at random offsets`);
+  console.log(
+    `\n## Lists on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${TEMPLATES.toLocaleString("en")} templates (column0=name order0=asc) and ${DELIVERABLES.toLocaleString("en")} deliverables (newest first, with tags), limit ${LIMIT}, ${REQUESTS} requests at random offsets`,
+  );
   const rows: Timing[] = [];
-  const at = (label: string, fn: (offset: number) => Promise<unknown>) => time(label, () => fn(Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT), REQUESTS);
-  const atDeliverables = (label: string, fn: (offset: number) => Promise<unknown>) => time(label, () => fn(Math.floor(Math.random() * (DELIVERABLES / LIMIT)) * LIMIT), REQUESTS);
+  const at = (label: string, fn: (offset: number) => Promise<unknown>) =>
+    time(label, () => fn(Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT), REQUESTS);
+  const atDeliverables = (label: string, fn: (offset: number) => Promise<unknown>) =>
+    time(label, () => fn(Math.floor(Math.random() * (DELIVERABLES / LIMIT)) * LIMIT), REQUESTS);
   const { server, stop } = await startQuireServer(kind, {
     extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true" },
     async beforeStart(env, seed) {
@@ -124,11 +128,36 @@ async function benchListing(kind: TestDatabase) {
   const [rawTemplates, inProcess, rawDeliverables, httpTemplates, httpDeliverables] = rows;
   const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
   const floorLabel = "raw SQL, page + count";
-  recordFigure({ section: "lists", db, measure: "listTemplateItems() in-process, limit 100, p50", quire: inProcess.p50, unit: "ms", floor: rawTemplates.p50, floorLabel });
-  recordFigure({ section: "lists", db, measure: "GET /template-item limit 100 over HTTP, p50", quire: httpTemplates.p50, unit: "ms", floor: rawTemplates.p50, floorLabel, goal: { op: "<=", value: 1.3, on: "ratio" } });
-  recordFigure({ section: "lists", db, measure: "GET /v1/deliverable limit 100 over HTTP, p50", quire: httpDeliverables.p50, unit: "ms", floor: rawDeliverables.p50, floorLabel, goal: { op: "<=", value: 1.3, on: "ratio" } });
+  recordFigure({
+    section: "lists",
+    db,
+    measure: "listTemplateItems() in-process, limit 100, p50",
+    quire: inProcess.p50,
+    unit: "ms",
+    floor: rawTemplates.p50,
+    floorLabel,
+  });
+  recordFigure({
+    section: "lists",
+    db,
+    measure: "GET /template-item limit 100 over HTTP, p50",
+    quire: httpTemplates.p50,
+    unit: "ms",
+    floor: rawTemplates.p50,
+    floorLabel,
+    goal: { op: "<=", value: 1.3, on: "ratio" },
+  });
+  recordFigure({
+    section: "lists",
+    db,
+    measure: "GET /v1/deliverable limit 100 over HTTP, p50",
+    quire: httpDeliverables.p50,
+    unit: "ms",
+    floor: rawDeliverables.p50,
+    floorLabel,
+    goal: { op: "<=", value: 1.3, on: "ratio" },
+  });
 }
-
 
 async function main() {
   // The parent collects every section's figures (each runs in its own process) and prints one table.
@@ -143,7 +172,8 @@ async function main() {
 }
 
 async function runSections() {
-  if (values.only !== undefined && !["listing", "generation", "sealing", "webhooks", "load", "soak"].includes(values.only)) throw new Error(`--only must be listing, generation, sealing, webhooks, load or soak, not ${values.only}`);
+  if (values.only !== undefined && !["listing", "generation", "sealing", "webhooks", "load", "soak"].includes(values.only))
+    throw new Error(`--only must be listing, generation, sealing, webhooks, load or soak, not ${values.only}`);
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (values.only === "generation") return benchGeneration(REQUESTS);
   if (values.only === "sealing") return benchSealing();
@@ -160,14 +190,30 @@ async function runSections() {
   }
   if (values.db === "both") {
     // One process per database: configuration and the database handle are per process.
-    const self = (...args: string[]) => execFileSync(process.execPath, [...process.execArgv, __filename, "--requests", String(REQUESTS), ...args], { cwd: root, stdio: "inherit" });
+    const self = (...args: string[]) =>
+      execFileSync(process.execPath, [...process.execArgv, __filename, "--requests", String(REQUESTS), ...args], { cwd: root, stdio: "inherit" });
     if (values.only !== "generation") for (const kind of ["pglite", "postgres"]) self("--db", kind, "--only", "listing");
     if (values.only !== "listing") self("--only", "generation");
     if (values.only === undefined) self("--only", "sealing");
     if (values.only === undefined) self("--only", "webhooks");
     if (values.only === undefined)
-      for (const kind of (await postgresReachable()) ? ["postgres", "pglite"] : ["pglite"]) self("--only", "load", "--db", kind, "--seconds", String(values.seconds), "--rate", String(values.rate), "--pdf-requests", String(values["pdf-requests"]), "--max-error-pct", String(values["max-error-pct"]));
-    if (values.only === undefined && Number(values["soak-minutes"]) > 0) self("--only", "soak", "--db", (await postgresReachable()) ? "postgres" : "pglite", "--soak-minutes", String(values["soak-minutes"]));
+      for (const kind of (await postgresReachable()) ? ["postgres", "pglite"] : ["pglite"])
+        self(
+          "--only",
+          "load",
+          "--db",
+          kind,
+          "--seconds",
+          String(values.seconds),
+          "--rate",
+          String(values.rate),
+          "--pdf-requests",
+          String(values["pdf-requests"]),
+          "--max-error-pct",
+          String(values["max-error-pct"]),
+        );
+    if (values.only === undefined && Number(values["soak-minutes"]) > 0)
+      self("--only", "soak", "--db", (await postgresReachable()) ? "postgres" : "pglite", "--soak-minutes", String(values["soak-minutes"]));
     return;
   }
   for (const kind of [values.db as TestDatabase]) {

@@ -21,13 +21,26 @@ const base = git("log", "-1", "--format=%H", "--", "prisma/migrations");
 const previous = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "quire-schema-")), "schema.prisma");
 fs.writeFileSync(previous, git("show", `${base}:prisma/schema.prisma`));
 
-const diff = spawnSync(process.execPath, [path.join(root, "scripts", "prisma.mjs"), "migrate", "diff", "--from-schema-datamodel", previous, "--to-schema-datamodel", path.join(root, "prisma", "schema.prisma"), "--script"], {
-  cwd: root,
-  encoding: "utf8",
-  // A datamodel-to-datamodel diff needs no real database; keep the developer's one out of it.
-  env: { ...process.env, DATABASE_URL: "pglite:memory" },
-  timeout: 120_000,
-});
+const diff = spawnSync(
+  process.execPath,
+  [
+    path.join(root, "scripts", "prisma.mjs"),
+    "migrate",
+    "diff",
+    "--from-schema-datamodel",
+    previous,
+    "--to-schema-datamodel",
+    path.join(root, "prisma", "schema.prisma"),
+    "--script",
+  ],
+  {
+    cwd: root,
+    encoding: "utf8",
+    // A datamodel-to-datamodel diff needs no real database; keep the developer's one out of it.
+    env: { ...process.env, DATABASE_URL: "pglite:memory" },
+    timeout: 120_000,
+  },
+);
 if (diff.status !== 0) {
   process.stderr.write(diff.stderr);
   process.exit(diff.status ?? 1);

@@ -80,7 +80,9 @@ for (const phase of phases) {
     totals.passed += counts.passed;
     totals.failed += counts.failed;
     totals.skipped += counts.skipped;
-    lines.push(`${phase.id.padEnd(22)} ${status === 0 ? "ok  " : "FAIL"} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds}s)`);
+    lines.push(
+      `${phase.id.padEnd(22)} ${status === 0 ? "ok  " : "FAIL"} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds}s)`,
+    );
   } else {
     if (status !== 0) totals.failed += 1;
     lines.push(`${phase.id.padEnd(22)} ${status === 0 ? "ok  " : "FAIL"} (${seconds}s)`);

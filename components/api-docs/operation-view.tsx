@@ -13,7 +13,13 @@ const METHOD_TONES: Record<string, string> = {
 };
 
 export function MethodBadge({ method }: { method: string }) {
-  return <span className={`inline-flex w-16 shrink-0 justify-center rounded px-1.5 py-0.5 font-mono text-xs font-semibold uppercase ${METHOD_TONES[method] ?? "bg-slate-100 text-slate-700"}`}>{method}</span>;
+  return (
+    <span
+      className={`inline-flex w-16 shrink-0 justify-center rounded px-1.5 py-0.5 font-mono text-xs font-semibold uppercase ${METHOD_TONES[method] ?? "bg-slate-100 text-slate-700"}`}
+    >
+      {method}
+    </span>
+  );
 }
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
@@ -81,7 +87,9 @@ export function OperationView({ method, path, op }: { method: string; path: stri
                       </span>
                     ) : null}
                     {p.required ? <span className="text-xs font-medium text-red-700">required</span> : null}
-                    {p.schema && "default" in p.schema && p.schema.default !== undefined ? <span className="text-xs text-slate-500">default {JSON.stringify(p.schema.default)}</span> : null}
+                    {p.schema && "default" in p.schema && p.schema.default !== undefined ? (
+                      <span className="text-xs text-slate-500">default {JSON.stringify(p.schema.default)}</span>
+                    ) : null}
                   </div>
                   {p.description ? <p className="text-xs text-slate-500">{p.description}</p> : null}
                 </li>
@@ -104,7 +112,12 @@ export function OperationView({ method, path, op }: { method: string; path: stri
                 </p>
                 {res.headers ? (
                   <p className="mt-1 text-xs text-slate-500">
-                    Headers: {Object.keys(res.headers).map((h, i) => <code key={h} className="font-mono">{i ? `, ${h}` : h}</code>)}
+                    Headers:{" "}
+                    {Object.keys(res.headers).map((h, i) => (
+                      <code key={h} className="font-mono">
+                        {i ? `, ${h}` : h}
+                      </code>
+                    ))}
                   </p>
                 ) : null}
                 {res.content ? <Content content={res.content} /> : null}

@@ -88,7 +88,8 @@ function rows(schema: Schema, prefix: string, depth: number, out: Row[]): Row[] 
     out.push({ name: full, schema: prop, required: s.required?.includes(name) ?? false, depth });
     const inner = prop as oas31.SchemaObject;
     if (!refName(prop) && inner.properties) rows(prop, full, depth + 1, out);
-    else if (!refName(prop) && inner.items && !refName(inner.items as Schema) && (inner.items as oas31.SchemaObject).properties) rows(inner.items as Schema, `${full}[]`, depth + 1, out);
+    else if (!refName(prop) && inner.items && !refName(inner.items as Schema) && (inner.items as oas31.SchemaObject).properties)
+      rows(inner.items as Schema, `${full}[]`, depth + 1, out);
   }
   return out;
 }

@@ -14,9 +14,7 @@ export interface TemplateVariable {
   loop?: string;
 }
 
-export type DataField =
-  | { kind: "rows"; name: string; columns: string[]; rows: Record<string, string>[] }
-  | { kind: "json"; name: string; text: string };
+export type DataField = { kind: "rows"; name: string; columns: string[]; rows: Record<string, string>[] } | { kind: "json"; name: string; text: string };
 
 const IDENT = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 const KEYWORDS = new Set(["true", "false", "null", "undefined", "this"]);
@@ -29,7 +27,9 @@ export function dataFieldsOf(variables: TemplateVariable[]): DataField[] {
   return names.map((name) => {
     const loop = variables.find((v) => v.kind === "loop" && v.name === name && !v.loop);
     // The names the loop's tags read from each item: {description}, and quantity and unitPrice in {quantity * unitPrice | fixed:2}.
-    const columns = [...new Set((loop?.fields ?? []).flatMap((f) => (f.split("|")[0].match(PATHS) ?? []).map((p) => p.split(".")[0])))].filter((c) => IDENT.test(c) && !KEYWORDS.has(c));
+    const columns = [...new Set((loop?.fields ?? []).flatMap((f) => (f.split("|")[0].match(PATHS) ?? []).map((p) => p.split(".")[0])))].filter(
+      (c) => IDENT.test(c) && !KEYWORDS.has(c),
+    );
     if (loop && columns.length) return { kind: "rows", name, columns, rows: [Object.fromEntries(columns.map((c) => [c, ""]))] };
     return { kind: "json", name, text: JSON.stringify(skeleton(name, variables), null, 2) };
   });
@@ -39,7 +39,9 @@ export function dataFieldsOf(variables: TemplateVariable[]): DataField[] {
 function skeleton(name: string, variables: TemplateVariable[]): unknown {
   const reads = variables.filter((v) => !v.loop && v.data?.includes(name));
   if (reads.every((v) => v.kind === "condition")) return false;
-  const paths = reads.flatMap((v) => (v.name.split("|")[0].match(PATHS) ?? []).filter((p) => p.startsWith(`${name}.`)).map((p) => p.slice(name.length + 1).split(".")));
+  const paths = reads.flatMap((v) =>
+    (v.name.split("|")[0].match(PATHS) ?? []).filter((p) => p.startsWith(`${name}.`)).map((p) => p.slice(name.length + 1).split(".")),
+  );
   if (!paths.length) return "";
   const root: Record<string, unknown> = {};
   for (const path of paths) {
@@ -62,7 +64,8 @@ function cellValue(text: string): unknown {
 
 /** The JSON a field sends, or the reason it cannot be sent. */
 export function dataValue(field: DataField): { ok: true; value: string } | { ok: false; error: string } {
-  if (field.kind === "rows") return { ok: true, value: JSON.stringify(field.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, cellValue(v)])))) };
+  if (field.kind === "rows")
+    return { ok: true, value: JSON.stringify(field.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, cellValue(v)])))) };
   try {
     return { ok: true, value: JSON.stringify(JSON.parse(field.text)) };
   } catch (err) {
@@ -93,7 +96,8 @@ export function DataFieldInput({ field, onChange }: { field: DataField; onChange
       </div>
     );
   }
-  const setCell = (r: number, column: string, value: string) => onChange({ ...field, rows: field.rows.map((row, i) => (i === r ? { ...row, [column]: value } : row)) });
+  const setCell = (r: number, column: string, value: string) =>
+    onChange({ ...field, rows: field.rows.map((row, i) => (i === r ? { ...row, [column]: value } : row)) });
   return (
     <div className="space-y-2">
       <p className="text-xs text-slate-500">One row per item; numbers are sent as numbers.</p>
@@ -103,16 +107,30 @@ export function DataFieldInput({ field, onChange }: { field: DataField; onChange
             {field.columns.map((column) => (
               <label key={column} className="min-w-0 flex-1 basis-28">
                 <span className="block text-xs text-slate-600">{column}</span>
-                <input aria-label={`${column} of ${field.name} row ${r + 1}`} value={row[column] ?? ""} onChange={(e) => setCell(r, column, e.target.value)} className="w-full rounded-md border border-slate-300 px-2 py-1 text-sm" />
+                <input
+                  aria-label={`${column} of ${field.name} row ${r + 1}`}
+                  value={row[column] ?? ""}
+                  onChange={(e) => setCell(r, column, e.target.value)}
+                  className="w-full rounded-md border border-slate-300 px-2 py-1 text-sm"
+                />
               </label>
             ))}
-            <button type="button" aria-label={`Remove row ${r + 1} of ${field.name}`} onClick={() => onChange({ ...field, rows: field.rows.filter((_, i) => i !== r) })} className="rounded border border-slate-300 px-2 py-1 text-sm">
+            <button
+              type="button"
+              aria-label={`Remove row ${r + 1} of ${field.name}`}
+              onClick={() => onChange({ ...field, rows: field.rows.filter((_, i) => i !== r) })}
+              className="rounded border border-slate-300 px-2 py-1 text-sm"
+            >
               ×
             </button>
           </li>
         ))}
       </ol>
-      <button type="button" onClick={() => onChange({ ...field, rows: [...field.rows, Object.fromEntries(field.columns.map((c) => [c, ""]))] })} className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm">
+      <button
+        type="button"
+        onClick={() => onChange({ ...field, rows: [...field.rows, Object.fromEntries(field.columns.map((c) => [c, ""]))] })}
+        className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm"
+      >
         Add row to {field.name}
       </button>
     </div>

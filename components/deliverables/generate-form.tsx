@@ -39,9 +39,22 @@ function ValueInput({ field, value, onChange, id }: { field: FieldState; value: 
   if (field.mimeType === "image") {
     return (
       <div className="flex flex-wrap items-center gap-3">
-        <input id={id} aria-label={label} type="file" accept="image/png,image/jpeg,image/gif" onChange={async (e) => e.target.files?.[0] && onChange(await readAsDataUrl(e.target.files[0]))} className="text-sm" />
+        <input
+          id={id}
+          aria-label={label}
+          type="file"
+          accept="image/png,image/jpeg,image/gif"
+          onChange={async (e) => e.target.files?.[0] && onChange(await readAsDataUrl(e.target.files[0]))}
+          className="text-sm"
+        />
         {value.startsWith("data:image/") ? <img src={value} alt="" className="h-12 w-auto rounded border border-slate-200" /> : null}
-        <input aria-label={`${label} (or an https URL)`} placeholder="…or an https:// image URL" value={value.startsWith("data:") ? "" : value} onChange={(e) => onChange(e.target.value)} className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
+        <input
+          aria-label={`${label} (or an https URL)`}
+          placeholder="…or an https:// image URL"
+          value={value.startsWith("data:") ? "" : value}
+          onChange={(e) => onChange(e.target.value)}
+          className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-1.5 text-sm"
+        />
       </div>
     );
   }
@@ -59,7 +72,9 @@ function ValueInput({ field, value, onChange, id }: { field: FieldState; value: 
 
 /** Placeholders filled one by one: not sections, not a loop's own fields, not paths or expressions (those read JSON data). */
 function plainPlaceholders(variables: TemplateVariable[]): TemplateVariable[] {
-  return variables.filter((v) => !/^\{[#^/]/.test(v.placeholder) && !v.loop && (v.kind === undefined || v.kind === "text" || v.kind === "html" || v.kind === "image"));
+  return variables.filter(
+    (v) => !/^\{[#^/]/.test(v.placeholder) && !v.loop && (v.kind === undefined || v.kind === "text" || v.kind === "html" || v.kind === "image"),
+  );
 }
 
 export function GenerateForm({ template }: { template: { id: string; name: string; variables: TemplateVariable[] } }) {
@@ -68,7 +83,14 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
   const [description, setDescription] = useState("");
   const [tags, setTags] = useState("");
   const [fields, setFields] = useState<FieldState[]>(
-    plainPlaceholders(template.variables).map((v) => ({ placeholder: v.placeholder, name: v.name, mimeType: defaultMime(v.placeholder), text: "", disabled: false, stack: null })),
+    plainPlaceholders(template.variables).map((v) => ({
+      placeholder: v.placeholder,
+      name: v.name,
+      mimeType: defaultMime(v.placeholder),
+      text: "",
+      disabled: false,
+      stack: null,
+    })),
   );
   const [data, setData] = useState<DataField[]>(() => dataFieldsOf(template.variables));
   const [pending, setPending] = useState(false);
@@ -102,7 +124,16 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
       const res = await fetch("/api/dashboard/deliverables", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name, description: description || undefined, templateId: template.id, variables, tags: tags.split(",").map((t) => t.trim()).filter(Boolean) }),
+        body: JSON.stringify({
+          name,
+          description: description || undefined,
+          templateId: template.id,
+          variables,
+          tags: tags
+            .split(",")
+            .map((t) => t.trim())
+            .filter(Boolean),
+        }),
       });
       const body = await res.json().catch(() => null);
       if (!res.ok) throw new Error(body?.message ?? `Generation failed (HTTP ${res.status})`);
@@ -118,7 +149,14 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
       <div className="grid gap-3 sm:grid-cols-2">
         <label className="block">
           <span className="text-sm font-medium">Document name</span>
-          <input required minLength={3} maxLength={255} value={name} onChange={(e) => setName(e.target.value)} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+          <input
+            required
+            minLength={3}
+            maxLength={255}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+          />
         </label>
         <label className="block">
           <span className="text-sm font-medium">Tags (comma-separated)</span>
@@ -134,7 +172,12 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
           <li key={f.placeholder} className="rounded-lg border border-slate-200 bg-white p-3">
             <div className="mb-2 flex flex-wrap items-center gap-2">
               <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs">{f.placeholder}</code>
-              <select aria-label={`Kind of ${f.placeholder}`} value={f.mimeType} onChange={(e) => update(i, { mimeType: e.target.value as Mime, text: "", stack: f.stack ? [""] : null })} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm">
+              <select
+                aria-label={`Kind of ${f.placeholder}`}
+                value={f.mimeType}
+                onChange={(e) => update(i, { mimeType: e.target.value as Mime, text: "", stack: f.stack ? [""] : null })}
+                className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+              >
                 {MIMES.map((m) => (
                   <option key={m} value={m}>
                     {m}
@@ -153,14 +196,28 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
                 {f.stack.map((entry, k) => (
                   <div key={k} className="flex items-start gap-2">
                     <div className="min-w-0 flex-1">
-                      <ValueInput id={`${f.name}-${k}`} field={f} value={entry} onChange={(v) => update(i, { stack: f.stack!.map((x, j) => (j === k ? v : x)) })} />
+                      <ValueInput
+                        id={`${f.name}-${k}`}
+                        field={f}
+                        value={entry}
+                        onChange={(v) => update(i, { stack: f.stack!.map((x, j) => (j === k ? v : x)) })}
+                      />
                     </div>
-                    <button type="button" aria-label={`Remove entry ${k + 1} of ${f.placeholder}`} onClick={() => update(i, { stack: f.stack!.filter((_, j) => j !== k) })} className="rounded border border-slate-300 px-2 py-1 text-sm">
+                    <button
+                      type="button"
+                      aria-label={`Remove entry ${k + 1} of ${f.placeholder}`}
+                      onClick={() => update(i, { stack: f.stack!.filter((_, j) => j !== k) })}
+                      className="rounded border border-slate-300 px-2 py-1 text-sm"
+                    >
                       ×
                     </button>
                   </div>
                 ))}
-                <button type="button" onClick={() => update(i, { stack: [...f.stack!, ""] })} className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm">
+                <button
+                  type="button"
+                  onClick={() => update(i, { stack: [...f.stack!, ""] })}
+                  className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm"
+                >
                   Add entry
                 </button>
               </div>
@@ -180,7 +237,9 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
               <li key={d.name} className="rounded-lg border border-slate-200 bg-white p-3">
                 <div className="mb-2 flex flex-wrap items-center gap-2">
                   <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs">{`{${d.name}}`}</code>
-                  <span className="text-xs text-slate-500">{d.kind === "rows" ? "a list: the template repeats a row or paragraph for each item" : "JSON: an object, a list, true/false or a number"}</span>
+                  <span className="text-xs text-slate-500">
+                    {d.kind === "rows" ? "a list: the template repeats a row or paragraph for each item" : "JSON: an object, a list, true/false or a number"}
+                  </span>
                 </div>
                 <DataFieldInput field={d} onChange={(next) => setData((all) => all.map((x, j) => (j === i ? next : x)))} />
               </li>
@@ -193,7 +252,11 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
           {error}
         </p>
       ) : null}
-      <button type="submit" disabled={pending} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-70">
+      <button
+        type="submit"
+        disabled={pending}
+        className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-70"
+      >
         {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
         {pending ? "Generating document and PDF…" : "Generate"}
       </button>

@@ -36,7 +36,14 @@ export function RichTextEditor({ id, value, onChange, label }: { id: string; val
     <div className="rounded-md border border-slate-300 bg-white">
       <div className="flex flex-wrap gap-1 border-b border-slate-200 p-1" role="toolbar" aria-label={`Formatting for ${label}`}>
         {COMMANDS.map((c) => (
-          <button key={c.command} type="button" title={c.title} onMouseDown={(e) => e.preventDefault()} onClick={() => run(c.command)} className={`rounded px-2 py-1 text-sm hover:bg-slate-100 ${c.className ?? ""}`}>
+          <button
+            key={c.command}
+            type="button"
+            title={c.title}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => run(c.command)}
+            className={`rounded px-2 py-1 text-sm hover:bg-slate-100 ${c.className ?? ""}`}
+          >
             {c.label}
           </button>
         ))}

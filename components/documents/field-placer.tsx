@@ -50,7 +50,17 @@ type Gesture =
   | { kind: "new"; type: FieldType; startX: number; startY: number; moved: boolean }
   | { kind: "move" | "resize"; id: string; startX: number; startY: number; origin: PlacerField; scale: number };
 
-export function FieldPlacer({ documentId, pages, recipients, initialFields }: { documentId: string; pages: { width: number; height: number }[]; recipients: Recipient[]; initialFields: PlacerField[] }) {
+export function FieldPlacer({
+  documentId,
+  pages,
+  recipients,
+  initialFields,
+}: {
+  documentId: string;
+  pages: { width: number; height: number }[];
+  recipients: Recipient[];
+  initialFields: PlacerField[];
+}) {
   const router = useRouter();
   const [fields, setFields] = useState<PlacerField[]>(initialFields);
   const [active, setActive] = useState(recipients[0]?.id ?? "");
@@ -112,7 +122,7 @@ export function FieldPlacer({ documentId, pages, recipients, initialFields }: { 
       const area = Math.max(0, bottom - top);
       if (area > best.area) {
         const scale = pages[i].width / r.width;
-        best = { page: i + 1, area, x: pages[i].width / 2, y: (((top + bottom) / 2 - r.top) * scale) };
+        best = { page: i + 1, area, x: pages[i].width / 2, y: ((top + bottom) / 2 - r.top) * scale };
       }
     }
     place(type, best.page, best.x, best.y);
@@ -207,11 +217,21 @@ export function FieldPlacer({ documentId, pages, recipients, initialFields }: { 
     <div className="grid gap-4 lg:grid-cols-[16rem_1fr]">
       <aside className="space-y-4 lg:sticky lg:top-4 lg:self-start">
         <div className="flex flex-wrap gap-2">
-          <button type="button" disabled={pending !== null} onClick={() => save(true)} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+          <button
+            type="button"
+            disabled={pending !== null}
+            onClick={() => save(true)}
+            className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+          >
             {pending === "send" ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white" /> : null}
             Send for signing
           </button>
-          <button type="button" disabled={pending !== null} onClick={() => save(false)} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60">
+          <button
+            type="button"
+            disabled={pending !== null}
+            onClick={() => save(false)}
+            className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60"
+          >
             {pending === "save" ? "Saving…" : "Save draft"}
           </button>
         </div>
@@ -226,14 +246,18 @@ export function FieldPlacer({ documentId, pages, recipients, initialFields }: { 
                 <span className="min-w-0 flex-1 truncate" title={r.email}>
                   {r.signingOrder}. {r.name}
                 </span>
-                <span className={`text-xs ${counts.get(r.id) ? "text-slate-500" : "text-amber-700"}`}>{counts.get(r.id) ? `${counts.get(r.id)} field(s)` : "no fields"}</span>
+                <span className={`text-xs ${counts.get(r.id) ? "text-slate-500" : "text-amber-700"}`}>
+                  {counts.get(r.id) ? `${counts.get(r.id)} field(s)` : "no fields"}
+                </span>
               </label>
             ))}
           </div>
         </fieldset>
         <div className="rounded-lg border border-slate-200 bg-white p-3">
           <p className="mb-2 text-sm font-medium">Drag a field onto a page</p>
-          <p className="mb-2 text-xs text-slate-500">Or press it to add it to the page in view. Selected fields move with the arrow keys (Shift: faster) and go with Delete.</p>
+          <p className="mb-2 text-xs text-slate-500">
+            Or press it to add it to the page in view. Selected fields move with the arrow keys (Shift: faster) and go with Delete.
+          </p>
           <div className="grid grid-cols-3 gap-1.5 lg:grid-cols-2">
             {PALETTE.map((p) => (
               <button
@@ -266,7 +290,11 @@ export function FieldPlacer({ documentId, pages, recipients, initialFields }: { 
             </p>
             <label className="block">
               <span className="text-xs text-slate-600">Signer</span>
-              <select value={current.recipientId} onChange={(e) => patch(current.id, { recipientId: e.target.value })} className="mt-0.5 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5">
+              <select
+                value={current.recipientId}
+                onChange={(e) => patch(current.id, { recipientId: e.target.value })}
+                className="mt-0.5 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5"
+              >
                 {recipients.map((r) => (
                   <option key={r.id} value={r.id}>
                     {r.name}
@@ -278,7 +306,11 @@ export function FieldPlacer({ documentId, pages, recipients, initialFields }: { 
               <input type="checkbox" checked={current.required} onChange={(e) => patch(current.id, { required: e.target.checked })} />
               Required
             </label>
-            <button type="button" onClick={() => remove(current.id)} className="rounded-md border border-red-200 px-3 py-1.5 text-xs text-red-700 hover:bg-red-50">
+            <button
+              type="button"
+              onClick={() => remove(current.id)}
+              className="rounded-md border border-red-200 px-3 py-1.5 text-xs text-red-700 hover:bg-red-50"
+            >
               Remove field
             </button>
           </div>
@@ -298,7 +330,13 @@ export function FieldPlacer({ documentId, pages, recipients, initialFields }: { 
             style={{ aspectRatio: `${size.width} / ${size.height}` }}
           >
             {/* eslint-disable-next-line @next/next/no-img-element -- a server-rendered page image, not a static asset */}
-            <img src={`/api/dashboard/documents/${documentId}/page/${i + 1}?w=1100`} alt={`Page ${i + 1}`} loading={i < 2 ? "eager" : "lazy"} draggable={false} className="absolute inset-0 h-full w-full select-none" />
+            <img
+              src={`/api/dashboard/documents/${documentId}/page/${i + 1}?w=1100`}
+              alt={`Page ${i + 1}`}
+              loading={i < 2 ? "eager" : "lazy"}
+              draggable={false}
+              className="absolute inset-0 h-full w-full select-none"
+            />
             {fields
               .filter((f) => f.page === i + 1)
               .map((f) => (
@@ -337,7 +375,11 @@ export function FieldPlacer({ documentId, pages, recipients, initialFields }: { 
         ))}
       </div>
       {ghost ? (
-        <div aria-hidden className="pointer-events-none fixed z-50 -translate-x-1/2 -translate-y-1/2 rounded-sm border-2 bg-white/80 px-2 py-1 text-xs font-medium shadow" style={{ left: ghost.x, top: ghost.y, borderColor: colourOf(active), color: colourOf(active) }}>
+        <div
+          aria-hidden
+          className="pointer-events-none fixed z-50 -translate-x-1/2 -translate-y-1/2 rounded-sm border-2 bg-white/80 px-2 py-1 text-xs font-medium shadow"
+          style={{ left: ghost.x, top: ghost.y, borderColor: colourOf(active), color: colourOf(active) }}
+        >
           {LABEL[ghost.type]}
         </div>
       ) : null}

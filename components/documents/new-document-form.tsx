@@ -15,7 +15,15 @@ const blankSigner = (): Signer => ({ key: nextKey++, name: "", email: "" });
 
 // Step one of "Send for signing": a source (upload or deliverable), the signers in order, and
 // whether Quire emails the links. The server turns it into a draft; the field placer is next.
-export function NewDocumentForm({ deliverables, initialDeliverableId, limit }: { deliverables: { id: string; name: string }[]; initialDeliverableId?: string; limit: { bytes: number; message: string } }) {
+export function NewDocumentForm({
+  deliverables,
+  initialDeliverableId,
+  limit,
+}: {
+  deliverables: { id: string; name: string }[];
+  initialDeliverableId?: string;
+  limit: { bytes: number; message: string };
+}) {
   const router = useRouter();
   const [source, setSource] = useState<"file" | "deliverable">(initialDeliverableId ? "deliverable" : "file");
   const [file, setFile] = useState<File | null>(null);
@@ -113,7 +121,11 @@ export function NewDocumentForm({ deliverables, initialDeliverableId, limit }: {
         ) : deliverables.length ? (
           <label className="block">
             <span className="text-sm font-medium">Deliverable</span>
-            <select value={deliverableId} onChange={(e) => setDeliverableId(e.target.value)} className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+            <select
+              value={deliverableId}
+              onChange={(e) => setDeliverableId(e.target.value)}
+              className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
+            >
               {deliverables.map((d) => (
                 <option key={d.id} value={d.id}>
                   {d.name}
@@ -126,7 +138,12 @@ export function NewDocumentForm({ deliverables, initialDeliverableId, limit }: {
         )}
         <label className="mt-4 block">
           <span className="text-sm font-medium">Document name (optional)</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Defaults to the file or deliverable name" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Defaults to the file or deliverable name"
+            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+          />
         </label>
       </section>
 
@@ -138,27 +155,62 @@ export function NewDocumentForm({ deliverables, initialDeliverableId, limit }: {
               <span className="w-6 self-center text-sm font-medium text-slate-500">{inOrder ? `${i + 1}.` : "•"}</span>
               <label className="min-w-0 flex-1 basis-40">
                 <span className="text-xs font-medium text-slate-600">Name</span>
-                <input required aria-label={`Signer ${i + 1} name`} value={s.name} onChange={(e) => update(s.key, { name: e.target.value })} className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2" />
+                <input
+                  required
+                  aria-label={`Signer ${i + 1} name`}
+                  value={s.name}
+                  onChange={(e) => update(s.key, { name: e.target.value })}
+                  className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
+                />
               </label>
               <label className="min-w-0 flex-1 basis-48">
                 <span className="text-xs font-medium text-slate-600">Email</span>
-                <input required type="email" aria-label={`Signer ${i + 1} email`} value={s.email} onChange={(e) => update(s.key, { email: e.target.value })} className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2" />
+                <input
+                  required
+                  type="email"
+                  aria-label={`Signer ${i + 1} email`}
+                  value={s.email}
+                  onChange={(e) => update(s.key, { email: e.target.value })}
+                  className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
+                />
               </label>
               <span className="flex gap-1">
-                <button type="button" aria-label={`Move signer ${i + 1} up`} disabled={i === 0} onClick={() => move(i, -1)} className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40">
+                <button
+                  type="button"
+                  aria-label={`Move signer ${i + 1} up`}
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                  className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40"
+                >
                   ↑
                 </button>
-                <button type="button" aria-label={`Move signer ${i + 1} down`} disabled={i === signers.length - 1} onClick={() => move(i, 1)} className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40">
+                <button
+                  type="button"
+                  aria-label={`Move signer ${i + 1} down`}
+                  disabled={i === signers.length - 1}
+                  onClick={() => move(i, 1)}
+                  className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40"
+                >
                   ↓
                 </button>
-                <button type="button" aria-label={`Remove signer ${i + 1}`} disabled={signers.length === 1} onClick={() => setSigners((all) => all.filter((x) => x.key !== s.key))} className="rounded border border-slate-300 px-2 py-2 text-xs text-red-700 disabled:opacity-40">
+                <button
+                  type="button"
+                  aria-label={`Remove signer ${i + 1}`}
+                  disabled={signers.length === 1}
+                  onClick={() => setSigners((all) => all.filter((x) => x.key !== s.key))}
+                  className="rounded border border-slate-300 px-2 py-2 text-xs text-red-700 disabled:opacity-40"
+                >
                   ✕
                 </button>
               </span>
             </li>
           ))}
         </ol>
-        <button type="button" onClick={() => setSigners((all) => [...all, blankSigner()])} className="mt-3 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50">
+        <button
+          type="button"
+          onClick={() => setSigners((all) => [...all, blankSigner()])}
+          className="mt-3 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50"
+        >
           Add signer
         </button>
         <div className="mt-4 space-y-2 text-sm">
@@ -174,7 +226,11 @@ export function NewDocumentForm({ deliverables, initialDeliverableId, limit }: {
       </section>
 
       <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" disabled={progress !== null} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={progress !== null}
+          className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+        >
           {progress ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white" /> : null}
           Continue to fields
         </button>

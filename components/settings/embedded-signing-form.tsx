@@ -49,14 +49,38 @@ export function EmbeddedSigningForm({ initial, readOnly }: { initial: SigningSet
     <form onSubmit={submit} aria-label="Embedded signing settings" className="space-y-5">
       <fieldset disabled={readOnly} className="space-y-3">
         <legend className="sr-only">Verification</legend>
-        <CheckboxField label="Enable embedded signing and identity verification" hint="Signing URLs, passcodes, external identity and overrides." checked={flags.enabled} onChange={(e) => set("enabled", e.target.checked)} error={errors.enabled} />
-        <CheckboxField label="Allow external identity verification" hint="Your app vouches for the signer with an assertion signed by one of the identity providers below (external_idv)." checked={flags.allowExternalIdv} onChange={(e) => set("allowExternalIdv", e.target.checked)} error={errors.allowExternalIdv} />
-        <CheckboxField label="Allow identity override" hint="A sender may issue a single-use link that skips verification, with a reason (override)." checked={flags.allowIdentityOverride} onChange={(e) => set("allowIdentityOverride", e.target.checked)} error={errors.allowIdentityOverride} />
+        <CheckboxField
+          label="Enable embedded signing and identity verification"
+          hint="Signing URLs, passcodes, external identity and overrides."
+          checked={flags.enabled}
+          onChange={(e) => set("enabled", e.target.checked)}
+          error={errors.enabled}
+        />
+        <CheckboxField
+          label="Allow external identity verification"
+          hint="Your app vouches for the signer with an assertion signed by one of the identity providers below (external_idv)."
+          checked={flags.allowExternalIdv}
+          onChange={(e) => set("allowExternalIdv", e.target.checked)}
+          error={errors.allowExternalIdv}
+        />
+        <CheckboxField
+          label="Allow identity override"
+          hint="A sender may issue a single-use link that skips verification, with a reason (override)."
+          checked={flags.allowIdentityOverride}
+          onChange={(e) => set("allowIdentityOverride", e.target.checked)}
+          error={errors.allowIdentityOverride}
+        />
       </fieldset>
 
       <fieldset disabled={readOnly} className="grid gap-3 sm:grid-cols-2 sm:items-start">
         <legend className="sr-only">Passcodes</legend>
-        <SelectField label="Default passcode channel" value={flags.defaultChannel} onChange={(e) => set("defaultChannel", e.target.value as Flags["defaultChannel"])} error={errors.defaultChannel} hint="Applies to recipients without their own verification.">
+        <SelectField
+          label="Default passcode channel"
+          value={flags.defaultChannel}
+          onChange={(e) => set("defaultChannel", e.target.value as Flags["defaultChannel"])}
+          error={errors.defaultChannel}
+          hint="Applies to recipients without their own verification."
+        >
           <option value="none">None (no passcode unless requested)</option>
           <option value="email">Email</option>
           <option value="sms">SMS</option>
@@ -64,7 +88,11 @@ export function EmbeddedSigningForm({ initial, readOnly }: { initial: SigningSet
         <div className="sm:pt-7">
           <CheckboxField
             label="Requests may choose another channel"
-            hint={channelLockMatters ? "Off: a request that sets a different channel is refused (OtpOverrideNotAllowed)." : "Always allowed while the default is none or embedded signing is off."}
+            hint={
+              channelLockMatters
+                ? "Off: a request that sets a different channel is refused (OtpOverrideNotAllowed)."
+                : "Always allowed while the default is none or embedded signing is off."
+            }
             checked={flags.allowChannelOverride}
             onChange={(e) => set("allowChannelOverride", e.target.checked)}
             error={errors.allowChannelOverride}
@@ -92,7 +120,12 @@ export function EmbeddedSigningForm({ initial, readOnly }: { initial: SigningSet
                   className={`min-w-0 flex-1 rounded-md border px-3 py-2 font-mono text-sm disabled:bg-slate-50 ${errors[`origin.${i}`] ? "border-red-500" : "border-slate-300"}`}
                 />
                 {!readOnly ? (
-                  <button type="button" aria-label={`Remove origin ${i + 1}`} onClick={() => setOrigins(origins.length > 1 ? origins.filter((_, j) => j !== i) : [""])} className="rounded-md border border-slate-300 px-3 text-sm hover:bg-slate-50">
+                  <button
+                    type="button"
+                    aria-label={`Remove origin ${i + 1}`}
+                    onClick={() => setOrigins(origins.length > 1 ? origins.filter((_, j) => j !== i) : [""])}
+                    className="rounded-md border border-slate-300 px-3 text-sm hover:bg-slate-50"
+                  >
                     Remove
                   </button>
                 ) : null}

@@ -28,7 +28,12 @@ interface FieldProps {
 }
 
 /** Label, hint and error around one control; the control gets its id and aria attributes from `render`. */
-function Field({ label, error, hint, render }: FieldProps & { render: (a11y: { id: string; "aria-invalid"?: true; "aria-describedby"?: string; className: string }) => React.ReactNode }) {
+function Field({
+  label,
+  error,
+  hint,
+  render,
+}: FieldProps & { render: (a11y: { id: string; "aria-invalid"?: true; "aria-describedby"?: string; className: string }) => React.ReactNode }) {
   const id = useId();
   const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
@@ -52,10 +57,18 @@ export function TextField({ label, error, hint, ...input }: FieldProps & React.I
 }
 
 export function TextAreaField({ label, error, hint, ...input }: FieldProps & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return <Field label={label} error={error} hint={hint} render={(a11y) => <textarea {...input} {...a11y} className={`${a11y.className} font-mono text-xs`} />} />;
+  return (
+    <Field label={label} error={error} hint={hint} render={(a11y) => <textarea {...input} {...a11y} className={`${a11y.className} font-mono text-xs`} />} />
+  );
 }
 
-export function SelectField({ label, error, hint, children, ...select }: FieldProps & { children: React.ReactNode } & React.SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  error,
+  hint,
+  children,
+  ...select
+}: FieldProps & { children: React.ReactNode } & React.SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <Field
       label={label}
@@ -70,7 +83,12 @@ export function SelectField({ label, error, hint, children, ...select }: FieldPr
   );
 }
 
-export function CheckboxField({ label, hint, error, ...input }: { label: string; hint?: React.ReactNode; error?: string } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "type">) {
+export function CheckboxField({
+  label,
+  hint,
+  error,
+  ...input
+}: { label: string; hint?: React.ReactNode; error?: string } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "type">) {
   const id = useId();
   return (
     <div className="flex items-start gap-3">
@@ -87,7 +105,19 @@ export function CheckboxField({ label, hint, error, ...input }: { label: string;
 }
 
 /** The save row of a settings form: its button and the last result; nothing for read-only viewers. */
-export function FormActions({ readOnly = false, pending, pendingLabel = "Saving…", message, children }: { readOnly?: boolean; pending: boolean; pendingLabel?: string; message: { tone: "ok" | "error"; text: string } | null; children: React.ReactNode }) {
+export function FormActions({
+  readOnly = false,
+  pending,
+  pendingLabel = "Saving…",
+  message,
+  children,
+}: {
+  readOnly?: boolean;
+  pending: boolean;
+  pendingLabel?: string;
+  message: { tone: "ok" | "error"; text: string } | null;
+  children: React.ReactNode;
+}) {
   if (readOnly) return null;
   return (
     <div className="flex flex-wrap items-center gap-3">
@@ -101,7 +131,11 @@ export function FormActions({ readOnly = false, pending, pendingLabel = "Saving�
 
 function SubmitButton({ pending, children, pendingLabel }: { pending: boolean; children: React.ReactNode; pendingLabel: string }) {
   return (
-    <button type="submit" disabled={pending} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+    <button
+      type="submit"
+      disabled={pending}
+      className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+    >
       {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
       {pending ? pendingLabel : children}
     </button>

@@ -48,7 +48,13 @@ export function IdentityProviders({ providers, readOnly }: { providers: Provider
                 </p>
               </div>
               {!readOnly ? (
-                <button type="button" onClick={() => remove(p)} disabled={removing !== null} aria-label={`Remove ${p.name}`} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60">
+                <button
+                  type="button"
+                  onClick={() => remove(p)}
+                  disabled={removing !== null}
+                  aria-label={`Remove ${p.name}`}
+                  className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60"
+                >
                   {removing === p.id ? "Removing…" : "Remove"}
                 </button>
               ) : null}
@@ -92,16 +98,50 @@ function AddProviderForm() {
     <form onSubmit={submit} aria-label="Add an identity provider" className="space-y-3 rounded-md border border-dashed border-slate-300 p-3">
       <h3 className="text-sm font-medium">Add a provider</h3>
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField label="Provider name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} hint="The assertion's iss and the recipient's provider must equal it." />
+        <TextField
+          label="Provider name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={errors.name}
+          hint="The assertion's iss and the recipient's provider must equal it."
+        />
         <SelectField label="Verification key" value={kind} onChange={(e) => setKind(e.target.value as Kind)} error={errors.kind}>
           <option value="jwks">JWKS URL (RS256/ES256)</option>
           <option value="pem">PEM public key (RS256/ES256)</option>
           <option value="hs256">HS256 shared secret</option>
         </SelectField>
       </div>
-      {kind === "jwks" ? <TextField label="JWKS URL" value={jwksUrl} onChange={(e) => setJwksUrl(e.target.value)} inputMode="url" placeholder="https://idv.example.com/.well-known/jwks.json" error={errors.jwksUrl} /> : null}
-      {kind === "pem" ? <TextAreaField label="Public key (PEM)" rows={5} value={publicKeyPem} onChange={(e) => setPublicKeyPem(e.target.value)} placeholder="-----BEGIN PUBLIC KEY-----" error={errors.publicKeyPem} /> : null}
-      {kind === "hs256" ? <TextField label="Shared secret" type="password" autoComplete="new-password" value={secret} onChange={(e) => setSecret(e.target.value)} error={errors.secret} hint="At least 32 characters. Encrypted at rest and never shown again." /> : null}
+      {kind === "jwks" ? (
+        <TextField
+          label="JWKS URL"
+          value={jwksUrl}
+          onChange={(e) => setJwksUrl(e.target.value)}
+          inputMode="url"
+          placeholder="https://idv.example.com/.well-known/jwks.json"
+          error={errors.jwksUrl}
+        />
+      ) : null}
+      {kind === "pem" ? (
+        <TextAreaField
+          label="Public key (PEM)"
+          rows={5}
+          value={publicKeyPem}
+          onChange={(e) => setPublicKeyPem(e.target.value)}
+          placeholder="-----BEGIN PUBLIC KEY-----"
+          error={errors.publicKeyPem}
+        />
+      ) : null}
+      {kind === "hs256" ? (
+        <TextField
+          label="Shared secret"
+          type="password"
+          autoComplete="new-password"
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
+          error={errors.secret}
+          hint="At least 32 characters. Encrypted at rest and never shown again."
+        />
+      ) : null}
       <FormActions pending={pending} pendingLabel="Adding…" message={message}>
         Add provider
       </FormActions>

@@ -42,7 +42,14 @@ export function SmsProviderForm({ initial, readOnly }: { initial: SigningSetting
         </SelectField>
         {provider === "twilio" ? (
           <div className="grid gap-3 sm:grid-cols-2">
-            <TextField label="API base URL" value={apiBaseUrl} onChange={(e) => setApiBaseUrl(e.target.value)} inputMode="url" error={errors.apiBaseUrl} hint="Messages are posted to {base}/2010-04-01/Accounts/{sid}/Messages.json" />
+            <TextField
+              label="API base URL"
+              value={apiBaseUrl}
+              onChange={(e) => setApiBaseUrl(e.target.value)}
+              inputMode="url"
+              error={errors.apiBaseUrl}
+              hint="Messages are posted to {base}/2010-04-01/Accounts/{sid}/Messages.json"
+            />
             <TextField label="Account SID" value={accountSid} onChange={(e) => setAccountSid(e.target.value)} autoComplete="off" error={errors.accountSid} />
             <TextField label="From number" value={from} onChange={(e) => setFrom(e.target.value)} placeholder="+15551234567" error={errors.from} />
             <div>

@@ -22,7 +22,8 @@ export function SignedNotice({ documentName, everyone }: { documentName: string;
       <div role="status" className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm">
         <h1 className="mb-2 text-xl font-semibold">You have signed</h1>
         <p className="text-sm text-slate-600">
-          “{documentName}” is signed. {everyone ? "Everyone has signed; the completed copy was emailed to you." : "We will email you the completed copy when everyone has signed."}
+          “{documentName}” is signed.{" "}
+          {everyone ? "Everyone has signed; the completed copy was emailed to you." : "We will email you the completed copy when everyone has signed."}
         </p>
       </div>
     </div>

@@ -90,7 +90,10 @@ export function GatedSigning({
     (s ? open(s) : Promise.resolve(false)).finally(() => setChecked(true));
   }, [token, open]);
 
-  if (opened && session) return <SigningClient token={token} pages={opened.pages} fields={opened.fields} signer={signer} document={doc} session={session} embedOrigin={embedOrigin} />;
+  if (opened && session)
+    return (
+      <SigningClient token={token} pages={opened.pages} fields={opened.fields} signer={signer} document={doc} session={session} embedOrigin={embedOrigin} />
+    );
   if (!checked) {
     return (
       <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
@@ -119,14 +122,28 @@ export function GatedSigning({
   );
 }
 
-function PasscodeForm({ token, channel, destination, onVerified }: { token: string; channel: "email" | "sms"; destination: string; onVerified: (session: string) => Promise<void> }) {
+function PasscodeForm({
+  token,
+  channel,
+  destination,
+  onVerified,
+}: {
+  token: string;
+  channel: "email" | "sms";
+  destination: string;
+  onVerified: (session: string) => Promise<void>;
+}) {
   const [sent, setSent] = useState(false);
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState<"send" | "verify" | null>(null);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
 
   async function call(path: string, body?: unknown) {
-    const res = await fetch(`/api/signer/${token}/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
+    const res = await fetch(`/api/signer/${token}/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body ?? {}),
+    });
     return { ok: res.ok, body: await res.json().catch(() => null) };
   }
 
@@ -159,7 +176,12 @@ function PasscodeForm({ token, channel, destination, onVerified }: { token: stri
       <p className="mb-4 text-sm text-slate-600">
         We will send a 6-digit code by {channel === "sms" ? "text message" : "email"} to {destination}.
       </p>
-      <button type="button" onClick={send} disabled={busy !== null} className="mb-4 rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60">
+      <button
+        type="button"
+        onClick={send}
+        disabled={busy !== null}
+        className="mb-4 rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60"
+      >
         {busy === "send" ? "Sending…" : sent ? "Send a new code" : "Send me a code"}
       </button>
       <form onSubmit={verify} className="flex flex-wrap items-end gap-2">
@@ -175,7 +197,11 @@ function PasscodeForm({ token, channel, destination, onVerified }: { token: stri
             className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-lg tracking-widest"
           />
         </label>
-        <button type="submit" disabled={busy !== null || code.length !== 6} className="rounded-md bg-brand-600 px-4 py-2.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={busy !== null || code.length !== 6}
+          className="rounded-md bg-brand-600 px-4 py-2.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+        >
           {busy === "verify" ? "Checking…" : "Continue"}
         </button>
       </form>

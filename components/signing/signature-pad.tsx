@@ -65,7 +65,9 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
       return;
     }
     if (e.key !== "Tab" || !dialog.current) return;
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("button, input, [tabindex]")].filter((el) => el.tabIndex >= 0 && !el.hasAttribute("disabled"));
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("button, input, [tabindex]")].filter(
+      (el) => el.tabIndex >= 0 && !el.hasAttribute("disabled"),
+    );
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (e.shiftKey && document.activeElement === first) {
@@ -87,7 +89,14 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
     if (mode === "draw" && canvas.current && hasInk) onDone(canvas.current.toDataURL("image/png"));
     else if (mode === "type" && typed.trim()) onDone(typed.trim());
     else if (mode === "upload" && uploaded) onDone(uploaded);
-    else setProblem(mode === "draw" ? "Draw in the box first, or choose Type to use the keyboard." : mode === "type" ? "Type your name first." : "Choose a PNG image first.");
+    else
+      setProblem(
+        mode === "draw"
+          ? "Draw in the box first, or choose Type to use the keyboard."
+          : mode === "type"
+            ? "Type your name first."
+            : "Choose a PNG image first.",
+      );
   }
 
   return (

@@ -85,7 +85,11 @@ export function SigningClient({
     }
     setPending(true);
     setError(null);
-    const res = await fetch(`/api/signer/${token}/sign`, { method: "POST", headers: { "content-type": "application/json", ...(session ? { "x-signer-session": session } : {}) }, body: JSON.stringify({ values }) });
+    const res = await fetch(`/api/signer/${token}/sign`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(session ? { "x-signer-session": session } : {}) },
+      body: JSON.stringify({ values }),
+    });
     const body = await res.json().catch(() => null);
     if (!res.ok) {
       setError(body?.error ?? `Signing failed (HTTP ${res.status})`);
@@ -104,21 +108,51 @@ export function SigningClient({
   return (
     <div className="space-y-4">
       {pages.map((size, i) => (
-        <div key={i} className="relative mx-auto w-full max-w-3xl overflow-hidden rounded border border-slate-200 bg-white shadow-sm" style={{ aspectRatio: `${size.width} / ${size.height}` }}>
+        <div
+          key={i}
+          className="relative mx-auto w-full max-w-3xl overflow-hidden rounded border border-slate-200 bg-white shadow-sm"
+          style={{ aspectRatio: `${size.width} / ${size.height}` }}
+        >
           {/* eslint-disable-next-line @next/next/no-img-element */}
-          <img src={`/api/signer/${token}/page/${i + 1}${session ? `?s=${encodeURIComponent(session)}` : ""}`} alt={`Page ${i + 1} of ${pages.length}`} className="absolute inset-0 h-full w-full" loading={i < 2 ? "eager" : "lazy"} />
+          <img
+            src={`/api/signer/${token}/page/${i + 1}${session ? `?s=${encodeURIComponent(session)}` : ""}`}
+            alt={`Page ${i + 1} of ${pages.length}`}
+            className="absolute inset-0 h-full w-full"
+            loading={i < 2 ? "eager" : "lazy"}
+          />
           {ordered
             .filter((f) => f.page === i + 1)
             .map((f) => {
-              const style = { left: `${(f.x / size.width) * 100}%`, top: `${(f.y / size.height) * 100}%`, width: `${(f.width / size.width) * 100}%`, height: `${(f.height / size.height) * 100}%` };
+              const style = {
+                left: `${(f.x / size.width) * 100}%`,
+                top: `${(f.y / size.height) * 100}%`,
+                width: `${(f.width / size.width) * 100}%`,
+                height: `${(f.height / size.height) * 100}%`,
+              };
               const value = values[f.id] ?? "";
               const label = `${LABELS[f.type] ?? f.type}${f.required ? " (required)" : ""}`;
               const ring = value && !(f.type === "checkbox" && value !== "true") ? "border-emerald-500 bg-emerald-50/60" : "border-amber-500 bg-amber-100/70";
               if (f.type === "signature" || f.type === "initial") {
                 const given = value.startsWith("data:image/") ? ": drawn" : value ? `: ${value}` : "";
                 return (
-                  <button key={f.id} id={`field-${f.id}`} type="button" aria-label={label + given} aria-haspopup="dialog" disabled={!hydrated} onClick={() => setPadFor(f)} style={style} className={`absolute flex items-center justify-center overflow-hidden rounded border-2 text-xs font-medium ${ring} ${FOCUS}`}>
-                    {value.startsWith("data:image/") ? <img src={value} alt="" className="max-h-full max-w-full" /> : value ? <span className="truncate font-serif italic">{value}</span> : LABELS[f.type]}
+                  <button
+                    key={f.id}
+                    id={`field-${f.id}`}
+                    type="button"
+                    aria-label={label + given}
+                    aria-haspopup="dialog"
+                    disabled={!hydrated}
+                    onClick={() => setPadFor(f)}
+                    style={style}
+                    className={`absolute flex items-center justify-center overflow-hidden rounded border-2 text-xs font-medium ${ring} ${FOCUS}`}
+                  >
+                    {value.startsWith("data:image/") ? (
+                      <img src={value} alt="" className="max-h-full max-w-full" />
+                    ) : value ? (
+                      <span className="truncate font-serif italic">{value}</span>
+                    ) : (
+                      LABELS[f.type]
+                    )}
                   </button>
                 );
               }
@@ -136,7 +170,11 @@ export function SigningClient({
                       onChange={(e) => setValues({ ...values, [f.id]: String(e.target.checked) })}
                       className={`peer block h-full w-full cursor-pointer appearance-none rounded border-2 checked:border-emerald-600 checked:bg-emerald-600 ${ring} ${INPUT_FOCUS}`}
                     />
-                    <svg aria-hidden viewBox="0 0 16 16" className="pointer-events-none absolute inset-0 hidden h-full w-full p-[12%] text-white peer-checked:block">
+                    <svg
+                      aria-hidden
+                      viewBox="0 0 16 16"
+                      className="pointer-events-none absolute inset-0 hidden h-full w-full p-[12%] text-white peer-checked:block"
+                    >
                       <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" />
                     </svg>
                   </span>
@@ -161,8 +199,15 @@ export function SigningClient({
         </div>
       ))}
       <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3">
-        <span role="status" className="text-sm text-slate-600">{missing.length ? `${missing.length} required field(s) left` : "All required fields are complete."}</span>
-        <button type="button" disabled={pending || !hydrated} onClick={finish} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70">
+        <span role="status" className="text-sm text-slate-600">
+          {missing.length ? `${missing.length} required field(s) left` : "All required fields are complete."}
+        </span>
+        <button
+          type="button"
+          disabled={pending || !hydrated}
+          onClick={finish}
+          className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70"
+        >
           {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
           {pending ? "Signing…" : "Finish signing"}
         </button>

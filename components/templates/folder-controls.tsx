@@ -11,7 +11,11 @@ export function NewFolderButton({ parentId }: { parentId: string | null }) {
   const [pending, start] = useTransition();
   if (!open) {
     return (
-      <button type="button" onClick={() => setOpen(true)} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50"
+      >
         New folder
       </button>
     );
@@ -31,14 +35,26 @@ export function NewFolderButton({ parentId }: { parentId: string | null }) {
         });
       }}
     >
-      <input autoFocus required aria-label="Folder name" placeholder="Folder name" value={name} onChange={(e) => setName(e.target.value)} className="rounded-md border border-slate-300 px-3 py-2 text-sm" />
+      <input
+        autoFocus
+        required
+        aria-label="Folder name"
+        placeholder="Folder name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        className="rounded-md border border-slate-300 px-3 py-2 text-sm"
+      />
       <button disabled={pending} className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60">
         {pending ? "Creating…" : "Create folder"}
       </button>
       <button type="button" onClick={() => setOpen(false)} className="text-sm text-slate-600">
         Cancel
       </button>
-      {error ? <span role="alert" className="w-full text-sm text-red-700">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="w-full text-sm text-red-700">
+          {error}
+        </span>
+      ) : null}
     </form>
   );
 }
@@ -79,7 +95,11 @@ export function FolderMenu({ id, name, parentId }: { id: string; name: string; p
       >
         Delete folder
       </button>
-      {error ? <span role="alert" className="w-full text-red-700">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="w-full text-red-700">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }

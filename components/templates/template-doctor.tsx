@@ -9,7 +9,11 @@ interface Finding {
   location: string;
 }
 
-type State = { status: "idle" } | { status: "checking" } | { status: "done"; findings: Finding[]; fontsChecked: boolean } | { status: "failed"; message: string };
+type State =
+  | { status: "idle" }
+  | { status: "checking" }
+  | { status: "done"; findings: Finding[]; fontsChecked: boolean }
+  | { status: "failed"; message: string };
 
 export function TemplateDoctor({ templateId }: { templateId: string }) {
   const [state, setState] = useState<State>({ status: "idle" });
@@ -32,12 +36,21 @@ export function TemplateDoctor({ templateId }: { templateId: string }) {
         <h2 id="doctor-heading" className="font-medium">
           Template check
         </h2>
-        <button type="button" onClick={check} disabled={state.status === "checking"} className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-70">
-          {state.status === "checking" ? <span aria-hidden className="h-3 w-3 animate-spin rounded-full border-2 border-slate-500 border-t-transparent" /> : null}
+        <button
+          type="button"
+          onClick={check}
+          disabled={state.status === "checking"}
+          className="inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-70"
+        >
+          {state.status === "checking" ? (
+            <span aria-hidden className="h-3 w-3 animate-spin rounded-full border-2 border-slate-500 border-t-transparent" />
+          ) : null}
           {state.status === "checking" ? "Checking…" : "Check template"}
         </button>
       </div>
-      <p className="mt-1 text-sm text-slate-600">Finds what would go wrong before you generate: tags that stay unfilled, blank lines, missing fonts, heavy images.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        Finds what would go wrong before you generate: tags that stay unfilled, blank lines, missing fonts, heavy images.
+      </p>
       <div aria-live="polite">
         {state.status === "failed" ? (
           <p role="alert" className="mt-3 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
@@ -46,11 +59,16 @@ export function TemplateDoctor({ templateId }: { templateId: string }) {
         ) : null}
         {state.status === "done" ? (
           state.findings.length === 0 ? (
-            <p className="mt-3 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">No problems found{state.fontsChecked ? "" : " (fonts were not checked: the converter cannot list them)"}.</p>
+            <p className="mt-3 rounded-md border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+              No problems found{state.fontsChecked ? "" : " (fonts were not checked: the converter cannot list them)"}.
+            </p>
           ) : (
             <ul className="mt-3 space-y-2" aria-label="Findings">
               {state.findings.map((f, i) => (
-                <li key={i} className={`rounded-md border p-3 text-sm ${f.severity === "warning" ? "border-amber-300 bg-amber-50" : "border-slate-200 bg-slate-50"}`}>
+                <li
+                  key={i}
+                  className={`rounded-md border p-3 text-sm ${f.severity === "warning" ? "border-amber-300 bg-amber-50" : "border-slate-200 bg-slate-50"}`}
+                >
                   <p className="font-medium">
                     <span className="sr-only">{f.severity === "warning" ? "Warning" : "Note"}: </span>
                     {f.location}

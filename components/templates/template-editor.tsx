@@ -13,7 +13,12 @@ export function TemplateEditor({
   folders: { id: string; path: string }[];
 }) {
   const router = useRouter();
-  const [form, setForm] = useState({ name: template.name, description: template.description, folderId: template.folderId ?? "", tags: template.tags.join(", ") });
+  const [form, setForm] = useState({
+    name: template.name,
+    description: template.description,
+    folderId: template.folderId ?? "",
+    tags: template.tags.join(", "),
+  });
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [pending, start] = useTransition();
   return (
@@ -31,11 +36,20 @@ export function TemplateEditor({
       <LabeledInput label="Name" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
       <label className="block">
         <span className="text-sm font-medium">Description</span>
-        <textarea rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        <textarea
+          rows={2}
+          value={form.description}
+          onChange={(e) => setForm({ ...form, description: e.target.value })}
+          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+        />
       </label>
       <label className="block">
         <span className="text-sm font-medium">Folder</span>
-        <select value={form.folderId} onChange={(e) => setForm({ ...form, folderId: e.target.value })} className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2">
+        <select
+          value={form.folderId}
+          onChange={(e) => setForm({ ...form, folderId: e.target.value })}
+          className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2"
+        >
           <option value="">(root)</option>
           {folders.map((f) => (
             <option key={f.id} value={f.id}>

@@ -81,7 +81,14 @@ export function UploadDropzone({ folderId, limit }: { folderId: string | null; l
         </label>
       </div>
       {progress !== null ? (
-        <div role="progressbar" aria-label="Upload progress" aria-valuenow={progress} aria-valuemin={0} aria-valuemax={100} className="h-2 overflow-hidden rounded bg-slate-200">
+        <div
+          role="progressbar"
+          aria-label="Upload progress"
+          aria-valuenow={progress}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          className="h-2 overflow-hidden rounded bg-slate-200"
+        >
           <div className="h-full bg-brand-600 transition-all" style={{ width: `${progress}%` }} />
         </div>
       ) : null}

@@ -14,7 +14,11 @@ export function CreateWebhookForm({ availableEvents, defaultName = "signature" }
         <form action={action} className="grid gap-4" aria-label="Create webhook">
           <WebhookFields availableEvents={availableEvents} name={defaultName} idPrefix="create" />
           <div>
-            <button type="submit" disabled={pending} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+            <button
+              type="submit"
+              disabled={pending}
+              className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+            >
               {pending ? <Spinner light /> : null}
               {pending ? "Creating…" : "Create webhook"}
             </button>

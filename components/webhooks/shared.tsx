@@ -9,7 +9,12 @@ export const EVENT_LABELS: Record<string, string> = {
 };
 
 export function Spinner({ light = false }: { light?: boolean }) {
-  return <span aria-hidden className={`h-4 w-4 animate-spin rounded-full border-2 ${light ? "border-white border-t-transparent" : "border-slate-300 border-t-brand-600"}`} />;
+  return (
+    <span
+      aria-hidden
+      className={`h-4 w-4 animate-spin rounded-full border-2 ${light ? "border-white border-t-transparent" : "border-slate-300 border-t-brand-600"}`}
+    />
+  );
 }
 
 /** A secret shown once, right after it was made, with a copy button. */
@@ -48,18 +53,44 @@ export function ErrorList({ error, fieldErrors }: ActionFailure) {
 }
 
 /** Name, URLs (one per line) and event checkboxes: the create and edit forms share them. */
-export function WebhookFields({ availableEvents, name = "signature", urls = [], events, idPrefix }: { availableEvents: string[]; name?: string; urls?: string[]; events?: string[]; idPrefix: string }) {
+export function WebhookFields({
+  availableEvents,
+  name = "signature",
+  urls = [],
+  events,
+  idPrefix,
+}: {
+  availableEvents: string[];
+  name?: string;
+  urls?: string[];
+  events?: string[];
+  idPrefix: string;
+}) {
   const chosen = new Set(events ?? availableEvents);
   return (
     <div className="grid gap-3">
       <label className="block">
         <span className="text-sm font-medium">Name</span>
-        <input name="name" required maxLength={100} defaultValue={name} pattern="[A-Za-z0-9._\-]+" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        <input
+          name="name"
+          required
+          maxLength={100}
+          defaultValue={name}
+          pattern="[A-Za-z0-9._\-]+"
+          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+        />
         <span className="mt-1 block text-xs text-slate-500">Client libraries use “signature”. Letters, digits, dot, dash, underscore.</span>
       </label>
       <label className="block">
         <span className="text-sm font-medium">Receiver URLs</span>
-        <textarea name="urls" required rows={3} defaultValue={urls.join("\n")} placeholder="https://hooks.example.com/quire" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm" />
+        <textarea
+          name="urls"
+          required
+          rows={3}
+          defaultValue={urls.join("\n")}
+          placeholder="https://hooks.example.com/quire"
+          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+        />
         <span className="mt-1 block text-xs text-slate-500">One per line, up to 10, each https://.</span>
       </label>
       <fieldset>

@@ -2,7 +2,14 @@
 
 import Link from "next/link";
 import { useState, useTransition } from "react";
-import { deleteWebhookAction, regenerateSecretAction, setWebhookActiveAction, testWebhookAction, updateWebhookAction, type TestOutcome } from "@/lib/dashboard/actions/webhooks";
+import {
+  deleteWebhookAction,
+  regenerateSecretAction,
+  setWebhookActiveAction,
+  testWebhookAction,
+  updateWebhookAction,
+  type TestOutcome,
+} from "@/lib/dashboard/actions/webhooks";
 import type { ActionFailure, ActionResult } from "@/lib/dashboard/action";
 import { Badge, Card } from "@/components/ui";
 import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
@@ -45,7 +52,8 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
   }
 
   const stats = webhook.deliveryStats;
-  const button = "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 disabled:opacity-60";
+  const button =
+    "inline-flex items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 disabled:opacity-60";
 
   return (
     <Card>
@@ -61,7 +69,10 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             </p>
           ) : null}
           <p className="mt-1 text-sm text-slate-600">
-            Secret <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs" data-testid="masked-secret">{webhook.maskedSecret}</code>
+            Secret{" "}
+            <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs" data-testid="masked-secret">
+              {webhook.maskedSecret}
+            </code>
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -72,7 +83,13 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             type="button"
             className={button}
             disabled={pending}
-            onClick={() => run("active", () => setWebhookActiveAction({ id: webhook.id, isActive: !webhook.isActive }), () => setNotice(webhook.isActive ? "Paused: no events are sent until you resume." : "Resumed."))}
+            onClick={() =>
+              run(
+                "active",
+                () => setWebhookActiveAction({ id: webhook.id, isActive: !webhook.isActive }),
+                () => setNotice(webhook.isActive ? "Paused: no events are sent until you resume." : "Resumed."),
+              )
+            }
           >
             {busy === "active" ? <Spinner /> : null}
             {webhook.isActive ? "Pause" : "Resume"}
@@ -148,12 +165,20 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             e.preventDefault();
             const form = new FormData(e.currentTarget);
             form.set("id", webhook.id);
-            run("save", () => updateWebhookAction(null, form), () => (setEditing(false), setNotice("Saved.")));
+            run(
+              "save",
+              () => updateWebhookAction(null, form),
+              () => (setEditing(false), setNotice("Saved.")),
+            );
           }}
         >
           <WebhookFields availableEvents={availableEvents} name={webhook.name} urls={webhook.urls} events={webhook.events} idPrefix={`edit-${webhook.id}`} />
           <div>
-            <button type="submit" disabled={pending} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+            <button
+              type="submit"
+              disabled={pending}
+              className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+            >
               {busy === "save" ? <Spinner light /> : null}
               Save changes
             </button>
@@ -167,7 +192,12 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
         <div className="mt-2 flex flex-wrap items-end gap-2">
           <label className="min-w-0 flex-1 basis-56">
             <span className="sr-only">Test event</span>
-            <select aria-label="Test event" value={testEvent} onChange={(e) => setTestEvent(e.target.value)} className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
+            <select
+              aria-label="Test event"
+              value={testEvent}
+              onChange={(e) => setTestEvent(e.target.value)}
+              className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
+            >
               {availableEvents.map((e) => (
                 <option key={e} value={e}>
                   {e}

@@ -27,7 +27,12 @@ export interface ActionSpec<S extends z.ZodType, T> {
 }
 
 /** A form's comma-separated list (tags) as its trimmed, non-empty entries. */
-export const commaSeparated = z.string().transform((text) => text.split(",").map((t) => t.trim()).filter(Boolean));
+export const commaSeparated = z.string().transform((text) =>
+  text
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean),
+);
 
 const INVALID_INPUT = "Fix the highlighted fields";
 

@@ -6,9 +6,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import type { DatabaseConfig } from "@/lib/config";
 
-export type Driver =
-  | { kind: "pglite"; pglite: PGlite }
-  | { kind: "postgres"; pool: Pool };
+export type Driver = { kind: "pglite"; pglite: PGlite } | { kind: "postgres"; pool: Pool };
 
 /** Minimal SQL surface shared by both drivers (used by the migrator and health check). */
 export interface SqlRunner {
@@ -42,7 +40,7 @@ export function sqlRunner(driver: Driver): SqlRunner {
   if (driver.kind === "pglite") {
     const run = (db: Pick<PGlite, "exec" | "query">): SqlRunner => ({
       exec: async (sql) => void (await db.exec(sql)),
-      query: async <T,>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
+      query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
       transaction: (fn) => driver.pglite.transaction((tx) => fn(run(tx))),
     });
     return run(driver.pglite);
@@ -50,14 +48,14 @@ export function sqlRunner(driver: Driver): SqlRunner {
   const pool = driver.pool;
   return {
     exec: async (sql) => void (await pool.query(sql)),
-    query: async <T,>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
     transaction: async (fn) => {
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
         const tx: SqlRunner = {
           exec: async (sql) => void (await client.query(sql)),
-          query: async <T,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+          query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
           transaction: () => Promise.reject(new Error("nested transactions are not supported")),
         };
         const result = await fn(tx);

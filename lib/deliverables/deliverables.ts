@@ -50,7 +50,8 @@ export function checkConstraints(input: { name?: string; description?: string; v
   if (input.description !== undefined && input.description.length > DESCRIPTION_MAX) problems.push(`description must be at most ${DESCRIPTION_MAX} characters`);
   for (const v of input.variables ?? []) {
     for (const item of [v, ...(v.subvariables ?? [])]) {
-      if (item.aiPrompt !== undefined && item.aiPrompt.length > AI_PROMPT_MAX) problems.push(`aiPrompt of ${item.placeholder} must be at most ${AI_PROMPT_MAX} characters`);
+      if (item.aiPrompt !== undefined && item.aiPrompt.length > AI_PROMPT_MAX)
+        problems.push(`aiPrompt of ${item.placeholder} must be at most ${AI_PROMPT_MAX} characters`);
     }
   }
   if (problems.length) throw new UnprocessableError(problems.join("; "), "FieldConstraintViolation");
@@ -81,7 +82,10 @@ async function quotaUsage(runner: SqlRunner, orgId: string): Promise<Usage> {
 
 function enforceQuotas(usage: Usage, actor: DeliverableActor, newBytes: number): void {
   if (usage.deliverables >= BigInt(actor.plan.maxDeliverables)) {
-    throw new ForbiddenError(`Your plan allows ${actor.plan.maxDeliverables} deliverables and all are used; delete some or upgrade`, "DeliverableQuotaExceeded");
+    throw new ForbiddenError(
+      `Your plan allows ${actor.plan.maxDeliverables} deliverables and all are used; delete some or upgrade`,
+      "DeliverableQuotaExceeded",
+    );
   }
   if (usage.bytes + BigInt(newBytes) > actor.plan.maxStorageBytes) {
     throw new ForbiddenError("Your plan's storage is full; delete deliverables or templates, or upgrade", "StorageQuotaExceeded");
@@ -137,7 +141,12 @@ export interface CreatedDeliverableJson {
   fonts: { name: string; usage: number }[] | null;
 }
 
-export async function createDeliverable(deps: DeliverableDeps, actor: DeliverableActor, input: CreateDeliverableBody, signal?: AbortSignal): Promise<CreatedDeliverableJson> {
+export async function createDeliverable(
+  deps: DeliverableDeps,
+  actor: DeliverableActor,
+  input: CreateDeliverableBody,
+  signal?: AbortSignal,
+): Promise<CreatedDeliverableJson> {
   try {
     return await generate(deps, actor, input, signal);
   } catch (err) {
@@ -255,7 +264,6 @@ async function putAll(storage: FileStorage, files: [key: string, data: Buffer][]
   if (failed) throw failed.reason;
 }
 
-
 const rowInclude = {
   creator: { select: { email: true } },
   tags: { include: { tag: true } },
@@ -302,7 +310,12 @@ export async function getDeliverable(db: Db, orgId: string, id: string, showTags
   };
 }
 
-export async function updateDeliverable(db: Db, actor: { orgId: string; userId: string }, id: string, input: { name?: string; description?: string; tags?: string[] }): Promise<void> {
+export async function updateDeliverable(
+  db: Db,
+  actor: { orgId: string; userId: string },
+  id: string,
+  input: { name?: string; description?: string; tags?: string[] },
+): Promise<void> {
   checkConstraints(input);
   await loadDeliverable(db, actor.orgId, id);
   const labels = input.tags === undefined ? undefined : normalizeLabels(input.tags);

@@ -4,7 +4,9 @@ import { timestamp, uuid } from "@/lib/http/response-schemas";
 import { variableSchema } from "@/lib/deliverables/schemas";
 import { tagSchema } from "@/lib/tags/responses";
 
-export const fontSchema = z.object({ name: z.string(), usage: z.number().int().meta({ description: "Number of text runs using the font" }) }).meta({ id: "Font" });
+export const fontSchema = z
+  .object({ name: z.string(), usage: z.number().int().meta({ description: "Number of text runs using the font" }) })
+  .meta({ id: "Font" });
 const fonts = z.array(fontSchema).nullable().meta({ description: "Fonts the generated file uses; null until generated" });
 const tags = z.array(tagSchema).optional().meta({ description: "Only with showTags=true" });
 

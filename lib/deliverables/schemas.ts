@@ -13,10 +13,17 @@ const stackEntry = z
 const baseVariable = z.object({
   placeholder: z.string({ message: "is required (a string such as {Name})" }).min(1, "must not be empty"),
   text: z.string({ message: "must be a string" }).optional(),
-  value: z.string({ message: "must be a string" }).optional().meta({ description: "Alias of text. For a placeholder that carries data for paths, loops, conditions and expressions ({client} for {client.address.city}), a JSON string" }),
+  value: z.string({ message: "must be a string" }).optional().meta({
+    description:
+      "Alias of text. For a placeholder that carries data for paths, loops, conditions and expressions ({client} for {client.address.city}), a JSON string",
+  }),
   mimeType: z.enum(MIME_TYPES, { message: `is required: one of ${MIME_TYPES.join(", ")}` }),
   isDisabled: z.boolean({ message: "must be true or false" }).optional(),
-  variableStack: z.union([z.array(stackEntry), z.record(z.string().regex(/^\d+$/, "keys must be index strings like \"0\""), stackEntry)], { message: "must be an array or an object keyed \"0\", \"1\", …" }).optional(),
+  variableStack: z
+    .union([z.array(stackEntry), z.record(z.string().regex(/^\d+$/, 'keys must be index strings like "0"'), stackEntry)], {
+      message: 'must be an array or an object keyed "0", "1", …',
+    })
+    .optional(),
   aiPrompt: z.string({ message: "must be a string" }).optional(),
 });
 

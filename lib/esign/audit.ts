@@ -8,7 +8,21 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const GENESIS_HASH = "0".repeat(64);
 
-export type AuditAction = "created" | "fields_updated" | "sent" | "viewed" | "signed" | "completed" | "voided" | "resent" | "reminded" | "signing_url_issued" | "passcode_sent" | "passcode_failed" | "identity_verified" | "signing_url_redeemed";
+export type AuditAction =
+  | "created"
+  | "fields_updated"
+  | "sent"
+  | "viewed"
+  | "signed"
+  | "completed"
+  | "voided"
+  | "resent"
+  | "reminded"
+  | "signing_url_issued"
+  | "passcode_sent"
+  | "passcode_failed"
+  | "identity_verified"
+  | "signing_url_redeemed";
 
 export interface AuditInput {
   actionType: AuditAction;
@@ -43,11 +57,24 @@ export function canonicalJson(value: unknown): string {
 
 /** The part of an entry its hash covers: everything but the hashes themselves. */
 function hashedPart(e: Omit<AuditEntryJson, "currentHash" | "previousHash">) {
-  return { id: e.id, documentId: e.documentId, actionType: e.actionType, timestamp: e.timestamp, recipientId: e.recipientId, ip: e.ip, userAgent: e.userAgent, details: e.details };
+  return {
+    id: e.id,
+    documentId: e.documentId,
+    actionType: e.actionType,
+    timestamp: e.timestamp,
+    recipientId: e.recipientId,
+    ip: e.ip,
+    userAgent: e.userAgent,
+    details: e.details,
+  };
 }
 
 export function chainHash(previousHash: string, entry: Omit<AuditEntryJson, "currentHash" | "previousHash">): string {
-  return crypto.createHash("sha256").update(previousHash).update(canonicalJson(hashedPart(entry))).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(previousHash)
+    .update(canonicalJson(hashedPart(entry)))
+    .digest("hex");
 }
 
 /** Index of the first entry whose hash does not follow from its predecessor, or -1 when intact. */
@@ -91,12 +118,27 @@ export async function appendAudit(tx: Prisma.TransactionClient, documentId: stri
 /** appendAudit on the driver (lib/db/sql.ts), for hot paths that write without Prisma; same lock, same chain. */
 export async function appendAuditSql(tx: SqlRunner, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
   await tx.query(APPEND_LOCK_SQL, [documentId]);
-  const [last] = await tx.query<{ seq: number; currentHash: string }>(`SELECT "seq", "currentHash" FROM "audit_entry" WHERE "documentId" = $1 ORDER BY "seq" DESC LIMIT 1`, [documentId]);
+  const [last] = await tx.query<{ seq: number; currentHash: string }>(
+    `SELECT "seq", "currentHash" FROM "audit_entry" WHERE "documentId" = $1 ORDER BY "seq" DESC LIMIT 1`,
+    [documentId],
+  );
   const { seq, json } = nextEntry(documentId, input, at, last ?? null);
   await tx.query(
     `INSERT INTO "audit_entry" ("id", "documentId", "seq", "actionType", "timestamp", "recipientId", "ip", "userAgent", "details", "previousHash", "currentHash")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)`,
-    [json.id, documentId, seq, json.actionType, at, json.recipientId, json.ip, json.userAgent, JSON.stringify(json.details), json.previousHash, json.currentHash],
+    [
+      json.id,
+      documentId,
+      seq,
+      json.actionType,
+      at,
+      json.recipientId,
+      json.ip,
+      json.userAgent,
+      JSON.stringify(json.details),
+      json.previousHash,
+      json.currentHash,
+    ],
   );
   return json;
 }

@@ -73,21 +73,33 @@ async function recordFailure(deps: CompletionDeps, documentId: string, err: unkn
   if (!job) return;
   if (job.attempts < MAX_COMPLETION_ATTEMPTS) {
     const wait = BACKOFF_MS[Math.min(job.attempts - 1, BACKOFF_MS.length - 1)] * deps.retryScale;
-    await deps.db.completionJob.updateMany({ where: { documentId, status: "pending" }, data: { leaseUntil: null, lastError: message, nextAttemptAt: new Date(Date.now() + wait) } });
+    await deps.db.completionJob.updateMany({
+      where: { documentId, status: "pending" },
+      data: { leaseUntil: null, lastError: message, nextAttemptAt: new Date(Date.now() + wait) },
+    });
     return;
   }
   await deps.db.$transaction(async (tx) => {
-    const { count } = await tx.completionJob.updateMany({ where: { documentId, status: "pending" }, data: { status: "failed", leaseUntil: null, lastError: message } });
+    const { count } = await tx.completionJob.updateMany({
+      where: { documentId, status: "pending" },
+      data: { status: "failed", leaseUntil: null, lastError: message },
+    });
     // Only the attempt that moved the job to failed announces it.
     if (count === 1) {
-      await recordSigningEvent(tx, { id: documentId, orgId: job.document.orgId, name: job.document.name }, "signature.document.finalization_failed", { attempts: job.attempts, error: message });
+      await recordSigningEvent(tx, { id: documentId, orgId: job.document.orgId, name: job.document.name }, "signature.document.finalization_failed", {
+        attempts: job.attempts,
+        error: message,
+      });
     }
   });
 }
 
 /** Seals and records the completion (unless done already), then sends what is still unsent. */
 async function finalize(deps: CompletionDeps, documentId: string, attempt: number): Promise<void> {
-  const doc = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId }, include: { recipients: { orderBy: { signingOrder: "asc" } }, fields: true } });
+  const doc = await deps.db.signingDocument.findUniqueOrThrow({
+    where: { id: documentId },
+    include: { recipients: { orderBy: { signingOrder: "asc" } }, fields: true },
+  });
   if (doc.status === "sent") await seal(deps, doc, attempt);
   const done = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId } });
   if (done.status !== "completed" || !done.signedPdfKey) return;
@@ -111,13 +123,22 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
   injectedSealFailure();
   const sealed = await deps.seal({
     original: await deps.storage.get(doc.originalPdfKey),
-    fields: doc.fields.filter((f) => f.value !== null && f.value !== "").map((f) => ({ page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, type: f.type, value: f.value! })),
+    fields: doc.fields
+      .filter((f) => f.value !== null && f.value !== "")
+      .map((f) => ({ page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, type: f.type, value: f.value! })),
     hide: doc.fields.flatMap((f) => (f.anchorRect ? [{ page: f.page, ...(f.anchorRect as { x: number; y: number; width: number; height: number }) }] : [])),
     certificate: {
       documentName: doc.name,
       documentId: doc.id,
       completedAt,
-      signers: doc.recipients.map((r) => ({ name: r.name, email: r.email, signedAt: r.signedAt!, ip: r.signedIp ?? "unknown", userAgent: r.signedUserAgent ?? "unknown", verification: r.verificationUsed ?? "none" })),
+      signers: doc.recipients.map((r) => ({
+        name: r.name,
+        email: r.email,
+        signedAt: r.signedAt!,
+        ip: r.signedIp ?? "unknown",
+        userAgent: r.signedUserAgent ?? "unknown",
+        verification: r.verificationUsed ?? "none",
+      })),
     },
   });
   crashPoint("during-seal");
@@ -126,19 +147,38 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
   crashPoint("after-seal");
   const documentHash = crypto.createHash("sha256").update(sealed).digest("hex");
   const won = await deps.db.$transaction(async (tx) => {
-    const { count } = await tx.signingDocument.updateMany({ where: { id: doc.id, status: "sent" }, data: { status: "completed", completedAt, signedPdfKey: signedKey } });
+    const { count } = await tx.signingDocument.updateMany({
+      where: { id: doc.id, status: "sent" },
+      data: { status: "completed", completedAt, signedPdfKey: signedKey },
+    });
     if (count === 0) return false;
     await appendAudit(tx, doc.id, { actionType: "completed", details: { signedPdfSha256: documentHash } }, completedAt);
-    await recordSigningEvent(tx, doc, "signature.document.completed", { completedAt: completedAt.toISOString(), documentHash, recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signedAt: r.signedAt?.toISOString() })) });
+    await recordSigningEvent(tx, doc, "signature.document.completed", {
+      completedAt: completedAt.toISOString(),
+      documentHash,
+      recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signedAt: r.signedAt?.toISOString() })),
+    });
     // Every party gets the completed copy (independent of sendEmail, per docs/contract.md "Signing documents"): recorded
     // here, with the completion, and sent after it commits.
-    const parties = [...doc.recipients.map((r) => ({ name: r.name, email: r.email })), ...((doc.ccEmails as string[]) ?? []).map((email) => ({ name: email, email })), ...(doc.senderEmail ? [{ name: doc.senderName ?? doc.senderEmail, email: doc.senderEmail }] : [])];
+    const parties = [
+      ...doc.recipients.map((r) => ({ name: r.name, email: r.email })),
+      ...((doc.ccEmails as string[]) ?? []).map((email) => ({ name: email, email })),
+      ...(doc.senderEmail ? [{ name: doc.senderName ?? doc.senderEmail, email: doc.senderEmail }] : []),
+    ];
     const seen = new Set<string>();
     for (const p of parties) {
       if (seen.has(p.email.toLowerCase())) continue;
       seen.add(p.email.toLowerCase());
       const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name });
-      await deps.mail.queue(tx, { orgId: doc.orgId, kind: COMPLETED_MAIL, to: p.email, fromName: doc.senderName ?? undefined, replyTo: doc.senderEmail ?? undefined, ...mail, documentId: doc.id });
+      await deps.mail.queue(tx, {
+        orgId: doc.orgId,
+        kind: COMPLETED_MAIL,
+        to: p.email,
+        fromName: doc.senderName ?? undefined,
+        replyTo: doc.senderEmail ?? undefined,
+        ...mail,
+        documentId: doc.id,
+      });
     }
     return true;
   });
@@ -164,14 +204,20 @@ export async function runCompletionPass(deps: CompletionDeps, limit = 10): Promi
 /** The dashboard's "Retry finalization": a failed job is queued again with fresh attempts, and run. */
 export async function retryFinalization(deps: CompletionDeps, orgId: string, documentId: string): Promise<{ id: string; status: string }> {
   await requireDocument(deps.db, orgId, documentId);
-  const { count } = await deps.db.completionJob.updateMany({ where: { documentId, status: "failed" }, data: { status: "pending", attempts: 0, nextAttemptAt: new Date(), leaseUntil: null } });
+  const { count } = await deps.db.completionJob.updateMany({
+    where: { documentId, status: "failed" },
+    data: { status: "pending", attempts: 0, nextAttemptAt: new Date(), leaseUntil: null },
+  });
   if (count === 0) throw new ConflictError("This document's finalization has not failed: there is nothing to retry", "NothingToRetry");
   await runCompletion(deps, documentId);
   const doc = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId }, select: { status: true } });
   return { id: documentId, status: doc.status };
 }
 
-export async function finalizationOf(db: SigningDeps["db"], documentId: string): Promise<{ status: string; attempts: number; lastError: string | null } | null> {
+export async function finalizationOf(
+  db: SigningDeps["db"],
+  documentId: string,
+): Promise<{ status: string; attempts: number; lastError: string | null } | null> {
   return db.completionJob.findUnique({ where: { documentId }, select: { status: true, attempts: true, lastError: true } });
 }
 

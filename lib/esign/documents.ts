@@ -48,7 +48,11 @@ export interface EsignDeps {
   findAnchors: (pdf: Buffer, requests: AnchorRequest[]) => Promise<AnchorHit[][]>;
   sendMail: (mail: MailMessage) => Promise<unknown>;
   emails: {
-    signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null }) => { subject: string; html: string; text: string };
+    signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null }) => {
+      subject: string;
+      html: string;
+      text: string;
+    };
     documentVoided: (a: { recipientName: string; documentName: string; reason: string }) => { subject: string; html: string; text: string };
   };
   baseUrl: string;
@@ -75,7 +79,6 @@ function sha256(data: Buffer): string {
   return crypto.createHash("sha256").update(data).digest("hex");
 }
 
-
 function isPdf(data: Buffer): boolean {
   return data.subarray(0, 5).toString("latin1") === "%PDF-";
 }
@@ -86,9 +89,24 @@ function officeKind(name: string): "docx" | "pptx" | null {
 }
 
 /** Exactly one of file, fileLink, templateId, deliverableId becomes the PDF to sign. */
-async function resolveSource(deps: EsignDeps, actor: Actor, input: PrepareInput, file?: UploadedFile): Promise<{ pdf: Buffer; kind: string; ref: string | null; name: string }> {
-  const given = [file ? "file" : null, input.fileLink ? "fileLink" : null, input.templateId ? "templateId" : null, input.deliverableId ? "deliverableId" : null].filter(Boolean);
-  if (given.length !== 1) throw invalid(`Give exactly one document source (file, fileLink, templateId or deliverableId); got ${given.length ? given.join(", ") : "none"}`, "DocumentSourceInvalid", "file");
+async function resolveSource(
+  deps: EsignDeps,
+  actor: Actor,
+  input: PrepareInput,
+  file?: UploadedFile,
+): Promise<{ pdf: Buffer; kind: string; ref: string | null; name: string }> {
+  const given = [
+    file ? "file" : null,
+    input.fileLink ? "fileLink" : null,
+    input.templateId ? "templateId" : null,
+    input.deliverableId ? "deliverableId" : null,
+  ].filter(Boolean);
+  if (given.length !== 1)
+    throw invalid(
+      `Give exactly one document source (file, fileLink, templateId or deliverableId); got ${given.length ? given.join(", ") : "none"}`,
+      "DocumentSourceInvalid",
+      "file",
+    );
 
   if (file) {
     // The PDF engine and the converter work on bytes in memory; the upload's cap bounds them.
@@ -112,7 +130,9 @@ async function resolveSource(deps: EsignDeps, actor: Actor, input: PrepareInput,
     if (!t) throw new NotFoundError("Template not found", "TemplateNotFound");
     return { pdf: await deps.converter.convert(await deps.storage.get(t.storageKey), t.kind as "docx" | "pptx"), kind: "templateId", ref: t.id, name: t.name };
   }
-  const d = isUuid(input.deliverableId!) ? await deps.db.deliverable.findFirst({ where: { id: input.deliverableId!, orgId: actor.orgId, isActive: true } }) : null;
+  const d = isUuid(input.deliverableId!)
+    ? await deps.db.deliverable.findFirst({ where: { id: input.deliverableId!, orgId: actor.orgId, isActive: true } })
+    : null;
   if (!d?.pdfKey) throw new NotFoundError("Deliverable not found", "DeliverableNotFound");
   return { pdf: await deps.storage.get(d.pdfKey), kind: "deliverableId", ref: d.id, name: d.name };
 }
@@ -133,7 +153,12 @@ function checkRecipients(recipients: RecipientInput[]): void {
 }
 
 /** Resolves every recipient's verification against the organization's current settings and plan. */
-export async function checkIdentities(db: Db, orgId: string, recipients: { identityVerification: unknown; phone: string | null }[], automated: boolean): Promise<void> {
+export async function checkIdentities(
+  db: Db,
+  orgId: string,
+  recipients: { identityVerification: unknown; phone: string | null }[],
+  automated: boolean,
+): Promise<void> {
   const [settings, plan] = await Promise.all([loadSigningSettings(db, orgId), loadPlan(db, orgId)]);
   const ctx = { settings, plan, automated, smsUsed: () => smsPasscodesThisMonth(db, orgId, now()) };
   for (const [i, r] of recipients.entries()) await resolveIdentity(ctx, r, `recipients.${i}`);
@@ -158,7 +183,8 @@ export function checkReturnUrl(url: string | undefined): void {
 
 function checkExpiresAt(expiresAt: string | undefined): void {
   // A request that is expired on arrival could never be signed; say so now, not on the signer's page.
-  if (expiresAt !== undefined && new Date(expiresAt).getTime() <= now().getTime()) throw invalid("expiresAt must be in the future", "ExpiresAtInPast", "expiresAt");
+  if (expiresAt !== undefined && new Date(expiresAt).getTime() <= now().getTime())
+    throw invalid("expiresAt must be in the future", "ExpiresAtInPast", "expiresAt");
 }
 
 interface PlannedField {
@@ -185,7 +211,11 @@ export function checkFieldFits(pages: PageSize[], f: { page: number } & Rect, fi
   if (!page) throw invalid(`${field}.page is ${f.page} but the document has ${pages.length} page(s)`, "FieldOutOfDocument", `${field}.page`);
   if (!fitsOn(page, f)) {
     const r = (n: number) => Math.round(n * 10) / 10;
-    throw invalid(`${field} (x ${r(f.x)}, y ${r(f.y)}, ${r(f.width)}×${r(f.height)}) does not fit on page ${f.page}, which is ${r(page.width)}×${r(page.height)} from its top-left corner`, "FieldOutOfPage", field);
+    throw invalid(
+      `${field} (x ${r(f.x)}, y ${r(f.y)}, ${r(f.width)}×${r(f.height)}) does not fit on page ${f.page}, which is ${r(page.width)}×${r(page.height)} from its top-left corner`,
+      "FieldOutOfPage",
+      field,
+    );
   }
 }
 
@@ -194,7 +224,12 @@ async function planFields(deps: EsignDeps, pdf: Buffer, pages: PageSize[], recip
     const index = f.recipientExternalId
       ? recipients.findIndex((r) => r.externalId === f.recipientExternalId)
       : recipients.findIndex((r) => r.email.toLowerCase() === f.recipientEmail!.toLowerCase());
-    if (index < 0) throw invalid(`fields.${i} names a recipient that is not in recipients (${f.recipientExternalId ?? f.recipientEmail})`, "FieldRecipientUnknown", `fields.${i}`);
+    if (index < 0)
+      throw invalid(
+        `fields.${i} names a recipient that is not in recipients (${f.recipientExternalId ?? f.recipientEmail})`,
+        "FieldRecipientUnknown",
+        `fields.${i}`,
+      );
     return index;
   };
   const anchored = fields.map((f, i) => ({ f, i })).filter(({ f }) => f.template?.anchor ?? f.template?.searchText);
@@ -214,7 +249,14 @@ async function planFields(deps: EsignDeps, pdf: Buffer, pages: PageSize[], recip
   const planned: PlannedField[] = [];
   for (const [i, f] of fields.entries()) {
     const recipientIndex = recipientOf(f, i);
-    const common = { recipientIndex, type: f.type, required: f.required ?? f.type !== "checkbox", defaultValue: f.defaultValue ?? null, isReadonly: f.isReadonly ?? false, isMultiline: f.isMultiline ?? false };
+    const common = {
+      recipientIndex,
+      type: f.type,
+      required: f.required ?? f.type !== "checkbox",
+      defaultValue: f.defaultValue ?? null,
+      isReadonly: f.isReadonly ?? false,
+      isMultiline: f.isMultiline ?? false,
+    };
     const k = anchored.findIndex((a) => a.i === i);
     if (k >= 0) {
       const anchor = (f.template!.anchor ?? f.template!.searchText)!;
@@ -262,7 +304,12 @@ export async function prepareDocument(
 ): Promise<PrepareReply> {
   checkRecipients(input.recipients);
   checkReturnUrl(input.returnUrl);
-  await checkIdentities(deps.db, actor.orgId, input.recipients.map((r) => ({ identityVerification: r.identityVerification, phone: r.phone ?? null })), input.automated ?? false);
+  await checkIdentities(
+    deps.db,
+    actor.orgId,
+    input.recipients.map((r) => ({ identityVerification: r.identityVerification, phone: r.phone ?? null })),
+    input.automated ?? false,
+  );
   checkExpiresAt(input.expiresAt);
   const resolved = await resolveSource(deps, actor, input, file);
   const sealable = await deps.inspectPdf(resolved.pdf);
@@ -312,10 +359,20 @@ export async function prepareDocument(
       });
       if (fields.length) {
         await tx.signingField.createMany({
-          data: fields.map(({ recipientIndex, anchorRect, ...f }) => ({ ...f, anchorRect: anchorRect ? { ...anchorRect } : undefined, documentId: id, recipientId: recipientIds[recipientIndex] })),
+          data: fields.map(({ recipientIndex, anchorRect, ...f }) => ({
+            ...f,
+            anchorRect: anchorRect ? { ...anchorRect } : undefined,
+            documentId: id,
+            recipientId: recipientIds[recipientIndex],
+          })),
         });
       }
-      await appendAudit(tx, id, { actionType: "created", ip: meta.ip, userAgent: meta.userAgent, details: { source: source.kind, pageCount, recipients: input.recipients.length, fields: fields.length } });
+      await appendAudit(tx, id, {
+        actionType: "created",
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        details: { source: source.kind, pageCount, recipients: input.recipients.length, fields: fields.length },
+      });
     });
   } catch (err) {
     await deps.storage.delete(pdfKey).catch(() => {});
@@ -327,18 +384,30 @@ export async function prepareDocument(
 }
 
 async function replyFor(db: Db, id: string, message: string): Promise<PrepareReply> {
-  const doc = await db.signingDocument.findUniqueOrThrow({ where: { id }, include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } } });
+  const doc = await db.signingDocument.findUniqueOrThrow({
+    where: { id },
+    include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } },
+  });
   return {
     success: true,
     documentId: doc.id,
     status: doc.status,
     message,
-    recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({ id: r.id, name: r.name, email: r.email, externalId: r.externalId, signingOrder: r.signingOrder, status: r.status })),
+    recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      externalId: r.externalId,
+      signingOrder: r.signingOrder,
+      status: r.status,
+    })),
   };
 }
 
 async function loadDocument(db: Db, orgId: string, id: string) {
-  const doc = isUuid(id) ? await db.signingDocument.findFirst({ where: { id, orgId }, include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } } }) : null;
+  const doc = isUuid(id)
+    ? await db.signingDocument.findFirst({ where: { id, orgId }, include: { recipients: { orderBy: [{ signingOrder: "asc" }, { createdOn: "asc" }] } } })
+    : null;
   if (!doc) throw new DocumentNotFoundError();
   return doc;
 }
@@ -359,7 +428,15 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
       expiresAt: doc.expiresAt,
     });
     // No cc here: the link signs as this recipient; cc parties get the completed copy instead.
-    await deps.sendMail({ orgId: doc.orgId, kind: "signing_request", to: r.email, fromName: doc.senderName ?? undefined, replyTo: doc.senderEmail ?? undefined, ...mail, documentId: doc.id });
+    await deps.sendMail({
+      orgId: doc.orgId,
+      kind: "signing_request",
+      to: r.email,
+      fromName: doc.senderName ?? undefined,
+      replyTo: doc.senderEmail ?? undefined,
+      ...mail,
+      documentId: doc.id,
+    });
   }
   return targets.length;
 }
@@ -368,7 +445,8 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
   const doc = await loadDocument(deps.db, actor.orgId, id);
   if (doc.status !== "draft") throw invalid(`The document is already ${doc.status}`, "DocumentAlreadySent", "documentId");
   // A draft prepared for review may sit until its expiresAt has passed.
-  if (doc.expiresAt && doc.expiresAt.getTime() <= now().getTime()) throw invalid("The document's expiresAt has passed; prepare it again with a later expiresAt", "ExpiresAtInPast", "expiresAt");
+  if (doc.expiresAt && doc.expiresAt.getTime() <= now().getTime())
+    throw invalid("The document's expiresAt has passed; prepare it again with a later expiresAt", "ExpiresAtInPast", "expiresAt");
   // Settings may have changed since the draft was made.
   await checkIdentities(deps.db, actor.orgId, doc.recipients, doc.automated);
   await deps.db.$transaction(async (tx) => {
@@ -376,7 +454,9 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
     const { count } = await tx.signingDocument.updateMany({ where: { id, status: "draft" }, data: { status: "sent", sentAt: new Date() } });
     if (count === 0) throw invalid("The document is already sent", "DocumentAlreadySent", "documentId");
     await appendAudit(tx, id, { actionType: "sent", ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
-    await recordSigningEvent(tx, doc, "signature.document.sent", { recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signingOrder: r.signingOrder })) });
+    await recordSigningEvent(tx, doc, "signature.document.sent", {
+      recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signingOrder: r.signingOrder })),
+    });
   });
   await emailReadySigners(deps, id);
   return replyFor(
@@ -446,7 +526,6 @@ export async function getDocument(db: Db, orgId: string, id: string) {
   return documentJson(await loadDocument(db, orgId, id));
 }
 
-
 export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, reason: string, meta: RequestMeta) {
   const doc = await loadDocument(deps.db, actor.orgId, id);
   const voidedAt = new Date();
@@ -466,7 +545,15 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
   if (doc.status === "sent") {
     for (const r of doc.recipients.filter((x) => !x.signedAt)) {
       const mail = deps.emails.documentVoided({ recipientName: r.name, documentName: doc.name, reason });
-      await deps.sendMail({ orgId: doc.orgId, kind: "document_voided", to: r.email, replyTo: doc.senderEmail ?? undefined, fromName: doc.senderName ?? undefined, ...mail, documentId: id });
+      await deps.sendMail({
+        orgId: doc.orgId,
+        kind: "document_voided",
+        to: r.email,
+        replyTo: doc.senderEmail ?? undefined,
+        fromName: doc.senderName ?? undefined,
+        ...mail,
+        documentId: id,
+      });
     }
   }
   return { id, name: doc.name, status: "voided" as const, voidReason: reason, voidedAt: voidedAt.toISOString() };
@@ -478,7 +565,11 @@ export async function resendDocument(deps: EsignDeps, actor: Actor, id: string, 
   if (doc.status !== "sent") throw new DocumentNotSignableError(doc.status);
   if ((recipientIds ?? []).some((rid) => !doc.recipients.some((r) => r.id === rid))) throw new RecipientNotFoundError();
   // Without a choice: the signers whose turn it is (the others would only find "not your turn yet").
-  const only = recipientIds ?? recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready").map((r) => r.id);
+  const only =
+    recipientIds ??
+    recipientStatuses(doc.status, doc.recipients)
+      .filter((r) => r.status === "ready")
+      .map((r) => r.id);
   // A resend is the sender vouching for the signer: it lifts a passcode lock (docs/contract.md "Passcodes").
   await deps.db.signingRecipient.updateMany({ where: { id: { in: only }, documentId: id }, data: { lockedAt: null, passcodeFailures: 0 } });
   // Compare-and-set on the state: a document voided or completed meanwhile gets no more signing emails.
@@ -502,7 +593,13 @@ export async function documentStatusOf(db: Db, orgId: string, id: string) {
   const doc = await loadDocument(db, orgId, id);
   return {
     status: doc.status,
-    recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({ id: r.id, name: r.name, email: r.email, status: r.status, signedAt: r.signedAt?.toISOString() ?? null })),
+    recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      status: r.status,
+      signedAt: r.signedAt?.toISOString() ?? null,
+    })),
   };
 }
 

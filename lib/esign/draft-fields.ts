@@ -43,7 +43,17 @@ export async function draftLayout(deps: Pick<EsignDeps, "db" | "storage" | "page
     status: doc.status,
     pages: await pagesOf(deps, doc.originalPdfKey),
     recipients: doc.recipients.map((r) => ({ id: r.id, name: r.name, email: r.email, signingOrder: r.signingOrder })),
-    fields: fields.map((f) => ({ id: f.id, recipientId: f.recipientId, type: f.type as PlacedField["type"], page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, required: f.required })),
+    fields: fields.map((f) => ({
+      id: f.id,
+      recipientId: f.recipientId,
+      type: f.type as PlacedField["type"],
+      page: f.page,
+      x: f.x,
+      y: f.y,
+      width: f.width,
+      height: f.height,
+      required: f.required,
+    })),
   };
 }
 
@@ -64,7 +74,8 @@ export async function replaceDraftFields(
   const pages = await pagesOf(deps, doc.originalPdfKey);
   const recipientIds = new Set(doc.recipients.map((r) => r.id));
   for (const [i, f] of fields.entries()) {
-    if (!recipientIds.has(f.recipientId)) throw invalid(`fields.${i} is assigned to someone who is not a recipient of this document`, "FieldRecipientUnknown", `fields.${i}.recipientId`);
+    if (!recipientIds.has(f.recipientId))
+      throw invalid(`fields.${i} is assigned to someone who is not a recipient of this document`, "FieldRecipientUnknown", `fields.${i}.recipientId`);
     checkFieldFits(pages, f, `fields.${i}`);
   }
   if (opts.forSending) {

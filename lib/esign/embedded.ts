@@ -13,5 +13,11 @@ export async function signingUrlDeps() {
 export async function passcodeDeps(): Promise<PasscodeDeps> {
   const base = await esignDeps();
   const secret = getConfig().nextAuthSecret;
-  return { db: base.db, sendMail: base.sendMail, secret: `${secret}:passcodes`, sms: smsSenderFor(base.db, secret), emails: { passcode: passcodeEmail, alert: passcodeAlertEmail } };
+  return {
+    db: base.db,
+    sendMail: base.sendMail,
+    secret: `${secret}:passcodes`,
+    sms: smsSenderFor(base.db, secret),
+    emails: { passcode: passcodeEmail, alert: passcodeAlertEmail },
+  };
 }

@@ -6,6 +6,11 @@ import type { AVAILABLE_EVENTS } from "@/lib/webhooks/webhooks";
 /** The event types are declared once, as the events a webhook may subscribe to. */
 export type SigningEventType = (typeof AVAILABLE_EVENTS)[number];
 
-export async function recordSigningEvent(tx: Prisma.TransactionClient, doc: { id: string; orgId: string; name: string }, type: SigningEventType, data: Record<string, unknown> = {}): Promise<void> {
+export async function recordSigningEvent(
+  tx: Prisma.TransactionClient,
+  doc: { id: string; orgId: string; name: string },
+  type: SigningEventType,
+  data: Record<string, unknown> = {},
+): Promise<void> {
   await tx.domainEvent.create({ data: { orgId: doc.orgId, type, payload: { documentId: doc.id, name: doc.name, ...data } as Prisma.InputJsonValue } });
 }

@@ -13,7 +13,8 @@ export async function frameAncestorsForToken(db: Db, token: string): Promise<str
   const hash = hashToken(token);
   const recipient =
     (await db.signingRecipient.findUnique({ where: { accessTokenHash: hash }, select: { document: { select: { orgId: true } } } })) ??
-    (await db.signingUrlGrant.findUnique({ where: { tokenHash: hash }, select: { recipient: { select: { document: { select: { orgId: true } } } } } }))?.recipient;
+    (await db.signingUrlGrant.findUnique({ where: { tokenHash: hash }, select: { recipient: { select: { document: { select: { orgId: true } } } } } }))
+      ?.recipient;
   if (!recipient) return [];
   const row = await db.embeddedSigningSettings.findUnique({ where: { orgId: recipient.document.orgId }, select: { allowedFrameAncestors: true } });
   return row?.allowedFrameAncestors ?? [];

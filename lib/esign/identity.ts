@@ -45,12 +45,30 @@ export const DEFAULT_SETTINGS: SigningSettings = {
 };
 
 export async function loadSigningSettings(db: Db, orgId: string): Promise<SigningSettings> {
-  const [row, providers] = await Promise.all([db.embeddedSigningSettings.findUnique({ where: { orgId } }), db.identityProvider.findMany({ where: { orgId }, select: { name: true } })]);
-  return settingsFromRow(row, providers.map((p) => p.name));
+  const [row, providers] = await Promise.all([
+    db.embeddedSigningSettings.findUnique({ where: { orgId } }),
+    db.identityProvider.findMany({ where: { orgId }, select: { name: true } }),
+  ]);
+  return settingsFromRow(
+    row,
+    providers.map((p) => p.name),
+  );
 }
 
 /** The settings row's columns this module reads (a Prisma row or a raw SQL row). */
-export type SigningSettingsRow = Pick<EmbeddedSigningSettings, "enabled" | "allowExternalIdv" | "allowIdentityOverride" | "defaultChannel" | "allowChannelOverride" | "allowedFrameAncestors" | "smsApiBaseUrl" | "smsAccountSid" | "smsFrom" | "smsAuthTokenEnc">;
+export type SigningSettingsRow = Pick<
+  EmbeddedSigningSettings,
+  | "enabled"
+  | "allowExternalIdv"
+  | "allowIdentityOverride"
+  | "defaultChannel"
+  | "allowChannelOverride"
+  | "allowedFrameAncestors"
+  | "smsApiBaseUrl"
+  | "smsAccountSid"
+  | "smsFrom"
+  | "smsAuthTokenEnc"
+>;
 
 /** An organization without a settings row has the defaults (embedded signing off). */
 export function settingsFromRow(row: SigningSettingsRow | null, identityProviders: string[]): SigningSettings {
@@ -93,7 +111,8 @@ export function parseIdentityBlock(raw: unknown, at: string): IdentityBlock | nu
   if (typeof raw !== "object" || Array.isArray(raw)) throw rule(400, "IdentityConfigInvalid", "identityVerification must be an object", at);
   const block = raw as Record<string, unknown>;
   const mode = block.mode;
-  if (mode !== "otp" && mode !== "external_idv" && mode !== "override") throw rule(400, "IdentityConfigInvalid", "identityVerification.mode must be otp, external_idv or override", at);
+  if (mode !== "otp" && mode !== "external_idv" && mode !== "override")
+    throw rule(400, "IdentityConfigInvalid", "identityVerification.mode must be otp, external_idv or override", at);
   for (const key of Object.keys(block)) {
     if (key === "mode" || MODE_KEYS[mode].includes(key)) continue;
     const owner = (Object.keys(MODE_KEYS) as IdentityMode[]).find((m) => MODE_KEYS[m].includes(key));
@@ -101,17 +120,20 @@ export function parseIdentityBlock(raw: unknown, at: string): IdentityBlock | nu
     throw rule(400, "IdentityConfigInvalid", `identityVerification has an unknown field ${key}`, at);
   }
   if (mode === "otp") {
-    if (block.channel !== undefined && block.channel !== "email" && block.channel !== "sms") throw rule(400, "IdentityConfigInvalid", "channel must be email or sms", at);
+    if (block.channel !== undefined && block.channel !== "email" && block.channel !== "sms")
+      throw rule(400, "IdentityConfigInvalid", "channel must be email or sms", at);
     return { mode, ...(block.channel ? { channel: block.channel as Channel } : {}) };
   }
   if (mode === "external_idv") {
     if (typeof block.provider !== "string" || !block.provider.trim()) throw rule(400, "IdvProviderRequired", "external_idv needs a provider", at);
     const max = block.maxAgeMinutes;
-    if (max !== undefined && (typeof max !== "number" || !Number.isInteger(max) || max < 1 || max > 525_600)) throw rule(400, "IdentityConfigInvalid", "maxAgeMinutes must be a whole number of minutes", at);
+    if (max !== undefined && (typeof max !== "number" || !Number.isInteger(max) || max < 1 || max > 525_600))
+      throw rule(400, "IdentityConfigInvalid", "maxAgeMinutes must be a whole number of minutes", at);
     return { mode, provider: block.provider.trim(), ...(max !== undefined ? { maxAgeMinutes: max as number } : {}) };
   }
   if (block.overrideIdentityVerification !== true) throw rule(400, "OverrideNotAcknowledged", "override needs overrideIdentityVerification: true", at);
-  if (block.reason !== undefined && (typeof block.reason !== "string" || block.reason.length > 1000)) throw rule(400, "IdentityConfigInvalid", "reason must be a string of at most 1000 characters", at);
+  if (block.reason !== undefined && (typeof block.reason !== "string" || block.reason.length > 1000))
+    throw rule(400, "IdentityConfigInvalid", "reason must be a string of at most 1000 characters", at);
   return { mode, overrideIdentityVerification: true, ...(block.reason ? { reason: block.reason as string } : {}) };
 }
 
@@ -138,7 +160,11 @@ export interface ResolveContext {
 }
 
 /** The verification that applies to one recipient now, or the 7.4 error that forbids it. */
-export async function resolveIdentity(ctx: ResolveContext, recipient: { identityVerification: unknown; phone: string | null }, at: string): Promise<ResolvedIdentity> {
+export async function resolveIdentity(
+  ctx: ResolveContext,
+  recipient: { identityVerification: unknown; phone: string | null },
+  at: string,
+): Promise<ResolvedIdentity> {
   const { settings, plan } = ctx;
   const block = parseIdentityBlock(recipient.identityVerification, at);
   const orgDefault = settings.enabled && settings.defaultChannel !== "none" ? settings.defaultChannel : null;
@@ -149,17 +175,29 @@ export async function resolveIdentity(ctx: ResolveContext, recipient: { identity
   if (block.mode === "otp") {
     const locked = orgDefault !== null && !settings.allowChannelOverride;
     if (locked && block.channel && block.channel !== orgDefault) {
-      throw new SigningRuleError("forbidden", `${at}: the organization requires ${orgDefault} passcodes; this request asked for ${block.channel}`, "OtpOverrideNotAllowed");
+      throw new SigningRuleError(
+        "forbidden",
+        `${at}: the organization requires ${orgDefault} passcodes; this request asked for ${block.channel}`,
+        "OtpOverrideNotAllowed",
+      );
     }
     return checkOtp(ctx, block.channel ?? orgDefault ?? "email", recipient.phone, at);
   }
-  if (!settings.enabled) throw new SigningRuleError("forbidden", `${at}: embedded signing and identity verification are not enabled for this organization`, "EmbeddedSigningNotEnabled");
+  if (!settings.enabled)
+    throw new SigningRuleError(
+      "forbidden",
+      `${at}: embedded signing and identity verification are not enabled for this organization`,
+      "EmbeddedSigningNotEnabled",
+    );
   if (block.mode === "external_idv") {
-    if (!settings.allowExternalIdv) throw new SigningRuleError("forbidden", `${at}: this organization does not allow external identity verification`, "ExternalIdvNotAllowed");
-    if (!settings.identityProviders.includes(block.provider)) throw rule(400, "IdentityConfigInvalid", `identity provider "${block.provider}" is not registered in the organization's settings`, at);
+    if (!settings.allowExternalIdv)
+      throw new SigningRuleError("forbidden", `${at}: this organization does not allow external identity verification`, "ExternalIdvNotAllowed");
+    if (!settings.identityProviders.includes(block.provider))
+      throw rule(400, "IdentityConfigInvalid", `identity provider "${block.provider}" is not registered in the organization's settings`, at);
     return { mode: "external_idv", channel: null, provider: block.provider, maxAgeMinutes: block.maxAgeMinutes ?? 10 };
   }
-  if (!settings.allowIdentityOverride) throw new SigningRuleError("forbidden", `${at}: this organization does not allow identity verification overrides`, "IdentityOverrideNotAllowed");
+  if (!settings.allowIdentityOverride)
+    throw new SigningRuleError("forbidden", `${at}: this organization does not allow identity verification overrides`, "IdentityOverrideNotAllowed");
   return { mode: "override", channel: null };
 }
 
@@ -170,9 +208,12 @@ async function checkOtp(ctx: ResolveContext, channel: Channel, phone: string | n
   }
   checkSmsPhone(phone, at);
   if (!ctx.plan.smsOtp) throw new SigningRuleError("payment_required", `${at}: the plan does not include SMS passcodes`, "OtpNotEntitled");
-  if (!ctx.settings.enabled) throw new SigningRuleError("forbidden", `${at}: SMS passcodes need identity verification enabled in the organization's settings`, "SmsOtpNotEnabled");
-  if (!ctx.settings.smsConfigured) throw new SigningRuleError("conflict", `${at}: no SMS provider is saved in the organization's settings`, "SmsProviderNotConfigured");
-  if ((await ctx.smsUsed()) >= ctx.plan.smsAllowance) throw new SigningRuleError("payment_required", `${at}: the plan's SMS passcode allowance for this month is used up`, "SmsOtpLimitExceeded");
+  if (!ctx.settings.enabled)
+    throw new SigningRuleError("forbidden", `${at}: SMS passcodes need identity verification enabled in the organization's settings`, "SmsOtpNotEnabled");
+  if (!ctx.settings.smsConfigured)
+    throw new SigningRuleError("conflict", `${at}: no SMS provider is saved in the organization's settings`, "SmsProviderNotConfigured");
+  if ((await ctx.smsUsed()) >= ctx.plan.smsAllowance)
+    throw new SigningRuleError("payment_required", `${at}: the plan's SMS passcode allowance for this month is used up`, "SmsOtpLimitExceeded");
   return { mode: "otp", channel };
 }
 

@@ -47,7 +47,9 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
     sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM signing_document d WHERE ${where}`, params),
   ]);
   return {
-    results: rows.map((row) => documentJson({ ...row, recipients: (row.recipients ?? []).map((r) => ({ ...r, signedAt: at(r.signedAt), viewedAt: at(r.viewedAt) })) })),
+    results: rows.map((row) =>
+      documentJson({ ...row, recipients: (row.recipients ?? []).map((r) => ({ ...r, signedAt: at(r.signedAt), viewedAt: at(r.viewedAt) })) }),
+    ),
     totalRecords: total,
   };
 }

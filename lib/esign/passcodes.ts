@@ -19,7 +19,11 @@ export interface PasscodeDeps extends Pick<EsignDeps, "db" | "sendMail"> {
   sms: (orgId: string) => Promise<SmsSender>;
   emails: {
     passcode: (a: { recipientName: string; documentName: string; code: string; minutes: number }) => { subject: string; html: string; text: string };
-    alert: (a: { senderName: string; recipientName: string; recipientEmail: string; documentName: string; failures: number; locked: boolean }) => { subject: string; html: string; text: string };
+    alert: (a: { senderName: string; recipientName: string; recipientEmail: string; documentName: string; failures: number; locked: boolean }) => {
+      subject: string;
+      html: string;
+      text: string;
+    };
   };
 }
 
@@ -38,7 +42,8 @@ async function passcodeSigner(deps: PasscodeDeps, token: string) {
   const doc = recipient.document;
   const mine = recipientStatuses(doc.status, doc.recipients).find((r) => r.id === recipient.id)!;
   if (recipient.signedAt) throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
-  if (doc.status !== "sent" || (doc.expiresAt && doc.expiresAt <= now())) throw new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
+  if (doc.status !== "sent" || (doc.expiresAt && doc.expiresAt <= now()))
+    throw new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
   if (mine.status !== "ready") throw new SignerError("conflict", "It is not your turn yet: an earlier signer has not signed", "NotYourTurn");
   const access = await accessOf(deps, loaded, null);
   if (access.requirement.kind !== "otp") throw new SignerError("conflict", "This link needs no passcode", "PasscodeNotRequired");
@@ -58,30 +63,50 @@ export async function sendPasscode(deps: PasscodeDeps, token: string, meta: { ip
   const expiresAt = new Date(at.getTime() + PASSCODE.minutes * 60_000);
   const passcode = await deps.db.$transaction(async (tx) => {
     if ((await lockSigner(tx, recipient.id)).lockedAt) throw lockedError();
-    const recent = await tx.signerPasscode.findMany({ where: { recipientId: recipient.id, createdOn: { gt: new Date(at.getTime() - 3600_000) } }, orderBy: { createdOn: "desc" } });
+    const recent = await tx.signerPasscode.findMany({
+      where: { recipientId: recipient.id, createdOn: { gt: new Date(at.getTime() - 3600_000) } },
+      orderBy: { createdOn: "desc" },
+    });
     const waitMs = recent[0] ? recent[0].createdOn.getTime() + PASSCODE.minIntervalSeconds * 1000 - at.getTime() : 0;
     if (waitMs > 0) throw new SignerError("rate_limited", `Wait ${Math.ceil(waitMs / 1000)} seconds before asking for another code`, "TooSoon");
     if (recent.length >= PASSCODE.perHour) throw new SignerError("rate_limited", "Five codes were sent in the last hour; try again later", "HourlyLimit");
     if (channel === "sms") {
       const plan = await loadPlan(tx, doc.orgId);
-      if ((await smsPasscodesThisMonth(tx, doc.orgId, at)) >= plan.smsAllowance) throw new SignerError("payment_required", "The sender's SMS allowance is used up; ask them for another way to sign", "SmsOtpLimitExceeded");
+      if ((await smsPasscodesThisMonth(tx, doc.orgId, at)) >= plan.smsAllowance)
+        throw new SignerError("payment_required", "The sender's SMS allowance is used up; ask them for another way to sign", "SmsOtpLimitExceeded");
     }
-    return tx.signerPasscode.create({ data: { recipientId: recipient.id, channel, codeHash: codeHash(deps.secret, recipient.id, code), expiresAt, createdOn: at } });
+    return tx.signerPasscode.create({
+      data: { recipientId: recipient.id, channel, codeHash: codeHash(deps.secret, recipient.id, code), expiresAt, createdOn: at },
+    });
   });
   try {
     if (channel === "sms") {
       const sms = await deps.sms(doc.orgId);
-      await sms.send({ orgId: doc.orgId, to: e164(recipient.phone!), body: `${code} is your code to sign "${doc.name}". It works for ${PASSCODE.minutes} minutes.`, documentId: doc.id });
+      await sms.send({
+        orgId: doc.orgId,
+        to: e164(recipient.phone!),
+        body: `${code} is your code to sign "${doc.name}". It works for ${PASSCODE.minutes} minutes.`,
+        documentId: doc.id,
+      });
     } else {
       const mail = deps.emails.passcode({ recipientName: recipient.name, documentName: doc.name, code, minutes: PASSCODE.minutes });
-      await deps.sendMail({ orgId: doc.orgId, kind: "signing_passcode", to: recipient.email, fromName: doc.senderName ?? undefined, ...mail, documentId: doc.id });
+      await deps.sendMail({
+        orgId: doc.orgId,
+        kind: "signing_passcode",
+        to: recipient.email,
+        fromName: doc.senderName ?? undefined,
+        ...mail,
+        documentId: doc.id,
+      });
     }
   } catch {
     // A code that never left counts against no limit (nor the SMS allowance); the signer may retry at once.
     await deps.db.signerPasscode.delete({ where: { id: passcode.id } }).catch(() => {});
     throw new SignerError("unavailable", `The code could not be sent by ${channel === "sms" ? "SMS" : "email"}; try again in a moment`, "PasscodeNotSent");
   }
-  await deps.db.$transaction((tx) => appendAudit(tx, doc.id, { actionType: "passcode_sent", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { channel } }));
+  await deps.db.$transaction((tx) =>
+    appendAudit(tx, doc.id, { actionType: "passcode_sent", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { channel } }),
+  );
   return { channel, destination: maskDestination(channel, recipient), expiresAt: expiresAt.toISOString(), retryAfterSeconds: PASSCODE.minIntervalSeconds };
 }
 
@@ -96,28 +121,58 @@ export async function verifyPasscode(deps: PasscodeDeps, token: string, code: st
     const latest = await tx.signerPasscode.findFirst({ where: { recipientId: recipient.id }, orderBy: { createdOn: "desc" } });
     if (!latest || latest.usedAt) throw new SignerError("validation", "Ask for a code first", "NoPasscode");
     if (latest.expiresAt <= at) throw new SignerError("validation", "This code has expired; ask for a new one", "PasscodeExpired");
-    if (latest.wrongAttempts >= PASSCODE.wrongPerCode) throw new SignerError("validation", "Too many wrong entries for this code; ask for a new one", "PasscodeSpent");
+    if (latest.wrongAttempts >= PASSCODE.wrongPerCode)
+      throw new SignerError("validation", "Too many wrong entries for this code; ask for a new one", "PasscodeSpent");
 
     const given = Buffer.from(codeHash(deps.secret, recipient.id, /^\d{6}$/.test(code) ? code : "x"), "hex");
     if (crypto.timingSafeEqual(given, Buffer.from(latest.codeHash, "hex"))) {
       await tx.signerPasscode.update({ where: { id: latest.id }, data: { usedAt: at } });
-      await appendAudit(tx, doc.id, { actionType: "identity_verified", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { method: `${channel}_otp` } });
+      await appendAudit(tx, doc.id, {
+        actionType: "identity_verified",
+        recipientId: recipient.id,
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        details: { method: `${channel}_otp` },
+      });
       return { ok: true };
     }
     const spent = await tx.signerPasscode.update({ where: { id: latest.id }, data: { wrongAttempts: { increment: 1 } } });
     const r = await tx.signingRecipient.update({ where: { id: recipient.id }, data: { passcodeFailures: { increment: 1 } } });
     const locked = r.passcodeFailures >= PASSCODE.wrongBeforeLock;
     if (locked) await tx.signingRecipient.update({ where: { id: recipient.id }, data: { lockedAt: at } });
-    await appendAudit(tx, doc.id, { actionType: "passcode_failed", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { failures: r.passcodeFailures, locked } });
+    await appendAudit(tx, doc.id, {
+      actionType: "passcode_failed",
+      recipientId: recipient.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      details: { failures: r.passcodeFailures, locked },
+    });
     return { ok: false, failures: r.passcodeFailures, locked, left: PASSCODE.wrongPerCode - spent.wrongAttempts };
   });
   if (outcome.ok) return { session: await issueSession(deps.db, recipient.id, `${channel}_otp`) };
 
   const { failures, locked, left } = outcome;
   if ((failures === PASSCODE.alertAt || failures === PASSCODE.wrongBeforeLock) && doc.senderEmail) {
-    const mail = deps.emails.alert({ senderName: doc.senderName ?? doc.senderEmail, recipientName: recipient.name, recipientEmail: recipient.email, documentName: doc.name, failures, locked });
-    await deps.sendMail({ orgId: doc.orgId, kind: locked ? "passcode_lockout_alert" : "passcode_alert", to: doc.senderEmail, ...mail, documentId: doc.id } satisfies MailMessage);
+    const mail = deps.emails.alert({
+      senderName: doc.senderName ?? doc.senderEmail,
+      recipientName: recipient.name,
+      recipientEmail: recipient.email,
+      documentName: doc.name,
+      failures,
+      locked,
+    });
+    await deps.sendMail({
+      orgId: doc.orgId,
+      kind: locked ? "passcode_lockout_alert" : "passcode_alert",
+      to: doc.senderEmail,
+      ...mail,
+      documentId: doc.id,
+    } satisfies MailMessage);
   }
   if (locked) throw lockedError();
-  throw new SignerError("validation", left > 0 ? `That code is not right; ${left} attempt(s) left for this code` : "That code is not right; ask for a new one", "WrongPasscode");
+  throw new SignerError(
+    "validation",
+    left > 0 ? `That code is not right; ${left} attempt(s) left for this code` : "That code is not right; ask for a new one",
+    "WrongPasscode",
+  );
 }

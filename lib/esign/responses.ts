@@ -23,7 +23,9 @@ export const prepareReplySchema = z
   .object({ success: z.boolean(), documentId: uuid, status: documentStatusSchema, message: z.string(), recipients: z.array(preparedRecipientSchema) })
   .meta({ id: "PrepareReply" });
 /** Reply of prepare-for-review. */
-export const reviewReplySchema = prepareReplySchema.extend({ previewUrl: z.string().meta({ description: "Where to download the document for review" }) }).meta({ id: "ReviewReply" });
+export const reviewReplySchema = prepareReplySchema
+  .extend({ previewUrl: z.string().meta({ description: "Where to download the document for review" }) })
+  .meta({ id: "ReviewReply" });
 
 export const signingDocumentSchema = z
   .object({
@@ -44,17 +46,27 @@ export const signingDocumentSchema = z
     completedAt: timestamp.nullable(),
     voidedAt: timestamp.nullable(),
     voidReason: z.string().nullable(),
-    recipients: z.array(z.object({ ...preparedRecipient, viewedAt: timestamp.nullable(), signedAt: timestamp.nullable() }).meta({ id: "SigningDocumentRecipient" })),
+    recipients: z.array(
+      z.object({ ...preparedRecipient, viewedAt: timestamp.nullable(), signedAt: timestamp.nullable() }).meta({ id: "SigningDocumentRecipient" }),
+    ),
   })
   .meta({ id: "SigningDocument" });
 
 export const documentStatusReplySchema = z.object({
   status: documentStatusSchema,
-  recipients: z.array(z.object({ id: uuid, name: z.string(), email: z.string(), status: recipientStatusSchema, signedAt: timestamp.nullable() }).meta({ id: "DocumentStatusRecipient" })),
+  recipients: z.array(
+    z
+      .object({ id: uuid, name: z.string(), email: z.string(), status: recipientStatusSchema, signedAt: timestamp.nullable() })
+      .meta({ id: "DocumentStatusRecipient" }),
+  ),
 });
 
-export const voidResultSchema = z.object({ id: uuid, name: z.string(), status: z.literal("voided"), voidReason: z.string(), voidedAt: timestamp }).meta({ id: "VoidResult" });
-export const resendResultSchema = z.object({ success: z.boolean(), recipientCount: z.number().int().meta({ description: "Signers emailed" }) }).meta({ id: "ResendResult" });
+export const voidResultSchema = z
+  .object({ id: uuid, name: z.string(), status: z.literal("voided"), voidReason: z.string(), voidedAt: timestamp })
+  .meta({ id: "VoidResult" });
+export const resendResultSchema = z
+  .object({ success: z.boolean(), recipientCount: z.number().int().meta({ description: "Signers emailed" }) })
+  .meta({ id: "ResendResult" });
 
 export const auditEntrySchema = z
   .object({
@@ -70,13 +82,17 @@ export const auditEntrySchema = z
     userAgent: z.string().nullable(),
   })
   .meta({ id: "AuditEntry" });
-export const auditTrailSchema = z.object({ document: z.object({ id: uuid, name: z.string() }), auditTrail: z.array(auditEntrySchema) }).meta({ id: "AuditTrail" });
+export const auditTrailSchema = z
+  .object({ document: z.object({ id: uuid, name: z.string() }), auditTrail: z.array(auditEntrySchema) })
+  .meta({ id: "AuditTrail" });
 
 /** 2.11 */
 export const signingUrlResultSchema = z
   .object({
     url: z.string().meta({ description: "Absolute HTTPS link carrying an opaque token in its query" }),
-    expiresAt: timestamp.nullable().meta({ description: "otp or none: the document's own expiry (null if none); external_idv or override: about five minutes after issue" }),
+    expiresAt: timestamp
+      .nullable()
+      .meta({ description: "otp or none: the document's own expiry (null if none); external_idv or override: about five minutes after issue" }),
     recipientId: z.string(),
     externalId: z.string().nullable().meta({ description: "The recipient's externalId; null when it has none" }),
     identityVerificationMode: identityModeSchema.nullable(),

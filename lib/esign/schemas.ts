@@ -7,14 +7,17 @@ export const PLACEMENTS = ["replace", "before", "after", "above", "below"] as co
 
 /** Accepts an array, or a JSON string holding one (multipart form fields are strings). */
 function jsonArray<T extends z.ZodType>(item: T, what: string) {
-  return z.preprocess((v) => {
-    if (typeof v !== "string") return v;
-    try {
-      return JSON.parse(v);
-    } catch {
-      return v;
-    }
-  }, z.array(item, { message: `must be an array of ${what} (or a JSON string of one)` }));
+  return z.preprocess(
+    (v) => {
+      if (typeof v !== "string") return v;
+      try {
+        return JSON.parse(v);
+      } catch {
+        return v;
+      }
+    },
+    z.array(item, { message: `must be an array of ${what} (or a JSON string of one)` }),
+  );
 }
 
 /**
@@ -23,24 +26,33 @@ function jsonArray<T extends z.ZodType>(item: T, what: string) {
  */
 export const identityVerificationDoc = z
   .discriminatedUnion("mode", [
-    z.object({ mode: z.literal("otp"), channel: z.enum(["email", "sms"]).optional().meta({ description: "Omit to take the organization default (email when that default is none)" }) }),
+    z.object({
+      mode: z.literal("otp"),
+      channel: z.enum(["email", "sms"]).optional().meta({ description: "Omit to take the organization default (email when that default is none)" }),
+    }),
     z.object({ mode: z.literal("external_idv"), provider: z.string().min(1), maxAgeMinutes: z.number().int().min(1).max(525_600).optional() }),
-    z.object({ mode: z.literal("override"), overrideIdentityVerification: z.literal(true).meta({ description: "Must be true to acknowledge" }), reason: z.string().max(1000).optional() }),
+    z.object({
+      mode: z.literal("override"),
+      overrideIdentityVerification: z.literal(true).meta({ description: "Must be true to acknowledge" }),
+      reason: z.string().max(1000).optional(),
+    }),
   ])
   .meta({ id: "IdentityVerification", description: "Omit to take the organization default" });
 
-export const recipientSchema = z.object({
-  name: z.string({ message: "is required" }).trim().min(1, "must not be empty").max(255),
-  email: z.email({ message: "must be an email address" }).max(320),
-  signingOrder: z.number({ message: "must be a whole number" }).int().min(1).max(1000).optional(),
-  phone: z.string().max(32).optional(),
-  externalId: z.string().trim().min(1).max(255).optional(),
-  // Checked by lib/esign/identity.ts, which names each problem with its own 7.4 code.
-  identityVerification: z
-    .unknown()
-    .optional()
-    .meta({ override: { $ref: "#/components/schemas/IdentityVerification" } }),
-}).meta({ id: "SigningRecipientInput" });
+export const recipientSchema = z
+  .object({
+    name: z.string({ message: "is required" }).trim().min(1, "must not be empty").max(255),
+    email: z.email({ message: "must be an email address" }).max(320),
+    signingOrder: z.number({ message: "must be a whole number" }).int().min(1).max(1000).optional(),
+    phone: z.string().max(32).optional(),
+    externalId: z.string().trim().min(1).max(255).optional(),
+    // Checked by lib/esign/identity.ts, which names each problem with its own 7.4 code.
+    identityVerification: z
+      .unknown()
+      .optional()
+      .meta({ override: { $ref: "#/components/schemas/IdentityVerification" } }),
+  })
+  .meta({ id: "SigningRecipientInput" });
 export type RecipientInput = z.infer<typeof recipientSchema>;
 
 export const fieldSchema = z
@@ -70,16 +82,21 @@ export const fieldSchema = z
     isMultiline: z.boolean().optional(),
   })
   .superRefine((f, ctx) => {
-    if (!f.recipientEmail && !f.recipientExternalId) ctx.addIssue({ code: "custom", path: ["recipientEmail"], message: "recipientEmail or recipientExternalId is required" });
+    if (!f.recipientEmail && !f.recipientExternalId)
+      ctx.addIssue({ code: "custom", path: ["recipientEmail"], message: "recipientEmail or recipientExternalId is required" });
     const coords = [f.page, f.x, f.y, f.width, f.height];
     const hasCoords = coords.every((v) => v !== undefined);
     const hasAnchor = Boolean(f.template?.anchor ?? f.template?.searchText);
-    if (!hasCoords && !hasAnchor) ctx.addIssue({ code: "custom", path: ["template"], message: "give page, x, y, width and height, or a template anchor/searchText" });
+    if (!hasCoords && !hasAnchor)
+      ctx.addIssue({ code: "custom", path: ["template"], message: "give page, x, y, width and height, or a template anchor/searchText" });
   })
   .meta({ id: "SigningField", description: "On coordinates (page, x, y, width, height in PDF points from the top-left) or on a text anchor (template)" });
 export type FieldInput = z.infer<typeof fieldSchema>;
 
-const booleanish = z.preprocess((v) => (typeof v === "string" && /^true$/i.test(v) ? true : typeof v === "string" && /^false$/i.test(v) ? false : v), z.boolean({ message: "must be true or false" }));
+const booleanish = z.preprocess(
+  (v) => (typeof v === "string" && /^true$/i.test(v) ? true : typeof v === "string" && /^false$/i.test(v) ? false : v),
+  z.boolean({ message: "must be true or false" }),
+);
 
 export const prepareSchema = z.object({
   recipients: jsonArray(recipientSchema, "recipients").refine((r) => r.length > 0, "at least one recipient is required"),

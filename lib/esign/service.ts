@@ -45,7 +45,11 @@ export async function signingDeps(): Promise<CompletionDeps> {
     mail: { queue: queueMail, deliverQueued: deliverQueuedMail },
     retryScale: config.completion.retryScale,
     seal: async (input) => {
-      const cert = await loadOrCreateSigningCertificate({ ...config.signingCertificate, dataDir: config.dataDir, store: certificateStore(base.db, config.nextAuthSecret) });
+      const cert = await loadOrCreateSigningCertificate({
+        ...config.signingCertificate,
+        dataDir: config.dataDir,
+        store: certificateStore(base.db, config.nextAuthSecret),
+      });
       const { pdf } = await sealCompletedDocument({ ...input, signing: { p12: cert.p12, password: cert.password, name: "Quire" }, tsaUrl: config.tsaUrl });
       return pdf;
     },

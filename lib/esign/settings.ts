@@ -12,7 +12,15 @@ import { OUTBOX_SMS_PROVIDER } from "@/lib/sms/sms";
 function normalizeOrigin(value: string, ctx: z.RefinementCtx): string {
   try {
     const u = new URL(value.trim());
-    if ((u.protocol === "https:" || u.protocol === "http:") && u.origin !== "null" && (u.pathname === "/" || u.pathname === "") && !u.search && !u.hash && !u.username) return u.origin;
+    if (
+      (u.protocol === "https:" || u.protocol === "http:") &&
+      u.origin !== "null" &&
+      (u.pathname === "/" || u.pathname === "") &&
+      !u.search &&
+      !u.hash &&
+      !u.username
+    )
+      return u.origin;
   } catch {
     // reported below
   }
@@ -23,7 +31,10 @@ function normalizeOrigin(value: string, ctx: z.RefinementCtx): string {
 export const signingSettingsInput = z
   .object({
     ...signingSettingsFlags,
-    allowedFrameAncestors: z.array(z.string().transform(normalizeOrigin)).max(50).transform((origins) => [...new Set(origins)]),
+    allowedFrameAncestors: z
+      .array(z.string().transform(normalizeOrigin))
+      .max(50)
+      .transform((origins) => [...new Set(origins)]),
     sms: z
       .discriminatedUnion("provider", [
         z.object({ provider: z.literal("none") }),
@@ -49,7 +60,11 @@ export async function updateSigningSettings(db: Db, orgId: string, input: Signin
   if (sms?.provider === "none") Object.assign(smsData, { smsApiBaseUrl: null, smsAccountSid: null, smsFrom: null, smsAuthTokenEnc: null });
   if (sms?.provider === "outbox") Object.assign(smsData, { smsApiBaseUrl: OUTBOX_SMS_PROVIDER, smsAccountSid: null, smsFrom: null, smsAuthTokenEnc: null });
   if (sms?.provider === "twilio") {
-    const tokenEnc = sms.authToken ? seal(instanceSecret, sms.authToken) : current?.smsAuthTokenEnc && current.smsApiBaseUrl !== OUTBOX_SMS_PROVIDER ? current.smsAuthTokenEnc : null;
+    const tokenEnc = sms.authToken
+      ? seal(instanceSecret, sms.authToken)
+      : current?.smsAuthTokenEnc && current.smsApiBaseUrl !== OUTBOX_SMS_PROVIDER
+        ? current.smsAuthTokenEnc
+        : null;
     if (!tokenEnc) throw new ValidationError("The SMS provider needs an auth token", [{ field: "sms.authToken", message: "required" }]);
     Object.assign(smsData, { smsApiBaseUrl: sms.apiBaseUrl.replace(/\/+$/, ""), smsAccountSid: sms.accountSid, smsFrom: sms.from, smsAuthTokenEnc: tokenEnc });
   }
@@ -66,10 +81,17 @@ export type IdentityProviderInput = z.infer<typeof identityProviderInput>;
 export async function addIdentityProvider(db: Db, orgId: string, input: IdentityProviderInput, instanceSecret: string): Promise<{ id: string }> {
   if (input.kind === "pem") {
     // Refuse a key that cannot verify anything now, not at the first signer's assertion.
-    const usable = await Promise.any(["RS256", "ES256"].map((alg) => importSPKI(input.publicKeyPem, alg))).then(() => true, () => false);
-    if (!usable) throw new ValidationError("The public key must be a PEM SPKI RSA or P-256 key", [{ field: "publicKeyPem", message: "not a usable RS256/ES256 public key" }]);
+    const usable = await Promise.any(["RS256", "ES256"].map((alg) => importSPKI(input.publicKeyPem, alg))).then(
+      () => true,
+      () => false,
+    );
+    if (!usable)
+      throw new ValidationError("The public key must be a PEM SPKI RSA or P-256 key", [
+        { field: "publicKeyPem", message: "not a usable RS256/ES256 public key" },
+      ]);
   }
-  if (await db.identityProvider.findUnique({ where: { orgId_name: { orgId, name: input.name } } })) throw new ConflictError(`An identity provider named "${input.name}" exists`, "IdentityProviderExists");
+  if (await db.identityProvider.findUnique({ where: { orgId_name: { orgId, name: input.name } } }))
+    throw new ConflictError(`An identity provider named "${input.name}" exists`, "IdentityProviderExists");
   const row = await db.identityProvider.create({
     data: {
       orgId,
@@ -92,7 +114,10 @@ export type SigningSettingsView = Awaited<ReturnType<typeof signingSettingsView>
 
 /** The settings page's view: no secrets, only whether they are set. */
 export async function signingSettingsView(db: Db, orgId: string) {
-  const [row, providers] = await Promise.all([db.embeddedSigningSettings.findUnique({ where: { orgId } }), db.identityProvider.findMany({ where: { orgId }, orderBy: { name: "asc" } })]);
+  const [row, providers] = await Promise.all([
+    db.embeddedSigningSettings.findUnique({ where: { orgId } }),
+    db.identityProvider.findMany({ where: { orgId }, orderBy: { name: "asc" } }),
+  ]);
   const smsProvider = !row?.smsApiBaseUrl ? "none" : row.smsApiBaseUrl === OUTBOX_SMS_PROVIDER ? "outbox" : "twilio";
   return {
     enabled: row?.enabled ?? false,
@@ -101,7 +126,21 @@ export async function signingSettingsView(db: Db, orgId: string) {
     defaultChannel: (row?.defaultChannel ?? "none") as "none" | "email" | "sms",
     allowChannelOverride: row?.allowChannelOverride ?? true,
     allowedFrameAncestors: row?.allowedFrameAncestors ?? [],
-    sms: { provider: smsProvider as "none" | "outbox" | "twilio", apiBaseUrl: smsProvider === "twilio" ? row!.smsApiBaseUrl : null, accountSid: row?.smsAccountSid ?? null, from: row?.smsFrom ?? null, authTokenSet: Boolean(row?.smsAuthTokenEnc) },
-    identityProviders: providers.map((p) => ({ id: p.id, name: p.name, kind: p.kind, jwksUrl: p.jwksUrl, hasPublicKey: Boolean(p.publicKeyPem), hasSecret: Boolean(p.secretEnc), createdOn: p.createdOn.toISOString() })),
+    sms: {
+      provider: smsProvider as "none" | "outbox" | "twilio",
+      apiBaseUrl: smsProvider === "twilio" ? row!.smsApiBaseUrl : null,
+      accountSid: row?.smsAccountSid ?? null,
+      from: row?.smsFrom ?? null,
+      authTokenSet: Boolean(row?.smsAuthTokenEnc),
+    },
+    identityProviders: providers.map((p) => ({
+      id: p.id,
+      name: p.name,
+      kind: p.kind,
+      jwksUrl: p.jwksUrl,
+      hasPublicKey: Boolean(p.publicKeyPem),
+      hasSecret: Boolean(p.secretEnc),
+      createdOn: p.createdOn.toISOString(),
+    })),
   };
 }

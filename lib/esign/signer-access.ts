@@ -16,7 +16,11 @@ const SESSION_HOURS = 4;
 /** Signer-page failures: `{ error, code }` with lowercase codes (docs/contract.md "Error bodies"). */
 export class SignerError extends QuireError {
   readonly kind;
-  constructor(kind: "not_found" | "conflict" | "gone" | "validation" | "unauthenticated" | "forbidden" | "locked" | "rate_limited" | "payment_required" | "unavailable", message: string, code: string) {
+  constructor(
+    kind: "not_found" | "conflict" | "gone" | "validation" | "unauthenticated" | "forbidden" | "locked" | "rate_limited" | "payment_required" | "unavailable",
+    message: string,
+    code: string,
+  ) {
     super(message, code);
     this.kind = kind;
   }
@@ -36,7 +40,10 @@ export async function loadByToken(db: Db, token: string) {
 }
 
 /** What this recipient must pass before seeing or signing the document. */
-export async function requirementFor(db: Db, recipient: { identityVerification: unknown; document: { orgId: string; automated: boolean } }): Promise<Requirement> {
+export async function requirementFor(
+  db: Db,
+  recipient: { identityVerification: unknown; document: { orgId: string; automated: boolean } },
+): Promise<Requirement> {
   let block = null;
   try {
     block = parseIdentityBlock(recipient.identityVerification, "recipient");
@@ -73,7 +80,11 @@ export interface Access {
 }
 
 /** Whether the caller holding `token` (and maybe a session) has passed this recipient's checks. */
-export async function accessOf(deps: Pick<EsignDeps, "db">, loaded: Awaited<ReturnType<typeof loadByToken>>, sessionToken: string | null | undefined): Promise<Access> {
+export async function accessOf(
+  deps: Pick<EsignDeps, "db">,
+  loaded: Awaited<ReturnType<typeof loadByToken>>,
+  sessionToken: string | null | undefined,
+): Promise<Access> {
   const requirement = await requirementFor(deps.db, loaded.recipient);
   // A redeemed single-use URL carries its own session; its reusable sibling link never suffices.
   if (requirement.kind === "single_use" || loaded.grant) {
@@ -87,7 +98,12 @@ export async function accessOf(deps: Pick<EsignDeps, "db">, loaded: Awaited<Retu
 
 export function requireVerified(access: Access): void {
   if (access.verified) return;
-  if (access.requirement.kind === "single_use") throw new SignerError("forbidden", "Open this document from the app that sent you here: this signer signs through a one-time link", "SingleUseLinkRequired");
+  if (access.requirement.kind === "single_use")
+    throw new SignerError(
+      "forbidden",
+      "Open this document from the app that sent you here: this signer signs through a one-time link",
+      "SingleUseLinkRequired",
+    );
   throw new SignerError("unauthenticated", "Enter the passcode we sent you first", "VerificationRequired");
 }
 

@@ -10,7 +10,14 @@ import type { Db } from "@/lib/db/client";
 import type { SqlRunner } from "@/lib/db/sql";
 import { appendAuditSql } from "@/lib/esign/audit";
 import { checkReturnUrl, recipientStatuses, type Actor, type EsignDeps, type RequestMeta } from "@/lib/esign/documents";
-import { DocumentNotFoundError, DocumentNotSignableError, RecipientAlreadySignedError, RecipientNotFoundError, RecipientNotInTurnError, SigningRuleError } from "@/lib/esign/errors";
+import {
+  DocumentNotFoundError,
+  DocumentNotSignableError,
+  RecipientAlreadySignedError,
+  RecipientNotFoundError,
+  RecipientNotInTurnError,
+  SigningRuleError,
+} from "@/lib/esign/errors";
 import { resolveIdentity, settingsFromRow, smsPasscodesThisMonth, type ResolvedIdentity, type SigningSettingsRow } from "@/lib/esign/identity";
 import type { DocumentStatus } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
@@ -49,12 +56,14 @@ export async function issueSigningUrl(
   meta: RequestMeta,
   opts: { deprecatedLink?: boolean } = {},
 ): Promise<SigningUrlResult> {
-  if (Boolean(input.recipientId) === Boolean(input.externalId)) throw new SigningRuleError("validation", "Give exactly one of recipientId or externalId", "RecipientSelectorInvalid");
+  if (Boolean(input.recipientId) === Boolean(input.externalId))
+    throw new SigningRuleError("validation", "Give exactly one of recipientId or externalId", "RecipientSelectorInvalid");
   checkReturnUrl(input.returnUrl);
   // The plan comes with the caller: the request that authenticated it read it a moment ago.
   const plan = actor.plan;
   const { settings, doc } = await loadContext(deps.sql, actor.orgId, documentId);
-  if (!settings.enabled) throw new SigningRuleError("forbidden", "Embedded signing is not enabled for this organization (Settings → Embedded signing)", "EmbeddedSigningNotEnabled");
+  if (!settings.enabled)
+    throw new SigningRuleError("forbidden", "Embedded signing is not enabled for this organization (Settings → Embedded signing)", "EmbeddedSigningNotEnabled");
   if (!doc) throw new DocumentNotFoundError();
   const recipient = doc.recipients.find((r) => (input.recipientId ? r.id === input.recipientId : r.externalId === input.externalId));
   if (!recipient) throw new RecipientNotFoundError();
@@ -66,9 +75,18 @@ export async function issueSigningUrl(
   const mine = recipientStatuses(doc.status, doc.recipients).find((r) => r.id === recipient.id)!;
   if (mine.status !== "ready") throw new RecipientNotInTurnError();
 
-  const identity = await resolveIdentity({ settings, plan, automated: doc.automated, smsUsed: () => smsPasscodesThisMonth(deps.db, actor.orgId, now()) }, recipient, "recipient");
+  const identity = await resolveIdentity(
+    { settings, plan, automated: doc.automated, smsUsed: () => smsPasscodesThisMonth(deps.db, actor.orgId, now()) },
+    recipient,
+    "recipient",
+  );
   const singleUse = identity.mode === "external_idv" || identity.mode === "override";
-  if (singleUse && opts.deprecatedLink) throw new SigningRuleError("conflict", "This recipient signs through a single-use URL: use POST /esign/documents/{id}/signing-url", "RecipientRequiresSingleUseUrl");
+  if (singleUse && opts.deprecatedLink)
+    throw new SigningRuleError(
+      "conflict",
+      "This recipient signs through a single-use URL: use POST /esign/documents/{id}/signing-url",
+      "RecipientRequiresSingleUseUrl",
+    );
   if (identity.mode === "external_idv") await checkAssertion(deps, actor.orgId, identity, recipient.email, input.identityAssertion);
 
   let token: string;
@@ -85,9 +103,21 @@ export async function issueSigningUrl(
   await deps.sql.transaction(async (tx) => {
     await tx.query(`UPDATE "signing_recipient" SET "returnUrl" = $2 WHERE "id" = $1`, [recipient.id, input.returnUrl ?? null]);
     if (singleUse) {
-      await tx.query(`INSERT INTO "signing_url_grant" ("id", "recipientId", "tokenHash", "mode", "expiresAt") VALUES ($1, $2, $3, $4, $5)`, [crypto.randomUUID(), recipient.id, hashToken(token), identity.mode, expiresAt]);
+      await tx.query(`INSERT INTO "signing_url_grant" ("id", "recipientId", "tokenHash", "mode", "expiresAt") VALUES ($1, $2, $3, $4, $5)`, [
+        crypto.randomUUID(),
+        recipient.id,
+        hashToken(token),
+        identity.mode,
+        expiresAt,
+      ]);
     }
-    await appendAuditSql(tx, doc.id, { actionType: "signing_url_issued", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) } });
+    await appendAuditSql(tx, doc.id, {
+      actionType: "signing_url_issued",
+      recipientId: recipient.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) },
+    });
   });
   return {
     url: signingUrl(deps.baseUrl, token),
@@ -140,14 +170,29 @@ async function loadContext(sql: SqlRunner, orgId: string, documentId: string) {
   if (!first.docId) return { settings, doc: null };
   const recipients = rows
     .filter((r) => r.recipientId)
-    .map((r) => ({ id: r.recipientId!, name: r.name, email: r.email, phone: r.phone, externalId: r.externalId, signingOrder: r.signingOrder, signedAt: r.signedAt, identityVerification: r.identityVerification }));
+    .map((r) => ({
+      id: r.recipientId!,
+      name: r.name,
+      email: r.email,
+      phone: r.phone,
+      externalId: r.externalId,
+      signingOrder: r.signingOrder,
+      signedAt: r.signedAt,
+      identityVerification: r.identityVerification,
+    }));
   return { settings, doc: { id: first.docId, status: first.status, automated: first.automated, expiresAt: first.expiresAt, recipients } };
 }
 
 const assertionError = (code: string, message: string) => new SigningRuleError("validation", message, code);
 
 /** docs/contract.md "External identity assertions": signature, iss, email, iat, jti — in that order. */
-async function checkAssertion(deps: { db: Db; instanceSecret: string }, orgId: string, identity: ResolvedIdentity, email: string, assertion: string | undefined): Promise<void> {
+async function checkAssertion(
+  deps: { db: Db; instanceSecret: string },
+  orgId: string,
+  identity: ResolvedIdentity,
+  email: string,
+  assertion: string | undefined,
+): Promise<void> {
   if (!assertion) throw assertionError("IdentityAssertionRequired", "This recipient needs an identityAssertion from your identity provider");
   const provider = await deps.db.identityProvider.findUnique({ where: { orgId_name: { orgId, name: identity.provider! } } });
   if (!provider) throw new SigningRuleError("validation", `Identity provider "${identity.provider}" is not registered`, "IdentityConfigInvalid");
@@ -155,16 +200,24 @@ async function checkAssertion(deps: { db: Db; instanceSecret: string }, orgId: s
   try {
     const alg = decodeProtectedHeader(assertion).alg;
     const options = { algorithms: provider.kind === "hs256" ? ["HS256"] : ["RS256", "ES256"], clockTolerance: 60, currentDate: now() };
-    if (provider.kind === "hs256") claims = (await jwtVerify(assertion, new TextEncoder().encode(open(deps.instanceSecret, provider.secretEnc!)), options)).payload;
-    else if (provider.kind === "pem") claims = (await jwtVerify(assertion, await importSPKI(provider.publicKeyPem!, alg === "ES256" ? "ES256" : "RS256"), options)).payload;
+    if (provider.kind === "hs256")
+      claims = (await jwtVerify(assertion, new TextEncoder().encode(open(deps.instanceSecret, provider.secretEnc!)), options)).payload;
+    else if (provider.kind === "pem")
+      claims = (await jwtVerify(assertion, await importSPKI(provider.publicKeyPem!, alg === "ES256" ? "ES256" : "RS256"), options)).payload;
     else claims = (await jwtVerify(assertion, createRemoteJWKSet(new URL(provider.jwksUrl!)), options)).payload;
   } catch {
     throw assertionError("IdentityAssertionInvalid", "The identity assertion's signature could not be verified with the provider's key");
   }
-  if (claims.iss !== identity.provider) throw assertionError("IdentityProviderMismatch", `The assertion was issued by "${claims.iss ?? "(none)"}", not by the recipient's provider "${identity.provider}"`);
-  if (typeof claims.email !== "string" || claims.email.toLowerCase() !== email.toLowerCase()) throw assertionError("IdentityEmailMismatch", "The assertion is for a different email than the recipient's");
+  if (claims.iss !== identity.provider)
+    throw assertionError(
+      "IdentityProviderMismatch",
+      `The assertion was issued by "${claims.iss ?? "(none)"}", not by the recipient's provider "${identity.provider}"`,
+    );
+  if (typeof claims.email !== "string" || claims.email.toLowerCase() !== email.toLowerCase())
+    throw assertionError("IdentityEmailMismatch", "The assertion is for a different email than the recipient's");
   const ageSeconds = now().getTime() / 1000 - (claims.iat ?? 0);
-  if (typeof claims.iat !== "number" || ageSeconds > identity.maxAgeMinutes! * 60 || ageSeconds < -60) throw assertionError("IdentityAssertionStale", `The person was verified more than ${identity.maxAgeMinutes} minutes ago`);
+  if (typeof claims.iat !== "number" || ageSeconds > identity.maxAgeMinutes! * 60 || ageSeconds < -60)
+    throw assertionError("IdentityAssertionStale", `The person was verified more than ${identity.maxAgeMinutes} minutes ago`);
   if (typeof claims.jti !== "string" || !claims.jti) throw assertionError("IdentityAssertionInvalid", "The assertion has no jti");
   try {
     await deps.db.usedIdentityAssertion.create({ data: { orgId, provider: identity.provider!, jti: claims.jti } });

@@ -17,7 +17,12 @@ export interface SealInput {
   fields: { page: number; x: number; y: number; width: number; height: number; type: string; value: string }[];
   /** Text anchors the fields consumed, removed from the output (docs/contract.md "Signing documents"). */
   hide: { page: number; x: number; y: number; width: number; height: number }[];
-  certificate: { documentName: string; documentId: string; completedAt: Date; signers: { name: string; email: string; signedAt: Date; ip: string; userAgent: string; verification: string }[] };
+  certificate: {
+    documentName: string;
+    documentId: string;
+    completedAt: Date;
+    signers: { name: string; email: string; signedAt: Date; ip: string; userAgent: string; verification: string }[];
+  };
 }
 
 export interface SigningDeps extends EsignDeps {
@@ -34,7 +39,12 @@ export { SignerError };
 
 export type SignerState = "ready" | "verification_required" | "not_your_turn" | "already_signed" | "completed" | "voided" | "expired" | "draft";
 
-export async function openSigningSession(deps: EsignDeps, token: string, meta: { ip?: string | null; userAgent?: string | null }, sessionToken?: string | null) {
+export async function openSigningSession(
+  deps: EsignDeps,
+  token: string,
+  meta: { ip?: string | null; userAgent?: string | null },
+  sessionToken?: string | null,
+) {
   const loaded = await loadByToken(deps.db, token);
   const recipient = loaded.recipient;
   const doc = recipient.document;
@@ -63,7 +73,8 @@ export async function openSigningSession(deps: EsignDeps, token: string, meta: {
     return {
       state,
       document,
-      verification: r.kind === "otp" ? { kind: "otp" as const, channel: r.channel, destination: maskDestination(r.channel, recipient) } : { kind: "single_use" as const },
+      verification:
+        r.kind === "otp" ? { kind: "otp" as const, channel: r.channel, destination: maskDestination(r.channel, recipient) } : { kind: "single_use" as const },
       pages: [],
       recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: null },
       fields: [],
@@ -90,7 +101,19 @@ export async function openSigningSession(deps: EsignDeps, token: string, meta: {
     recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: recipient.returnUrl },
     fields: doc.fields
       .filter((f) => f.recipientId === recipient.id)
-      .map((f) => ({ id: f.id, type: f.type, page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, required: f.required, defaultValue: f.defaultValue, isReadonly: f.isReadonly, isMultiline: f.isMultiline })),
+      .map((f) => ({
+        id: f.id,
+        type: f.type,
+        page: f.page,
+        x: f.x,
+        y: f.y,
+        width: f.width,
+        height: f.height,
+        required: f.required,
+        defaultValue: f.defaultValue,
+        isReadonly: f.isReadonly,
+        isMultiline: f.isMultiline,
+      })),
   };
 }
 
@@ -113,7 +136,13 @@ function checkValue(type: string, value: string): string | null {
   return value.length <= 10_000 ? null : "is too long";
 }
 
-export async function submitSignature(deps: CompletionDeps, token: string, values: Record<string, string>, meta: { ip?: string | null; userAgent?: string | null }, sessionToken?: string | null) {
+export async function submitSignature(
+  deps: CompletionDeps,
+  token: string,
+  values: Record<string, string>,
+  meta: { ip?: string | null; userAgent?: string | null },
+  sessionToken?: string | null,
+) {
   const session = await openSigningSession(deps, token, meta, sessionToken);
   if (session.state === "verification_required") requireVerified(session.access);
   if (session.state === "already_signed") throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
@@ -144,19 +173,35 @@ export async function submitSignature(deps: CompletionDeps, token: string, value
   const last = await deps.db.$transaction(async (tx) => {
     // Row lock: two signers finishing at once must not both think the other is still pending, and a
     // void that committed since the session was read wins (the state is read again under the lock).
-    const [locked] = await tx.$queryRaw<{ status: string; expiresAt: Date | null }[]>`SELECT status, "expiresAt" FROM signing_document WHERE id = ${documentId}::uuid FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<
+      { status: string; expiresAt: Date | null }[]
+    >`SELECT status, "expiresAt" FROM signing_document WHERE id = ${documentId}::uuid FOR UPDATE`;
     if (locked?.status === "voided") throw new SignerError("gone", "This document was voided by its sender", "DocumentVoided");
     if (locked?.expiresAt && locked.expiresAt <= now()) throw new SignerError("gone", "This signing request has expired", "DocumentExpired");
     if (locked?.status !== "sent") throw new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
     const fresh = await tx.signingRecipient.findUniqueOrThrow({ where: { id: session.recipient.id } });
     if (fresh.signedAt) throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
     for (const a of accepted) await tx.signingField.update({ where: { id: a.id }, data: { value: a.value } });
-    await tx.signingRecipient.update({ where: { id: fresh.id }, data: { signedAt, signedIp: meta.ip ?? null, signedUserAgent: meta.userAgent ?? null, verificationUsed: session.access.via } });
-    await appendAudit(tx, documentId, { actionType: "signed", recipientId: fresh.id, ip: meta.ip, userAgent: meta.userAgent, details: { fields: accepted.length } }, signedAt);
+    await tx.signingRecipient.update({
+      where: { id: fresh.id },
+      data: { signedAt, signedIp: meta.ip ?? null, signedUserAgent: meta.userAgent ?? null, verificationUsed: session.access.via },
+    });
+    await appendAudit(
+      tx,
+      documentId,
+      { actionType: "signed", recipientId: fresh.id, ip: meta.ip, userAgent: meta.userAgent, details: { fields: accepted.length } },
+      signedAt,
+    );
     const remainingSigners = await tx.signingRecipient.count({ where: { documentId, signedAt: null } });
     const last = remainingSigners === 0;
     const docRow = await tx.signingDocument.findUniqueOrThrow({ where: { id: documentId }, select: { id: true, orgId: true, name: true } });
-    await recordSigningEvent(tx, docRow, "signature.document.recipient_signed", { recipientId: fresh.id, email: fresh.email, signedAt: signedAt.toISOString(), isFinalSigner: last, remainingSigners });
+    await recordSigningEvent(tx, docRow, "signature.document.recipient_signed", {
+      recipientId: fresh.id,
+      email: fresh.email,
+      signedAt: signedAt.toISOString(),
+      isFinalSigner: last,
+      remainingSigners,
+    });
     if (last) await enqueueCompletion(tx, documentId);
     crashPoint("before-signature-commit");
     return last;

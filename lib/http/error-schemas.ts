@@ -15,7 +15,9 @@ export const validationErrorBody = z
   .object({ message, type: z.literal("ValidationError"), data: z.object({ errors: z.array(issue) }) })
   .meta({ id: "ValidationErrorBody", description: "Every field problem at once (7.2, 7.3)" });
 /** 7.3: `{ error: "Webhook not found" }`, `{ error: "Cannot test inactive webhook" }`. */
-export const simpleErrorBody = z.object({ error: message }).meta({ id: "SimpleError", description: "A resource that does not exist, or a request its state refuses (7.3)" });
+export const simpleErrorBody = z
+  .object({ error: message })
+  .meta({ id: "SimpleError", description: "A resource that does not exist, or a request its state refuses (7.3)" });
 /** 7.3: a name or other unique value already taken; `data` says which. */
 export const conflictErrorBody = z
   .object({ message, error: code, data: z.record(z.string(), z.unknown()).meta({ description: "What conflicts, e.g. { constraint, orgId, name }" }) })
@@ -24,7 +26,9 @@ export const conflictErrorBody = z
 export const typedErrorBody = z.object({ message, type: code }).meta({ id: "TypedError" });
 
 /** 7.4: message equals error and type equals code. */
-export const signingErrorBody = z.object({ message, type: code, error: message, code }).meta({ id: "SigningError", description: "Signing error (7.4): message equals error, type equals code" });
+export const signingErrorBody = z
+  .object({ message, type: code, error: message, code })
+  .meta({ id: "SigningError", description: "Signing error (7.4): message equals error, type equals code" });
 /** 7.4: a key whose role may not do this gets a plain 403. */
 export const plainForbiddenBody = z.object({ message: z.literal("Forbidden") }).meta({ id: "PlainForbidden" });
 

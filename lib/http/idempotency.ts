@@ -70,7 +70,10 @@ export async function withIdempotency(db: Db, orgId: string, req: Request, handl
     if (!kept) throw new IdempotencyKeyInFlightError(); // released by a 5xx just now: the client retries
     if (kept.requestHash !== hash) throw new IdempotencyKeyReusedError();
     if (kept.status !== "done") throw new IdempotencyKeyInFlightError();
-    return new Response(kept.responseBody, { status: kept.responseStatus!, headers: { ...(kept.contentType ? { "content-type": kept.contentType } : {}), "idempotent-replayed": "true" } });
+    return new Response(kept.responseBody, {
+      status: kept.responseStatus!,
+      headers: { ...(kept.contentType ? { "content-type": kept.contentType } : {}), "idempotent-replayed": "true" },
+    });
   }
   let res: Response;
   try {
@@ -86,6 +89,9 @@ export async function withIdempotency(db: Db, orgId: string, req: Request, handl
   }
   const body = await res.text();
   const contentType = res.headers.get("content-type");
-  await db.idempotencyRecord.updateMany({ where: { orgId, key, requestHash: hash, status: "running" }, data: { status: "done", responseStatus: res.status, responseBody: body, contentType } });
+  await db.idempotencyRecord.updateMany({
+    where: { orgId, key, requestHash: hash, status: "running" },
+    data: { status: "done", responseStatus: res.status, responseBody: body, contentType },
+  });
   return new Response(body, { status: res.status, headers: res.headers });
 }

@@ -98,7 +98,9 @@ async function parse(req: Request, type: string, dir: string, options: Multipart
   }
   const finished = new Promise<void>((resolve) => busboy.on("finish", resolve));
   busboy.on("error", () => fail(malformed()));
-  busboy.on("fieldsLimit", () => fail(new ValidationError(`A form may have at most ${MAX_FIELDS} text fields`, [{ field: "(body)", message: "too many fields" }])));
+  busboy.on("fieldsLimit", () =>
+    fail(new ValidationError(`A form may have at most ${MAX_FIELDS} text fields`, [{ field: "(body)", message: "too many fields" }])),
+  );
   busboy.on("partsLimit", () => fail(new ValidationError(`A form may have at most ${MAX_PARTS} parts`, [{ field: "(body)", message: "too many parts" }])));
   busboy.on("field", (name, value, _nameTruncated, valueTruncated) => {
     state.textBytes += Buffer.byteLength(value);
@@ -106,7 +108,8 @@ async function parse(req: Request, type: string, dir: string, options: Multipart
       return fail(new ValidationError(`The form's text fields are limited to ${MAX_TEXT_BYTES / 1024 / 1024} MB`, [{ field: name, message: "too large" }]));
     }
     const why = unstorableText(name) ?? unstorableText(value);
-    if (why) return fail(new ValidationError(`Form field ${name.replace(/[\u0000\ud800-\udfff]/g, "\ufffd")} ${why}`, [{ field: name, message: why }], "InvalidText"));
+    if (why)
+      return fail(new ValidationError(`Form field ${name.replace(/[\u0000\ud800-\udfff]/g, "\ufffd")} ${why}`, [{ field: name, message: why }], "InvalidText"));
     fields.set(name, [...(fields.get(name) ?? []), value]);
   });
   busboy.on("file", (name, stream, fileName) => {

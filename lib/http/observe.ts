@@ -31,7 +31,17 @@ export function observed<A extends unknown[]>(
         throw err;
       } finally {
         // Duration to the response head; a streamed body may take longer. Path without query or tokens.
-        log[level]({ method: req.method, path: loggablePath(req.url), status, durationMs: Math.round(performance.now() - started), orgId: context.orgId, keyPrefix: context.keyPrefix }, "request");
+        log[level](
+          {
+            method: req.method,
+            path: loggablePath(req.url),
+            status,
+            durationMs: Math.round(performance.now() - started),
+            orgId: context.orgId,
+            keyPrefix: context.keyPrefix,
+          },
+          "request",
+        );
       }
     });
   };

@@ -26,11 +26,13 @@ export function intParam(defaultValue: number, min: number, max: number) {
 }
 
 export function boolParam(defaultValue: boolean) {
-  return z
-    // Case-insensitive: Python clients send True/False.
-    .preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(["true", "false", "1", "0"], { message: "must be true or false" }).optional())
-    .transform((v) => (v === undefined ? defaultValue : v === "true" || v === "1"))
-    .meta(documentedAs({ type: "boolean", default: defaultValue }));
+  return (
+    z
+      // Case-insensitive: Python clients send True/False.
+      .preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(["true", "false", "1", "0"], { message: "must be true or false" }).optional())
+      .transform((v) => (v === undefined ? defaultValue : v === "true" || v === "1"))
+      .meta(documentedAs({ type: "boolean", default: defaultValue }))
+  );
 }
 
 /** One id, repeated ids, or a comma-separated list; every entry must be a UUID. */

@@ -3,7 +3,9 @@
 import { z } from "zod";
 
 /** ISO 8601 in UTC with milliseconds, e.g. 2024-01-15T14:12:10.721Z. */
-export const timestamp = z.iso.datetime({ precision: 3 }).meta({ id: "Timestamp", description: "ISO 8601 timestamp in UTC with milliseconds", example: "2024-01-15T14:12:10.721Z" });
+export const timestamp = z.iso
+  .datetime({ precision: 3 })
+  .meta({ id: "Timestamp", description: "ISO 8601 timestamp in UTC with milliseconds", example: "2024-01-15T14:12:10.721Z" });
 
 /** Ids are UUIDs (any version: the seed and tests use fixed ones too). */
 export const uuid = z.guid();

@@ -24,8 +24,7 @@ export function unstorableJson(value: unknown, path = "", depth = 0): Validation
   const issues: ValidationIssue[] = [];
   if (Array.isArray(value)) {
     for (const [i, v] of value.entries()) issues.push(...unstorableJson(v, at(i), depth + 1));
-  }
-  else
+  } else
     for (const [k, v] of Object.entries(value)) {
       const why = unstorableText(k);
       if (why) issues.push({ field: at(k.replace(/[\u0000\ud800-\udfff]/g, "\ufffd")), message: `key ${why}` });
@@ -37,7 +36,11 @@ export function unstorableJson(value: unknown, path = "", depth = 0): Validation
 export function refuseUnstorable(issues: ValidationIssue[]): void {
   if (issues.length === 0) return;
   const first = issues[0];
-  throw new ValidationError(`${first.field} ${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}`, issues.slice(0, 50), "InvalidText");
+  throw new ValidationError(
+    `${first.field} ${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}`,
+    issues.slice(0, 50),
+    "InvalidText",
+  );
 }
 
 /** The query string's and path's problems: undecodable percent-encoding, NUL, lone surrogates. */
@@ -58,7 +61,10 @@ export function urlProblems(url: URL): ValidationIssue[] {
   if (query) {
     for (const pair of query.split("&")) {
       const [rawKey, rawValue = ""] = pair.split("=");
-      for (const [part, raw] of [["name", rawKey], ["value", rawValue]] as const) {
+      for (const [part, raw] of [
+        ["name", rawKey],
+        ["value", rawValue],
+      ] as const) {
         let decoded: string;
         try {
           decoded = decodeURIComponent(raw.replace(/\+/g, " "));
@@ -76,7 +82,9 @@ export function urlProblems(url: URL): ValidationIssue[] {
 
 function safeName(rawKey: string): string {
   try {
-    return decodeURIComponent(rawKey).replace(/[\u0000\ud800-\udfff]/g, "\ufffd").slice(0, 40);
+    return decodeURIComponent(rawKey)
+      .replace(/[\u0000\ud800-\udfff]/g, "\ufffd")
+      .slice(0, 40);
   } catch {
     return rawKey.slice(0, 40);
   }

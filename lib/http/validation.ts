@@ -47,7 +47,6 @@ export function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer
   return result.success ? result.data : fail(result.error, "request");
 }
 
-
 /** A path id that is not a UUID cannot name anything: it is a 404, not a 400. */
 export function requireUuid(value: string, message: string, code: string): string {
   if (!isUuid(value)) throw new NotFoundError(message, code);

@@ -87,10 +87,26 @@ export function createMailer(deps: { db: Db; transport: MailTransport; from: str
   };
 
   /** SMTP: sends a recorded message and notes the outcome on its row. */
-  const deliver = async (row: { id: string; fromAddress: string; to: string; cc: unknown; replyTo: string | null; subject: string; html: string; text: string; kind: string }, text: string, attachments?: Attachment[]) => {
+  const deliver = async (
+    row: { id: string; fromAddress: string; to: string; cc: unknown; replyTo: string | null; subject: string; html: string; text: string; kind: string },
+    text: string,
+    attachments?: Attachment[],
+  ) => {
     try {
-      await deps.transport.deliver({ from: row.fromAddress, to: row.to, cc: (row.cc as string[]) ?? [], replyTo: row.replyTo ?? undefined, subject: row.subject, html: row.html, text, attachments });
-      await deps.db.outboxMessage.update({ where: { id: row.id }, data: { sentAt: new Date(), html: redactCredentials(row.html, row.kind), text: redactCredentials(text, row.kind) } });
+      await deps.transport.deliver({
+        from: row.fromAddress,
+        to: row.to,
+        cc: (row.cc as string[]) ?? [],
+        replyTo: row.replyTo ?? undefined,
+        subject: row.subject,
+        html: row.html,
+        text,
+        attachments,
+      });
+      await deps.db.outboxMessage.update({
+        where: { id: row.id },
+        data: { sentAt: new Date(), html: redactCredentials(row.html, row.kind), text: redactCredentials(text, row.kind) },
+      });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log.error({ outboxId: row.id, kind: row.kind, error: message }, "email could not be sent");

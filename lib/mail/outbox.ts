@@ -6,7 +6,6 @@ import { NotFoundError } from "@/lib/errors";
 import type { OutboxMessage } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 
-
 function messageJson(m: OutboxMessage) {
   return {
     id: m.id,

@@ -19,15 +19,29 @@ function layout(title: string, paragraphs: string[], action?: { label: string; u
 }
 
 function text(title: string, lines: string[], action?: { label: string; url: string }): string {
-  return [title, "", ...lines, ...(action ? ["", `${action.label}: ${action.url}`] : []), "", "-- Sent by Quire on behalf of the document's sender."].join("\n");
+  return [title, "", ...lines, ...(action ? ["", `${action.label}: ${action.url}`] : []), "", "-- Sent by Quire on behalf of the document's sender."].join(
+    "\n",
+  );
 }
 
 const when = (d: Date) => d.toUTCString().replace(/:\d\d GMT$/, " UTC");
 
-export function signingRequestEmail(a: { recipientName: string; senderName?: string; documentName: string; message?: string; signUrl: string; expiresAt?: Date | null }): Email {
+export function signingRequestEmail(a: {
+  recipientName: string;
+  senderName?: string;
+  documentName: string;
+  message?: string;
+  signUrl: string;
+  expiresAt?: Date | null;
+}): Email {
   const who = a.senderName ?? "Someone";
   const title = `Please sign “${a.documentName}”`;
-  const lines = [`Hello ${a.recipientName},`, `${who} asks you to sign “${a.documentName}”.`, ...(a.message ? [a.message] : []), ...(a.expiresAt ? [`Please sign before ${when(a.expiresAt)}.`] : [])];
+  const lines = [
+    `Hello ${a.recipientName},`,
+    `${who} asks you to sign “${a.documentName}”.`,
+    ...(a.message ? [a.message] : []),
+    ...(a.expiresAt ? [`Please sign before ${when(a.expiresAt)}.`] : []),
+  ];
   const action = { label: "Review and sign", url: a.signUrl };
   return { subject: `${who} asks you to sign “${a.documentName}”`, html: layout(title, lines.map(esc), action), text: text(title, lines, action) };
 }
@@ -46,16 +60,29 @@ export function documentVoidedEmail(a: { recipientName: string; documentName: st
 
 export function passcodeEmail(a: { recipientName: string; documentName: string; code: string; minutes: number }): Email {
   const title = `Your signing code: ${a.code}`;
-  const lines = [`Hello ${a.recipientName},`, `Enter this code to open “${a.documentName}” for signing: ${a.code}`, `It works for ${a.minutes} minutes. If you did not ask for it, ignore this email.`];
+  const lines = [
+    `Hello ${a.recipientName},`,
+    `Enter this code to open “${a.documentName}” for signing: ${a.code}`,
+    `It works for ${a.minutes} minutes. If you did not ask for it, ignore this email.`,
+  ];
   return { subject: `${a.code} is your signing code`, html: layout(title, lines.map(esc)), text: text(title, lines) };
 }
 
-export function passcodeAlertEmail(a: { senderName: string; recipientName: string; recipientEmail: string; documentName: string; failures: number; locked: boolean }): Email {
+export function passcodeAlertEmail(a: {
+  senderName: string;
+  recipientName: string;
+  recipientEmail: string;
+  documentName: string;
+  failures: number;
+  locked: boolean;
+}): Email {
   const title = a.locked ? `${a.recipientName} is locked out of “${a.documentName}”` : `Wrong signing codes on “${a.documentName}”`;
   const lines = [
     `Hello ${a.senderName},`,
     `${a.recipientName} (${a.recipientEmail}) has entered ${a.failures} wrong passcodes for “${a.documentName}”.`,
-    a.locked ? "They can no longer request or enter codes. If it really is them, resend the signing email from Quire: that lifts the lock." : "If this is not them, someone else may have their signing link.",
+    a.locked
+      ? "They can no longer request or enter codes. If it really is them, resend the signing email from Quire: that lifts the lock."
+      : "If this is not them, someone else may have their signing link.",
   ];
   return { subject: title, html: layout(title, lines.map(esc)), text: text(title, lines) };
 }

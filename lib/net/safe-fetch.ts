@@ -58,7 +58,13 @@ const pools = new Map<boolean, https.Agent>();
 function pooledAgent(allowPrivate: boolean): https.Agent {
   let agent = pools.get(allowPrivate);
   if (!agent) {
-    agent = new https.Agent({ keepAlive: true, maxSockets: POOL_SOCKETS_PER_HOST, maxFreeSockets: POOL_SOCKETS_PER_HOST, timeout: POOL_IDLE_MS, scheduling: "lifo" });
+    agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: POOL_SOCKETS_PER_HOST,
+      maxFreeSockets: POOL_SOCKETS_PER_HOST,
+      timeout: POOL_IDLE_MS,
+      scheduling: "lifo",
+    });
     pools.set(allowPrivate, agent);
   }
   return agent;
@@ -88,7 +94,11 @@ export async function safeGet(raw: string, options: SafeFetchOptions): Promise<S
 }
 
 /** One request under the same rules; the response body is cut at maxBytes instead of refused when `truncate` is set. */
-export async function safeRequest(raw: string, request: { method: "GET" | "POST"; headers?: Record<string, string>; body?: string | Buffer; truncate?: boolean }, options: SafeFetchOptions): Promise<SafeResponse> {
+export async function safeRequest(
+  raw: string,
+  request: { method: "GET" | "POST"; headers?: Record<string, string>; body?: string | Buffer; truncate?: boolean },
+  options: SafeFetchOptions,
+): Promise<SafeResponse> {
   const url = parseHttpsUrl(raw, options.field);
   const guardedLookup: net.LookupFunction = (hostname, lookupOptions, callback) => {
     dns.lookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {
@@ -96,7 +106,11 @@ export async function safeRequest(raw: string, request: { method: "GET" | "POST"
       const list = addresses as dns.LookupAddress[];
       const unsafe = list.find((a) => isPrivateAddress(a.address));
       if (unsafe && !options.allowPrivate) {
-        return callback(new UnsafeUrlError(`${options.field} resolves to a private or local address (${unsafe.address}); only public hosts are allowed`, options.field), "", 4);
+        return callback(
+          new UnsafeUrlError(`${options.field} resolves to a private or local address (${unsafe.address}); only public hosts are allowed`, options.field),
+          "",
+          4,
+        );
       }
       if ((lookupOptions as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       callback(null, list[0].address, list[0].family);
@@ -108,30 +122,51 @@ export async function safeRequest(raw: string, request: { method: "GET" | "POST"
 
   return new Promise<SafeResponse>((resolve, reject) => {
     const agent = options.keepAlive ? pooledAgent(Boolean(options.allowPrivate)) : undefined;
-    const req = https.request(url, { method: request.method, agent, lookup: guardedLookup, timeout: options.timeoutMs ?? 10_000, signal: options.signal, headers: { "user-agent": "Quire/1.0", ...request.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > options.maxBytes && request.truncate) {
-          chunks.push(chunk.subarray(0, Math.max(0, options.maxBytes - (size - chunk.length))));
-          res.destroy();
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
-          return;
-        }
-        if (size > options.maxBytes) {
-          req.destroy(new ValidationError(`${options.field} is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB`, [{ field: options.field, message: "too large" }], "RemoteFileTooLarge"));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new ValidationError(`${options.field} did not answer in time`, [{ field: options.field, message: "timed out" }], "RemoteTimeout")));
+    const req = https.request(
+      url,
+      {
+        method: request.method,
+        agent,
+        lookup: guardedLookup,
+        timeout: options.timeoutMs ?? 10_000,
+        signal: options.signal,
+        headers: { "user-agent": "Quire/1.0", ...request.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes && request.truncate) {
+            chunks.push(chunk.subarray(0, Math.max(0, options.maxBytes - (size - chunk.length))));
+            res.destroy();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+            return;
+          }
+          if (size > options.maxBytes) {
+            req.destroy(
+              new ValidationError(
+                `${options.field} is larger than ${Math.round(options.maxBytes / 1024 / 1024)} MB`,
+                [{ field: options.field, message: "too large" }],
+                "RemoteFileTooLarge",
+              ),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () =>
+      req.destroy(new ValidationError(`${options.field} did not answer in time`, [{ field: options.field, message: "timed out" }], "RemoteTimeout")),
+    );
     req.on("error", (err) => {
       if (err instanceof ValidationError) return reject(err);
-      reject(new ValidationError(`${options.field} could not be fetched: ${err.message}`, [{ field: options.field, message: "fetch failed" }], "RemoteFetchFailed"));
+      reject(
+        new ValidationError(`${options.field} could not be fetched: ${err.message}`, [{ field: options.field, message: "fetch failed" }], "RemoteFetchFailed"),
+      );
     });
     req.end(request.body);
   });
@@ -141,7 +176,11 @@ export async function safeRequest(raw: string, request: { method: "GET" | "POST"
 export async function safeDownload(raw: string, options: SafeFetchOptions): Promise<Buffer> {
   const res = await safeGet(raw, options);
   if (res.status >= 300 && res.status < 400) {
-    throw new ValidationError(`${options.field} redirects elsewhere; give the final URL`, [{ field: options.field, message: "redirects are not followed" }], "RemoteRedirect");
+    throw new ValidationError(
+      `${options.field} redirects elsewhere; give the final URL`,
+      [{ field: options.field, message: "redirects are not followed" }],
+      "RemoteRedirect",
+    );
   }
   if (res.status !== 200) {
     throw new ValidationError(`${options.field} answered HTTP ${res.status}`, [{ field: options.field, message: `HTTP ${res.status}` }], "RemoteFetchFailed");

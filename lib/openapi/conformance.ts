@@ -10,7 +10,16 @@ import type { createdDeliverableSchema, deliverableListItemSchema, deliverableSc
 import type { AuditEntryJson } from "@/lib/esign/audit";
 import type { documentJson, PrepareReply, voidDocument, resendDocument } from "@/lib/esign/documents";
 import type { settingsJson } from "@/lib/esign/identity";
-import type { auditEntrySchema, embeddedSigningSettingsSchema, prepareReplySchema, resendResultSchema, reviewReplySchema, signingDocumentSchema, signingUrlResultSchema, voidResultSchema } from "@/lib/esign/responses";
+import type {
+  auditEntrySchema,
+  embeddedSigningSettingsSchema,
+  prepareReplySchema,
+  resendResultSchema,
+  reviewReplySchema,
+  signingDocumentSchema,
+  signingUrlResultSchema,
+  voidResultSchema,
+} from "@/lib/esign/responses";
 import type { issueSigningUrl } from "@/lib/esign/signing-urls";
 import type { OutboxMessageJson } from "@/lib/mail/outbox";
 import type { outboxMessageSchema } from "@/lib/mail/schemas";
@@ -27,7 +36,11 @@ import type { webhookDeliverySchema, webhookDetailSchema, webhookSchema, webhook
 import type { getWebhook, webhookJson } from "@/lib/webhooks/webhooks";
 
 /** `Domain` fits `Schema`'s output and has no key it lacks. */
-type Fits<Domain, Schema extends z.ZodType> = [Domain] extends [z.output<Schema>] ? ([Exclude<keyof Domain, keyof z.output<Schema>>] extends [never] ? true : { undocumented: Exclude<keyof Domain, keyof z.output<Schema>> }) : { doesNotFit: Domain };
+type Fits<Domain, Schema extends z.ZodType> = [Domain] extends [z.output<Schema>]
+  ? [Exclude<keyof Domain, keyof z.output<Schema>>] extends [never]
+    ? true
+    : { undocumented: Exclude<keyof Domain, keyof z.output<Schema>> }
+  : { doesNotFit: Domain };
 type Assert<T extends true> = T;
 type Item<T> = T extends readonly (infer U)[] ? U : never;
 type Reply<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;

@@ -3,7 +3,13 @@
 // response schemas as their output side, and schemas with `.meta({ id })` become
 // components/schemas referenced by $ref.
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject, type ZodOpenApiResponsesObject } from "zod-openapi";
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from "zod-openapi";
 import pkg from "@/package.json";
 import { identityVerificationDoc } from "@/lib/esign/schemas";
 import { errorBodyFor } from "@/lib/http/error-schemas";
@@ -103,7 +109,8 @@ function webhookCalls(): ZodOpenApiPathsObject {
       {
         post: {
           summary: `The ${event} event`,
-          description: "Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).",
+          description:
+            "Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).",
           parameters: [
             header("X-Service-Event", "The event type"),
             header("X-Service-Delivery", "The delivery id"),

@@ -23,7 +23,15 @@ import { listOutboxQuery, outboxMessageSchema } from "@/lib/mail/schemas";
 import { healthSchema, readinessSchema, whoamiSchema } from "@/lib/server/responses";
 import { tagSchema } from "@/lib/tags/responses";
 import { createFolderBody, listTemplateItemsQuery, updateFolderBody, updateTemplateBody, uploadTemplateFields } from "@/lib/templates/schemas";
-import { folderDeletedSchema, templateDeletedSchema, templateFolderDetailSchema, templateFolderSchema, templateCheckSchema, templateItemSchema, templateSchema } from "@/lib/templates/responses";
+import {
+  folderDeletedSchema,
+  templateDeletedSchema,
+  templateFolderDetailSchema,
+  templateFolderSchema,
+  templateCheckSchema,
+  templateItemSchema,
+  templateSchema,
+} from "@/lib/templates/responses";
 import {
   testWebhookResultSchema,
   webhookDeliverySchema,
@@ -40,7 +48,9 @@ const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
 const PDF = "application/pdf";
 
-const contentDisposition: oas31.HeadersObject = { "Content-Disposition": { description: "attachment; filename=\"<name>.<extension>\"", schema: { type: "string" } } };
+const contentDisposition: oas31.HeadersObject = {
+  "Content-Disposition": { description: 'attachment; filename="<name>.<extension>"', schema: { type: "string" } },
+};
 
 /** A file part next to the text fields of a multipart body. */
 const fileField = (description: string) => z.file().meta({ description });
@@ -148,11 +158,14 @@ export const operations: Operation[] = [
     method: "post",
     path: "/template",
     summary: "Upload a template",
-    description: "A .docx or .pptx; its placeholders are extracted now. A file that is not a valid DOCX/PPTX, or whose placeholders cannot be parsed, is a 400 naming the problem.",
+    description:
+      "A .docx or .pptx; its placeholders are extracted now. A file that is not a valid DOCX/PPTX, or whose placeholders cannot be parsed, is a 400 naming the problem.",
     tag: "Templates",
     auth: { family: "listing", roles: SENDERS },
     body: {
-      multipart: uploadTemplateFields.extend({ file: fileField("The .docx or .pptx file") }).meta({ description: "tags may also be sent as a JSON array string" }),
+      multipart: uploadTemplateFields
+        .extend({ file: fileField("The .docx or .pptx file") })
+        .meta({ description: "tags may also be sent as a JSON array string" }),
       required: true,
     },
     success: { status: 201, description: "The new template", json: dataOf(templateSchema) },
@@ -405,7 +418,8 @@ export const operations: Operation[] = [
     method: "get",
     path: "/esign/documents/{id}/recipients/{recipientId}/signing-link",
     summary: "Get a signing link (deprecated)",
-    description: "Use POST /esign/documents/{id}/signing-url. Same checks and audit trail; fails with 409 RecipientRequiresSingleUseUrl for external_idv or override recipients.",
+    description:
+      "Use POST /esign/documents/{id}/signing-url. Same checks and audit trail; fails with 409 RecipientRequiresSingleUseUrl for external_idv or override recipients.",
     tag: "Signing",
     deprecated: true,
     auth: { family: "signing", roles: SENDERS },
@@ -415,7 +429,7 @@ export const operations: Operation[] = [
       json: resultsOf(signingUrlResultSchema),
       headers: {
         Deprecation: { description: "Always true", schema: { type: "string", const: "true" } },
-        Link: { description: "The successor: <…/esign/documents/{id}/signing-url>; rel=\"successor-version\"", schema: { type: "string" } },
+        Link: { description: 'The successor: <…/esign/documents/{id}/signing-url>; rel="successor-version"', schema: { type: "string" } },
       },
     },
     errors: [400, 402, 404, 409, 423],

@@ -16,7 +16,6 @@ export const TAGS = [
 ] as const;
 export type Tag = (typeof TAGS)[number]["name"];
 
-
 export interface SuccessResponse {
   status: 200 | 201 | 303;
   description: string;

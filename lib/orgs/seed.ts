@@ -1,7 +1,14 @@
 // The demo workspace: one organization with a generous plan, one administrator login and one
 // API key per role. Idempotent: a rerun reuses the organization and user and rotates the keys
 // (only hashes are stored, so printing working keys again means issuing new ones).
-import { addIdentityProvider, identityProviderInput, signingSettingsInput, updateSigningSettings, type IdentityProviderInput, type SigningSettingsInput } from "@/lib/esign/settings";
+import {
+  addIdentityProvider,
+  identityProviderInput,
+  signingSettingsInput,
+  updateSigningSettings,
+  type IdentityProviderInput,
+  type SigningSettingsInput,
+} from "@/lib/esign/settings";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { ROLES, type Role } from "@/lib/auth/roles";
@@ -19,7 +26,9 @@ export interface SeedOptions {
   /** Add the sample templates (default: only for the demo workspace). */
   sampleTemplates?: boolean;
   /** Plan overrides, e.g. { "hasFileDownload": false, "maxDeliverables": 1 } (operators and tests). */
-  plan?: Partial<Record<"hasFileDownload" | "emailOtp" | "smsOtp", boolean> & Record<"maxDeliverables" | "smsAllowance" | "rateLimitPerMinute" | "maxStorageBytes", number>>;
+  plan?: Partial<
+    Record<"hasFileDownload" | "emailOtp" | "smsOtp", boolean> & Record<"maxDeliverables" | "smsAllowance" | "rateLimitPerMinute" | "maxStorageBytes", number>
+  >;
   /** Embedded signing settings to apply (see lib/esign/settings.ts), e.g. { "enabled": true }. */
   signing?: SigningSettingsInput;
   /** Identity providers to (re)register by name. */
@@ -73,7 +82,18 @@ export async function seedDemoWorkspace(db: Db, options: SeedOptions): Promise<S
 
   // The demo workspace can embed signing from its own origin out of the box; others start off.
   if (slug === "demo" && !(await db.embeddedSigningSettings.findUnique({ where: { orgId: org.id } }))) {
-    await updateSigningSettings(db, org.id, { enabled: true, allowExternalIdv: true, allowIdentityOverride: true, allowedFrameAncestors: [new URL(options.baseUrl).origin], sms: { provider: "outbox" } }, options.instanceSecret ?? "");
+    await updateSigningSettings(
+      db,
+      org.id,
+      {
+        enabled: true,
+        allowExternalIdv: true,
+        allowIdentityOverride: true,
+        allowedFrameAncestors: [new URL(options.baseUrl).origin],
+        sms: { provider: "outbox" },
+      },
+      options.instanceSecret ?? "",
+    );
   }
   if (options.signing) await updateSigningSettings(db, org.id, signingSettingsInput.parse(options.signing), options.instanceSecret ?? "");
   for (const provider of options.identityProviders ?? []) {

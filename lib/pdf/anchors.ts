@@ -32,7 +32,11 @@ function matcher(request: AnchorRequest): RegExp {
   try {
     return new RegExp(request.anchor, flags);
   } catch (err) {
-    throw new ValidationError(`Anchor ${request.anchor} is not a valid regular expression: ${(err as Error).message}`, [{ field: "fields.template.anchor", message: "invalid regular expression" }], "InvalidAnchorRegex");
+    throw new ValidationError(
+      `Anchor ${request.anchor} is not a valid regular expression: ${(err as Error).message}`,
+      [{ field: "fields.template.anchor", message: "invalid regular expression" }],
+      "InvalidAnchorRegex",
+    );
   }
 }
 
@@ -73,7 +77,12 @@ function linesOf(page: import("mupdf").PDFPage, unit: number): Line[] {
         if (!current) return;
         const xs = [quad[0], quad[2], quad[4], quad[6]];
         const ys = [quad[1], quad[3], quad[5], quad[7]];
-        const box = { x: Math.min(...xs) / unit, y: Math.min(...ys) / unit, width: (Math.max(...xs) - Math.min(...xs)) / unit, height: (Math.max(...ys) - Math.min(...ys)) / unit };
+        const box = {
+          x: Math.min(...xs) / unit,
+          y: Math.min(...ys) / unit,
+          width: (Math.max(...xs) - Math.min(...xs)) / unit,
+          height: (Math.max(...ys) - Math.min(...ys)) / unit,
+        };
         current.text += c;
         for (let k = 0; k < c.length; k++) current.boxes.push(box);
       },

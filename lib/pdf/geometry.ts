@@ -54,7 +54,7 @@ export function geometryOf(page: import("mupdf").PDFPage): PageGeometry {
   // displayed = user × ctm ÷ userUnit, so user = displayed × userUnit × ctm⁻¹.
   const inv = invert(ctm);
   const toUser: Matrix = [inv[0] * userUnit, inv[1] * userUnit, inv[2] * userUnit, inv[3] * userUnit, inv[4], inv[5]];
-  const rotation = ((Math.round(Number(page.getObject().getInheritable("Rotate")?.asNumber?.() ?? 0) / 90) * 90) % 360 + 360) % 360;
+  const rotation = (((Math.round(Number(page.getObject().getInheritable("Rotate")?.asNumber?.() ?? 0) / 90) * 90) % 360) + 360) % 360;
   return { width: (x1 - x0) / userUnit, height: (y1 - y0) / userUnit, rotation, userUnit, toUser };
 }
 

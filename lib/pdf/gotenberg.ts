@@ -60,7 +60,8 @@ export class GotenbergConverter implements PdfConverter {
         const message = `Gotenberg answered ${res.status}${detail ? `: ${detail}` : ""}`;
         // Gotenberg 8 answers 400 when LibreOffice cannot process the document; 5xx (and 503 on its
         // own timeout) when the service is at fault.
-        if (res.status === 400) throw new UnprocessableError(`The ${kind.toUpperCase()} file could not be converted to PDF (${message})`, "DocumentNotConvertible");
+        if (res.status === 400)
+          throw new UnprocessableError(`The ${kind.toUpperCase()} file could not be converted to PDF (${message})`, "DocumentNotConvertible");
         throw new UnavailableError(`PDF conversion failed: ${message}`, "PdfConverterUnavailable");
       }
       const pdf = Buffer.from(await res.arrayBuffer());
@@ -70,7 +71,8 @@ export class GotenbergConverter implements PdfConverter {
       return pdf;
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;
-      if (timeout.aborted) throw new UnavailableError(`PDF conversion did not finish within ${this.timeoutMs} ms (Gotenberg at ${this.baseUrl})`, "PdfConversionTimeout");
+      if (timeout.aborted)
+        throw new UnavailableError(`PDF conversion did not finish within ${this.timeoutMs} ms (Gotenberg at ${this.baseUrl})`, "PdfConversionTimeout");
       if (err instanceof UnavailableError || err instanceof UnprocessableError) throw err;
       throw new UnavailableError(`Gotenberg at ${this.baseUrl} is unreachable: ${describe(err)}`, "PdfConverterUnavailable");
     }

@@ -39,7 +39,13 @@ export async function checkSealable(upload: Buffer): Promise<SealablePdf> {
   if (writer.recoveredViaBruteForce) {
     // Appending to a file whose cross-reference table is broken is not possible; rewriting it is,
     // unless someone signed it (a rewrite would void their signature).
-    if (writer.getForm()?.getSignatureFields().some((f) => f.isSigned())) throw new PdfDamagedError("its cross-reference table is broken, and repairing it would invalidate the signatures it carries");
+    if (
+      writer
+        .getForm()
+        ?.getSignatureFields()
+        .some((f) => f.isSigned())
+    )
+      throw new PdfDamagedError("its cross-reference table is broken, and repairing it would invalidate the signatures it carries");
     pdf = Buffer.from(await writer.save());
     writer = await readWithWriter(pdf);
   }

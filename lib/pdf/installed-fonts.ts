@@ -8,7 +8,15 @@ let families: Promise<string[] | null> | null = null;
 /** Family names (each alias of a font counts), or null when fontconfig cannot be asked. */
 export function installedFontFamilies(): Promise<string[] | null> {
   families ??= promisify(execFile)("fc-list", [":", "family"], { timeout: 10_000, maxBuffer: 8 * 1024 * 1024 }).then(
-    ({ stdout }) => [...new Set(stdout.split("\n").flatMap((line) => line.split(",")).map((f) => f.trim()).filter(Boolean))],
+    ({ stdout }) => [
+      ...new Set(
+        stdout
+          .split("\n")
+          .flatMap((line) => line.split(","))
+          .map((f) => f.trim())
+          .filter(Boolean),
+      ),
+    ],
     () => null,
   );
   return families;

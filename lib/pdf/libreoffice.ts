@@ -166,7 +166,9 @@ export class LibreOfficePool implements PdfConverter {
     if (!Object.hasOwn(FORMATS, kind)) return Promise.reject(new UnprocessableError(`Cannot convert "${kind}" to PDF`, "DocumentNotConvertible"));
     // DOCX and PPTX are ZIP packages. LibreOffice would turn an empty or non-ZIP file into a blank PDF.
     if (input.subarray(0, 2).toString("latin1") !== "PK") {
-      return Promise.reject(new UnprocessableError(`The ${kind.toUpperCase()} file could not be converted to PDF: it is not a ZIP package`, "DocumentNotConvertible"));
+      return Promise.reject(
+        new UnprocessableError(`The ${kind.toUpperCase()} file could not be converted to PDF: it is not a ZIP package`, "DocumentNotConvertible"),
+      );
     }
     if (this.closed) return Promise.reject(closedError());
     const { signal } = opts;
@@ -250,7 +252,12 @@ export class LibreOfficePool implements PdfConverter {
         const files = await job.files;
         if (job.crashedOnce) await fsp.rm(files.output, { force: true });
         const { importFilter, exportFilter } = FORMATS[job.kind];
-        const reply = await this.requestWithTimeout(slot, proc, { in: files.input, out: files.output, import: importFilter, filter: exportFilter }, job.timeoutMs).catch(crashAsReply);
+        const reply = await this.requestWithTimeout(
+          slot,
+          proc,
+          { in: files.input, out: files.output, import: importFilter, filter: exportFilter },
+          job.timeoutMs,
+        ).catch(crashAsReply);
         if (!reply.ok && !reply.input && SOFFICE_DIED.test(reply.error ?? "")) {
           // soffice died while reading this document. Once may be soffice; twice on the same file is the
           // file (422, not 503): the document, not the converter, needs fixing.
@@ -366,7 +373,11 @@ export class LibreOfficePool implements PdfConverter {
     this.live.add(proc);
     void proc.gone.then(() => this.live.delete(proc));
     try {
-      await withTimeout(proc.ready, this.startTimeoutMs, () => new UnavailableError(`LibreOffice did not start within ${this.startTimeoutMs} ms`, "PdfConverterUnavailable"));
+      await withTimeout(
+        proc.ready,
+        this.startTimeoutMs,
+        () => new UnavailableError(`LibreOffice did not start within ${this.startTimeoutMs} ms`, "PdfConverterUnavailable"),
+      );
     } catch (err) {
       proc.kill(err as Error);
       this.lastStartError = err as Error;
@@ -498,8 +509,12 @@ class OfficeProcess {
       });
     this.gone = Promise.all([exited(this.soffice), exited(this.helper)]).then(() => this.removeFiles());
 
-    this.soffice.on("error", (err) => this.die(new UnavailableError(`Cannot run ${opts.sofficePath}: ${err.message}; ${INSTALL_HINT}`, "PdfConverterUnavailable")));
-    this.helper.on("error", (err) => this.die(new UnavailableError(`Cannot run ${opts.pythonPath}: ${err.message}; ${INSTALL_HINT}`, "PdfConverterUnavailable")));
+    this.soffice.on("error", (err) =>
+      this.die(new UnavailableError(`Cannot run ${opts.sofficePath}: ${err.message}; ${INSTALL_HINT}`, "PdfConverterUnavailable")),
+    );
+    this.helper.on("error", (err) =>
+      this.die(new UnavailableError(`Cannot run ${opts.pythonPath}: ${err.message}; ${INSTALL_HINT}`, "PdfConverterUnavailable")),
+    );
     this.soffice.on("exit", (code, signal) => this.die(this.failure(`soffice exited (${signal ?? `code ${code}`})`)));
     this.helper.on("exit", (code, signal) => this.die(this.failure(`the UNO helper exited (${signal ?? `code ${code}`})`)));
     this.soffice.stderr!.on("data", (chunk: Buffer) => this.keepStderr(chunk));
@@ -596,8 +611,7 @@ class OfficeProcess {
     if (message.ready) {
       if (message.warning) log.warn({ pdfConverter: "libreoffice" }, message.warning);
       this.markReady();
-    }
-    else if (message.fatal) this.die(new UnavailableError(`LibreOffice did not start: ${message.fatal}`, "PdfConverterUnavailable"));
+    } else if (message.fatal) this.die(new UnavailableError(`LibreOffice did not start: ${message.fatal}`, "PdfConverterUnavailable"));
     else if (typeof message.id === "number") {
       const waiter = this.pending.get(message.id);
       this.pending.delete(message.id);
@@ -652,7 +666,10 @@ async function findMissingDependency(sofficePath: string, pythonPath: string, he
 async function findExecutable(command: string): Promise<string | null> {
   const candidates = command.includes("/")
     ? [command]
-    : (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+    : (process.env.PATH ?? "")
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     try {
       await fsp.access(candidate, fs.constants.X_OK);
@@ -693,19 +710,23 @@ function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Pr
  * ready, which makes the second order more frequent; both are handled as the same crash.
  */
 function crashAsReply(err: unknown): HelperReply {
-  if (err instanceof UnavailableError && err.code !== "PdfConversionTimeout" && SOFFICE_DIED.test(err.message)) return { id: 0, ok: false, input: false, error: err.message };
+  if (err instanceof UnavailableError && err.code !== "PdfConversionTimeout" && SOFFICE_DIED.test(err.message))
+    return { id: 0, ok: false, input: false, error: err.message };
   throw err;
 }
 
 async function readPdf(file: string): Promise<Buffer> {
   const pdf = await fsp.readFile(file);
-  if (pdf.subarray(0, 5).toString("latin1") !== "%PDF-") throw new UnavailableError("LibreOffice produced something that is not a PDF", "PdfConverterUnavailable");
+  if (pdf.subarray(0, 5).toString("latin1") !== "%PDF-")
+    throw new UnavailableError("LibreOffice produced something that is not a PDF", "PdfConverterUnavailable");
   return pdf;
 }
 
 /** Temp-file errors (ENOSPC, EACCES) are the server's problem, not the document's. */
 function conversionFailure(err: unknown): QuireError {
-  return err instanceof QuireError ? err : new UnavailableError(`PDF conversion failed: ${err instanceof Error ? err.message : String(err)}`, "PdfConverterUnavailable");
+  return err instanceof QuireError
+    ? err
+    : new UnavailableError(`PDF conversion failed: ${err instanceof Error ? err.message : String(err)}`, "PdfConverterUnavailable");
 }
 
 function removeJobFiles(job: Job): void {

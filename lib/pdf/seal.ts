@@ -9,7 +9,17 @@
 // Writing is @libpdf/core's (incremental saves, PAdES, timestamps); reading is MuPDF's (engine.ts).
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { type EmbeddedFont, HttpTimestampAuthority, P12Signer, PDF, type PDFPage, rgb, Standard14Font, type Standard14FontName, StandardFonts } from "@libpdf/core";
+import {
+  type EmbeddedFont,
+  HttpTimestampAuthority,
+  P12Signer,
+  PDF,
+  type PDFPage,
+  rgb,
+  Standard14Font,
+  type Standard14FontName,
+  StandardFonts,
+} from "@libpdf/core";
 import { log } from "@/lib/log";
 import { withPdf } from "@/lib/pdf/engine";
 import { documentGeometry, type PageGeometry, placement, type Rect } from "@/lib/pdf/geometry";
@@ -182,7 +192,10 @@ function appendCertificate(doc: PDF, cert: SealRequest["certificate"], documentH
   line(`Document id: ${cert.documentId}`);
   line(`SHA-256 of the document as sent: ${documentHash}`);
   line(`Completed: ${cert.completedAt.toISOString()}`);
-  line(`Seal: ${level === "PAdES-B-LT" ? "PAdES B-LT (signature timestamp from a trusted time-stamping service, validation data embedded)" : "PAdES B-B (no trusted timestamp)"}`, { gap: 10 });
+  line(
+    `Seal: ${level === "PAdES-B-LT" ? "PAdES B-LT (signature timestamp from a trusted time-stamping service, validation data embedded)" : "PAdES B-B (no trusted timestamp)"}`,
+    { gap: 10 },
+  );
   for (const [i, s] of cert.signers.entries()) {
     line(`Signer ${i + 1}: ${s.name} <${s.email}>`, { bold: true, size: 11 });
     line(`Signed: ${s.signedAt.toISOString()}   IP address: ${s.ip}   Verification: ${s.verification}`);
@@ -246,7 +259,9 @@ export async function sealCompletedDocument(req: SealRequest): Promise<{ pdf: Bu
     location: "",
     contactInfo: "",
     subFilter: "ETSI.CAdES.detached",
-    ...(req.tsaUrl ? { level: "B-LT" as const, timestampAuthority: new HttpTimestampAuthority(req.tsaUrl, { timeout: 15_000 }), estimatedSize: 32_768 } : { level: "B-B" as const }),
+    ...(req.tsaUrl
+      ? { level: "B-LT" as const, timestampAuthority: new HttpTimestampAuthority(req.tsaUrl, { timeout: 15_000 }), estimatedSize: 32_768 }
+      : { level: "B-B" as const }),
   });
   if (warnings.length) log.info({ warnings: warnings.map((w) => w.message ?? String(w)) }, "seal warnings");
   return { pdf: Buffer.from(signed), documentHash, level };

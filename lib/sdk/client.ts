@@ -400,7 +400,8 @@ function authOf(r: EmbeddedSigner, i: number): { identityVerification?: SigningR
   if (smsOtp.phone !== undefined && typeof smsOtp.phone !== "string") throw new QuireInputError(`${field}.smsOtp.phone must be a string`, field);
   const authPhone = nonEmpty(smsOtp.phone) ? smsOtp.phone.trim() : undefined;
   const ownPhone = nonEmpty(r.phone) ? r.phone.trim() : undefined;
-  if (authPhone && ownPhone && authPhone !== ownPhone) throw new QuireInputError(`Recipient ${i} has two different phone numbers (phone and auth.smsOtp.phone)`, `recipients.${i}.phone`);
+  if (authPhone && ownPhone && authPhone !== ownPhone)
+    throw new QuireInputError(`Recipient ${i} has two different phone numbers (phone and auth.smsOtp.phone)`, `recipients.${i}.phone`);
   const phone = authPhone ?? ownPhone;
   if (!phone) throw new PhoneRequiredForSmsOtp(i, r.email);
   return { identityVerification: { mode: "otp", channel: "sms" }, phone };
@@ -432,7 +433,10 @@ export function planEmbeddedSignature(input: CreateEmbeddedSignatureInput): { re
   if (!Array.isArray(input.recipients) || input.recipients.length === 0) throw new QuireInputError("recipients must list at least one signer", "recipients");
   const sources = (["file", "fileLink", "templateId", "deliverableId"] as const).filter((k) => input[k] !== undefined && input[k] !== null && input[k] !== "");
   if (sources.length !== 1) {
-    throw new QuireInputError(`Give exactly one document source (file, fileLink, templateId or deliverableId)${sources.length ? `; got ${sources.join(", ")}` : ""}`, "source");
+    throw new QuireInputError(
+      `Give exactly one document source (file, fileLink, templateId or deliverableId)${sources.length ? `; got ${sources.join(", ")}` : ""}`,
+      "source",
+    );
   }
   if (input.fileName !== undefined && sources[0] !== "file") throw new QuireInputError("fileName goes with file only", "fileName");
 
@@ -452,7 +456,13 @@ export function planEmbeddedSignature(input: CreateEmbeddedSignatureInput): { re
     }
     const signingOrder = r.signingOrder ?? i + 1;
     const { identityVerification, phone } = authOf(r, i);
-    recipients.push({ name: r.name, email: r.email, signingOrder, ...(phone !== undefined ? { phone } : {}), ...(identityVerification ? { identityVerification } : {}) });
+    recipients.push({
+      name: r.name,
+      email: r.email,
+      signingOrder,
+      ...(phone !== undefined ? { phone } : {}),
+      ...(identityVerification ? { identityVerification } : {}),
+    });
     signers.push({ index: i, email: key, signingOrder, requestedMode: identityVerification ? identityVerification.mode : null });
     shorthand.push(...shorthandFields(r, i));
   }
@@ -520,7 +530,9 @@ export class EsignApi {
 
   /** Emails the signers (the ones whose turn it is, or those named), lifting a passcode lock. */
   async resendEmail(documentId: string, recipientIds?: string[]): Promise<ResendResult> {
-    return (await this.#t.request<Data<ResendResult>>("POST", `/esign/documents/${seg(documentId)}/resend-email`, { json: recipientIds ? { recipientIds } : {} })).data;
+    return (
+      await this.#t.request<Data<ResendResult>>("POST", `/esign/documents/${seg(documentId)}/resend-email`, { json: recipientIds ? { recipientIds } : {} })
+    ).data;
   }
 
   async auditTrail(documentId: string): Promise<AuditTrail> {
@@ -534,7 +546,8 @@ export class EsignApi {
 
   /** A signing URL for one recipient (exactly one of recipientId, externalId). Request it when the signer clicks; do not store it. */
   async createSigningUrl(documentId: string, input: SigningUrlInput): Promise<SigningUrlResult> {
-    return (await this.#t.request<Data<{ results: SigningUrlResult }>>("POST", `/esign/documents/${seg(documentId)}/signing-url`, { json: input })).data.results;
+    return (await this.#t.request<Data<{ results: SigningUrlResult }>>("POST", `/esign/documents/${seg(documentId)}/signing-url`, { json: input })).data
+      .results;
   }
 
   async getEmbeddedSigningSettings(): Promise<EmbeddedSigningSettings> {
@@ -561,7 +574,10 @@ export class EsignApi {
         const r = byEmail.get(s.email);
         if (!r) throw new QuireError(`The service's reply does not list recipient ${s.email}`);
         if (r.status === "ready") {
-          const url = await this.createSigningUrl(reply.documentId, { recipientId: r.id, ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}) });
+          const url = await this.createSigningUrl(reply.documentId, {
+            recipientId: r.id,
+            ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
+          });
           recipients.push({ recipientId: r.id, embedUrl: url.url, status: "ready", identityVerificationMode: url.identityVerificationMode });
         } else {
           recipients.push({ recipientId: r.id, embedUrl: null, status: r.status, identityVerificationMode: s.requestedMode });

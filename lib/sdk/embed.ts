@@ -93,7 +93,8 @@ export function acceptMessage(event: { origin: string; source: unknown; data: un
   const d = event.data as Record<string, unknown> | null;
   if (!d || typeof d !== "object") return null;
   if (d.type === "esign:completed") {
-    if (!isString(d.documentId) || d.status !== "completed" || (d.event !== "signing_complete" && d.event !== "already_signed") || d.scope !== "recipient") return null;
+    if (!isString(d.documentId) || d.status !== "completed" || (d.event !== "signing_complete" && d.event !== "already_signed") || d.scope !== "recipient")
+      return null;
     return { type: d.type, documentId: d.documentId, status: d.status, event: d.event, scope: d.scope };
   }
   if (d.type === "esign:declined") {

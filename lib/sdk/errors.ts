@@ -63,7 +63,11 @@ export class PhoneRequiredForSmsOtp extends QuireInputError {
   readonly email: string;
 
   constructor(recipientIndex: number, email: string) {
-    super(`Recipient ${recipientIndex} (${email}) asks for an SMS passcode but has no phone number`, `recipients.${recipientIndex}.phone`, "PhoneRequiredForSmsOtp");
+    super(
+      `Recipient ${recipientIndex} (${email}) asks for an SMS passcode but has no phone number`,
+      `recipients.${recipientIndex}.phone`,
+      "PhoneRequiredForSmsOtp",
+    );
     this.recipientIndex = recipientIndex;
     this.email = email;
   }

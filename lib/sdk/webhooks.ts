@@ -61,7 +61,12 @@ function hmac(secret: string, timestamp: number, body: string | Uint8Array): Buf
  * and its timestamp is within `toleranceSeconds` (default 300) of now. Malformed headers, wrong
  * secrets, changed bodies and stale (or far-future) timestamps give false. Constant-time compare.
  */
-export function verifyWebhookSignature(rawBody: string | Uint8Array, header: string | null | undefined, secret: string, options: VerifyWebhookOptions = {}): boolean {
+export function verifyWebhookSignature(
+  rawBody: string | Uint8Array,
+  header: string | null | undefined,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): boolean {
   if (typeof secret !== "string" || !secret) throw new TypeError("verifyWebhookSignature: secret is required");
   if (typeof rawBody !== "string" && !(rawBody instanceof Uint8Array)) {
     throw new TypeError("verifyWebhookSignature: rawBody must be the raw request body as a string or bytes (not parsed JSON)");
@@ -93,11 +98,19 @@ export function signWebhookPayload(rawBody: string | Uint8Array, secret: string,
  * with the webhook's `standardSecret` (or its `secret`: both name the same key). Same rules as
  * verifyWebhookSignature: raw body, timestamp within `toleranceSeconds`, constant-time compare.
  */
-export function verifyStandardWebhook(rawBody: string | Uint8Array, headers: { "webhook-id"?: string | null; "webhook-timestamp"?: string | null; "webhook-signature"?: string | null }, secret: string, options: VerifyWebhookOptions = {}): boolean {
+export function verifyStandardWebhook(
+  rawBody: string | Uint8Array,
+  headers: { "webhook-id"?: string | null; "webhook-timestamp"?: string | null; "webhook-signature"?: string | null },
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): boolean {
   if (typeof secret !== "string" || !secret.startsWith("whsec_")) throw new TypeError("verifyStandardWebhook: secret must be the webhook's whsec_… secret");
   const id = headers["webhook-id"];
   const timestamp = Number(headers["webhook-timestamp"]);
-  const signatures = (headers["webhook-signature"] ?? "").split(" ").filter((s) => s.startsWith("v1,")).map((s) => s.slice(3));
+  const signatures = (headers["webhook-signature"] ?? "")
+    .split(" ")
+    .filter((s) => s.startsWith("v1,"))
+    .map((s) => s.slice(3));
   if (!id || !Number.isInteger(timestamp) || signatures.length === 0) return false;
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const nowSeconds = options.now === undefined ? Date.now() / 1000 : options.now instanceof Date ? options.now.getTime() / 1000 : options.now;
@@ -121,7 +134,12 @@ export class WebhookSignatureError extends QuireError {
 }
 
 /** Verifies the delivery, then parses its body. Throws WebhookSignatureError when it does not verify. */
-export function constructWebhookEvent<D = Record<string, unknown>>(rawBody: string | Uint8Array, header: string | null | undefined, secret: string, options: VerifyWebhookOptions = {}): WebhookEnvelope<D> {
+export function constructWebhookEvent<D = Record<string, unknown>>(
+  rawBody: string | Uint8Array,
+  header: string | null | undefined,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): WebhookEnvelope<D> {
   if (!verifyWebhookSignature(rawBody, header, secret, options)) throw new WebhookSignatureError();
   return JSON.parse(typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody)) as WebhookEnvelope<D>;
 }

@@ -9,10 +9,14 @@ export const healthSchema = z
     status: z.enum(["ok", "degraded"]),
     database: check,
     pdfConverter: check,
-    sealLevel: z.enum(["PAdES-B-B", "PAdES-B-LT"]).meta({ description: "The PAdES baseline level of completed documents' seals: B-LT when a time-stamping service (TSA_URL) is configured" }),
+    sealLevel: z
+      .enum(["PAdES-B-B", "PAdES-B-LT"])
+      .meta({ description: "The PAdES baseline level of completed documents' seals: B-LT when a time-stamping service (TSA_URL) is configured" }),
   })
   .meta({ id: "Health" });
-export const readinessSchema = z.object({ status: z.enum(["ready", "not_ready"]), database: check, storage: check, pdfConverter: check }).meta({ id: "Readiness" });
+export const readinessSchema = z
+  .object({ status: z.enum(["ready", "not_ready"]), database: check, storage: check, pdfConverter: check })
+  .meta({ id: "Readiness" });
 export const whoamiSchema = z
   .object({ orgId: z.string(), role: z.enum(ROLES), keyPrefix: z.string().meta({ description: "The key's first characters, as the dashboard lists it" }) })
   .meta({ id: "WhoAmI" });

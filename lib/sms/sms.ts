@@ -26,19 +26,37 @@ function escapeHtml(v: string): string {
 export function smsSenderFor(db: Db, instanceSecret: string) {
   return async (orgId: string): Promise<SmsSender> => {
     const s = await db.embeddedSigningSettings.findUnique({ where: { orgId } });
-    const http = s?.smsApiBaseUrl && s.smsApiBaseUrl !== OUTBOX_SMS_PROVIDER && s.smsAccountSid && s.smsAuthTokenEnc && s.smsFrom ? { base: s.smsApiBaseUrl.replace(/\/+$/, ""), sid: s.smsAccountSid, from: s.smsFrom, token: open(instanceSecret, s.smsAuthTokenEnc) } : null;
+    const http =
+      s?.smsApiBaseUrl && s.smsApiBaseUrl !== OUTBOX_SMS_PROVIDER && s.smsAccountSid && s.smsAuthTokenEnc && s.smsFrom
+        ? { base: s.smsApiBaseUrl.replace(/\/+$/, ""), sid: s.smsAccountSid, from: s.smsFrom, token: open(instanceSecret, s.smsAuthTokenEnc) }
+        : null;
     return {
       async send(m) {
         // No provider saved (removed since the code was asked for): nothing may pretend to send.
         if (!s?.smsApiBaseUrl) throw new Error("No SMS provider is configured for this organization");
         const row = await db.outboxMessage.create({
-          data: { orgId: m.orgId, kind: "sms_passcode", to: m.to, cc: [], fromAddress: http?.from ?? "Quire SMS", subject: "SMS", html: `<p>${escapeHtml(m.body)}</p>`, text: m.body, documentId: m.documentId ?? null, transport: http ? "sms" : "outbox", sentAt: http ? null : new Date() },
+          data: {
+            orgId: m.orgId,
+            kind: "sms_passcode",
+            to: m.to,
+            cc: [],
+            fromAddress: http?.from ?? "Quire SMS",
+            subject: "SMS",
+            html: `<p>${escapeHtml(m.body)}</p>`,
+            text: m.body,
+            documentId: m.documentId ?? null,
+            transport: http ? "sms" : "outbox",
+            sentAt: http ? null : new Date(),
+          },
         });
         if (!http) return;
         try {
           const res = await fetch(`${http.base}/2010-04-01/Accounts/${encodeURIComponent(http.sid)}/Messages.json`, {
             method: "POST",
-            headers: { authorization: `Basic ${Buffer.from(`${http.sid}:${http.token}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
+            headers: {
+              authorization: `Basic ${Buffer.from(`${http.sid}:${http.token}`).toString("base64")}`,
+              "content-type": "application/x-www-form-urlencoded",
+            },
             body: new URLSearchParams({ To: m.to, From: http.from, Body: m.body }),
             redirect: "error",
             signal: AbortSignal.timeout(10_000),

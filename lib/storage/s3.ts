@@ -3,7 +3,15 @@
 // Streams go straight through: uploads in 8 MB parts, downloads as the response body.
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { StorageKeyError, StorageNotFoundError, type FileStorage, type PutOptions, type StoredFile } from "@/lib/storage/types";
 

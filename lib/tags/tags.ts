@@ -79,7 +79,15 @@ export async function ensureTagsSql(tx: SqlRunner, orgId: string, userId: string
     const [existing] = await tx.query<TagRow>(`SELECT ${TAG_COLUMNS} FROM tag WHERE "orgId" = $1::uuid AND lower(label) = lower($2) LIMIT 1`, [orgId, label]);
     if (existing) {
       if (existing.isActive) tags.push(existing);
-      else tags.push((await tx.query<TagRow>(`UPDATE tag SET "isActive" = true, "updatedOn" = $2::timestamptz WHERE id = $1::uuid RETURNING ${TAG_COLUMNS}`, [existing.id, now]))[0]);
+      else
+        tags.push(
+          (
+            await tx.query<TagRow>(`UPDATE tag SET "isActive" = true, "updatedOn" = $2::timestamptz WHERE id = $1::uuid RETURNING ${TAG_COLUMNS}`, [
+              existing.id,
+              now,
+            ])
+          )[0],
+        );
       continue;
     }
     const [tag] = await tx.query<TagRow>(

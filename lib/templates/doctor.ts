@@ -60,12 +60,19 @@ function paragraphTexts(xml: string, w: "w" | "a"): string[] {
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
 export function checkTemplate(file: Buffer, kind: TemplateKind, options: DoctorOptions): TemplateFinding[] {
   const zip = new PizZip(file);
-  const names = Object.keys(zip.files).filter((n) => !zip.files[n].dir).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  const names = Object.keys(zip.files)
+    .filter((n) => !zip.files[n].dir)
+    .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
   const text = (name: string) => zip.file(name)?.asText() ?? "";
   const w = kind === "docx" ? "w" : "a";
   const findings: TemplateFinding[] = [];
@@ -75,16 +82,30 @@ export function checkTemplate(file: Buffer, kind: TemplateKind, options: DoctorO
     if (CONTENT_PARTS[kind].test(name)) {
       findings.push(...blankLines(name, kind, paragraphTexts(xml, w).map(unescape)));
       findings.push(...rendersDifferently(name, kind, xml));
-    } else if (!FILLED_ELSEWHERE.test(name) && !/\.rels$|\[Content_Types\]|styles|theme|settings|fontTable|numbering|webSettings|presProps|viewProps|tableStyles/.test(name)) {
+    } else if (
+      !FILLED_ELSEWHERE.test(name) &&
+      !/\.rels$|\[Content_Types\]|styles|theme|settings|fontTable|numbering|webSettings|presProps|viewProps|tableStyles/.test(name)
+    ) {
       const shown = unescapeXml(xml.replace(/<[^>]+>/g, " "));
       for (const tag of new Set(shown.match(/\{[^{}\s][^{}]{0,98}\}/g) ?? [])) {
-        findings.push({ code: "TagNotFilled", severity: "warning", message: `${tag} is in ${describePart(name)}, which Quire does not fill: it will print as written. Move it into the document's text.`, location: where(name, kind) });
+        findings.push({
+          code: "TagNotFilled",
+          severity: "warning",
+          message: `${tag} is in ${describePart(name)}, which Quire does not fill: it will print as written. Move it into the document's text.`,
+          location: where(name, kind),
+        });
       }
     }
   }
   if (names.some((n) => /\/diagrams\/data\d*\.xml$/.test(n))) {
     const part = names.find((n) => /\/diagrams\/data\d*\.xml$/.test(n))!;
-    findings.push({ code: "RendersDifferently", severity: "warning", message: "The document holds SmartArt: LibreOffice draws it from the fallback picture Word saved with it (or not at all), so it may look different and its text cannot be filled. Convert the SmartArt to shapes or a picture.", location: part });
+    findings.push({
+      code: "RendersDifferently",
+      severity: "warning",
+      message:
+        "The document holds SmartArt: LibreOffice draws it from the fallback picture Word saved with it (or not at all), so it may look different and its text cannot be filled. Convert the SmartArt to shapes or a picture.",
+      location: part,
+    });
   }
   findings.push(...largeImages(zip, names, kind));
   if (options.fonts) findings.push(...missingFonts(zip, kind, options.fonts));
@@ -135,9 +156,14 @@ function rendersDifferently(part: string, kind: TemplateKind, xml: string): Temp
     [/<w:control\b|<w:ocx\b|activeX/, "An ActiveX form control: LibreOffice shows a picture of it or nothing. Use a plain text field or a {tag}."],
     [/<w:object\b|<p:oleObj\b/, "An embedded object (e.g. a spreadsheet): LibreOffice prints the preview picture saved with it, which may be out of date."],
     [/<a:sp3d\b|<a:scene3d\b/, "3-D effects on a shape or WordArt: LibreOffice draws them flat."],
-    [/<w:instrText[^>]*>\s*TOC\b|<w:fldSimple[^>]*w:instr="\s*TOC\b/, "A table of contents: it prints as last saved in Word, not updated for generated content. Update it in Word before uploading, or avoid page numbers in it."],
+    [
+      /<w:instrText[^>]*>\s*TOC\b|<w:fldSimple[^>]*w:instr="\s*TOC\b/,
+      "A table of contents: it prints as last saved in Word, not updated for generated content. Update it in Word before uploading, or avoid page numbers in it.",
+    ],
   ];
-  return checks.filter(([pattern]) => pattern.test(xml)).map(([, message]) => ({ code: "RendersDifferently" as const, severity: "warning" as const, message, location: where(part, kind) }));
+  return checks
+    .filter(([pattern]) => pattern.test(xml))
+    .map(([, message]) => ({ code: "RendersDifferently" as const, severity: "warning" as const, message, location: where(part, kind) }));
 }
 
 function largeImages(zip: PizZip, names: string[], kind: TemplateKind): TemplateFinding[] {
@@ -172,9 +198,19 @@ function missingFonts(zip: PizZip, kind: TemplateKind, installed: string[]): Tem
     if (have.has(name.toLowerCase())) continue;
     const twin = METRIC_TWINS[name.toLowerCase()];
     if (twin && have.has(twin.toLowerCase())) {
-      findings.push({ code: "FontSubstituted", severity: "info", message: `${name} is not installed on the converter; LibreOffice uses ${twin}, which has the same character widths, so lines and pages break the same way.`, location: "fonts" });
+      findings.push({
+        code: "FontSubstituted",
+        severity: "info",
+        message: `${name} is not installed on the converter; LibreOffice uses ${twin}, which has the same character widths, so lines and pages break the same way.`,
+        location: "fonts",
+      });
     } else {
-      findings.push({ code: "FontMissing", severity: "warning", message: `${name} is not installed on the converter: LibreOffice substitutes another font, so lines and pages may break differently. Install ${name} on the server (or in the Gotenberg image), or use another font.`, location: "fonts" });
+      findings.push({
+        code: "FontMissing",
+        severity: "warning",
+        message: `${name} is not installed on the converter: LibreOffice substitutes another font, so lines and pages may break differently. Install ${name} on the server (or in the Gotenberg image), or use another font.`,
+        location: "fonts",
+      });
     }
   }
   return findings;

@@ -90,17 +90,10 @@ const KINDS: Record<TemplateKind, { mime: TemplateInspection["fileType"]; mainCo
   },
 };
 
-export async function inspectTemplate(
-  file: Buffer,
-  fileName: string,
-  opts: { maxBytes: number },
-): Promise<TemplateInspection> {
+export async function inspectTemplate(file: Buffer, fileName: string, opts: { maxBytes: number }): Promise<TemplateInspection> {
   if (file.length === 0) throw new TemplateFileError("The file is empty", "TemplateEmpty");
   if (file.length > opts.maxBytes) {
-    throw new TemplateFileError(
-      `The file is ${formatBytes(file.length)}, over the ${formatBytes(opts.maxBytes)} limit`,
-      "TemplateTooLarge",
-    );
+    throw new TemplateFileError(`The file is ${formatBytes(file.length)}, over the ${formatBytes(opts.maxBytes)} limit`, "TemplateTooLarge");
   }
 
   const sniffed = sniff(file);
@@ -127,7 +120,11 @@ export async function inspectTemplate(
   if (!contentTypesEntry) throw unsupported("The file is a ZIP archive, not a DOCX or PPTX");
   const contentTypesXml = await inflateEntry(file, contentTypesEntry);
   assertWellFormed(contentTypesEntry.name, contentTypesXml);
-  const kind = identifyKind(contentTypesXml, extension, entries.map((entry) => entry.name));
+  const kind = identifyKind(
+    contentTypesXml,
+    extension,
+    entries.map((entry) => entry.name),
+  );
 
   // Only XML parts matter for placeholders; media, fonts and embedded objects are never inflated.
   const zip = new PizZip();
@@ -157,9 +154,10 @@ function sniff(file: Buffer): "pdf" | "ole" | "zip" | "other" {
 function identifyKind(contentTypesXml: string, extension: TemplateKind, names: string[]): TemplateKind {
   // Resolve each part's type the way docxtemplater and Office do: an Override wins, else the Default for its extension.
   const pairs = (tag: string, key: string) =>
-    [...contentTypesXml.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, "g"))].map(
-      (m): [string, string] => [attribute(m[1], key) ?? "", attribute(m[1], "ContentType") ?? ""],
-    );
+    [...contentTypesXml.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, "g"))].map((m): [string, string] => [
+      attribute(m[1], key) ?? "",
+      attribute(m[1], "ContentType") ?? "",
+    ]);
   const overrides = new Map(pairs("Override", "PartName").map(([part, type]) => [part.replace(/^\//, ""), type]));
   const defaults = new Map(pairs("Default", "Extension").map(([ext, type]) => [ext.toLowerCase(), type]));
   const typeOf = (name: string) => overrides.get(name) ?? defaults.get(name.slice(name.lastIndexOf(".") + 1).toLowerCase());
@@ -172,9 +170,7 @@ function identifyKind(contentTypesXml: string, extension: TemplateKind, names: s
       continue;
     }
     if (kind !== extension) {
-      throw unsupported(
-        `The file is a ${KINDS[kind].label}, not a ${KINDS[extension].label}: its extension says .${extension}; rename it to .${kind}`,
-      );
+      throw unsupported(`The file is a ${KINDS[kind].label}, not a ${KINDS[extension].label}: its extension says .${extension}; rename it to .${kind}`);
     }
     return kind;
   }
@@ -184,16 +180,17 @@ function identifyKind(contentTypesXml: string, extension: TemplateKind, names: s
     throw unsupported("The file is a Word template or macro-enabled document, not a DOCX: save it as a .docx document");
   }
   if (/presentationml|ms-powerpoint/.test(types)) {
-    throw unsupported(
-      "The file is a PowerPoint template, slide show or macro-enabled presentation, not a PPTX: save it as a .pptx presentation",
-    );
+    throw unsupported("The file is a PowerPoint template, slide show or macro-enabled presentation, not a PPTX: save it as a .pptx presentation");
   }
   if (/spreadsheetml|ms-excel/.test(types)) throw unsupported("The file is an Excel spreadsheet, not a DOCX or PPTX");
   throw unsupported("The file is a ZIP archive, not a DOCX or PPTX");
 }
 
 function attribute(attrs: string, name: string): string | undefined {
-  return new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(attrs)?.slice(1).find((v) => v !== undefined);
+  return new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`)
+    .exec(attrs)
+    ?.slice(1)
+    .find((v) => v !== undefined);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -300,15 +297,11 @@ function checkDeclaredSizes(entries: ZipEntry[]): void {
     total += entry.uncompressedSize;
     const ratio = entry.uncompressedSize / Math.max(entry.compressedSize, 1);
     if (entry.uncompressedSize > RATIO_CHECK_MIN_SIZE && ratio > MAX_RATIO) {
-      throw zipBomb(
-        `The file looks like a zip bomb: "${entry.name}" expands ${Math.round(ratio)} times, to ${formatBytes(entry.uncompressedSize)}`,
-      );
+      throw zipBomb(`The file looks like a zip bomb: "${entry.name}" expands ${Math.round(ratio)} times, to ${formatBytes(entry.uncompressedSize)}`);
     }
   }
   if (total > MAX_TOTAL_UNCOMPRESSED) {
-    throw zipBomb(
-      `The file looks like a zip bomb: it expands to ${formatBytes(total)} (the limit is ${formatBytes(MAX_TOTAL_UNCOMPRESSED)})`,
-    );
+    throw zipBomb(`The file looks like a zip bomb: it expands to ${formatBytes(total)} (the limit is ${formatBytes(MAX_TOTAL_UNCOMPRESSED)})`);
   }
 }
 
@@ -455,7 +448,10 @@ function extractPlaceholders(zip: PizZip, kind: TemplateKind): TemplatePlacehold
         let entry = placeholders.get(placeholder);
         if (!entry) {
           try {
-            const { kind: tagKind, identifiers } = classifyTag(tag.module === "loop" ? `${tag.inverted ? "^" : "#"}${tag.value}` : raw, (tag.subparsed?.length ?? 0) > 0);
+            const { kind: tagKind, identifiers } = classifyTag(
+              tag.module === "loop" ? `${tag.inverted ? "^" : "#"}${tag.value}` : raw,
+              (tag.subparsed?.length ?? 0) > 0,
+            );
             entry = { placeholder, name, kind: tagKind };
             if (loop) entry.loop = loop;
             else if (tagKind !== "text" && identifiers.length) entry.data = identifiers;
@@ -495,21 +491,19 @@ function toTagOrCorruptError(err: TemplateErrorLike, zip: PizZip): TemplateFileE
 function delimiterChangeProblem(zip: PizZip): string {
   for (const name of Object.keys(zip.files).sort()) {
     if (!/\.xml$/.test(name) || name.startsWith("docProps/")) continue;
-    const text = zip.file(name)!.asText().replace(/<[^>]+>/g, "");
+    const text = zip
+      .file(name)!
+      .asText()
+      .replace(/<[^>]+>/g, "");
     const found = /\{=[^{}]{0,40}\}?/.exec(text);
-    if (found) return `"${clip(found[0])}" (${name}) starts with "=", which placeholders use only to change their delimiters (like {=[[ ]]=}); remove the "=" or the braces`;
+    if (found)
+      return `"${clip(found[0])}" (${name}) starts with "=", which placeholders use only to change their delimiters (like {=[[ ]]=}); remove the "=" or the braces`;
   }
   return 'A placeholder starts with "=", which placeholders use only to change their delimiters (like {=[[ ]]=}); remove the "=" or the braces';
 }
 
 /** docxtemplater errors that mean the package itself is broken, not that a tag is badly written. */
-const INTERNAL_ERROR_IDS = new Set([
-  "file_has_invalid_xml",
-  "malformed_xml",
-  "invalid_xml_characters",
-  "filetype_not_identified",
-  "filetype_not_handled",
-]);
+const INTERNAL_ERROR_IDS = new Set(["file_has_invalid_xml", "malformed_xml", "invalid_xml_characters", "filetype_not_identified", "filetype_not_handled"]);
 
 function describeTagError(err: TemplateErrorLike): string {
   const p = err.properties ?? {};

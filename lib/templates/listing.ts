@@ -84,7 +84,11 @@ function run<T>(db: SqlRunner, query: Prisma.Sql): Promise<T[]> {
   return db.query<T>(query.text, query.values);
 }
 
-export async function listTemplateItems(db: SqlRunner, orgId: string, input: ListTemplateItemsInput): Promise<{ results: TemplateItemJson[]; totalRecords: number }> {
+export async function listTemplateItems(
+  db: SqlRunner,
+  orgId: string,
+  input: ListTemplateItemsInput,
+): Promise<{ results: TemplateItemJson[]; totalRecords: number }> {
   if (input.folderId) {
     const [folder] = await db.query(`SELECT id FROM template_folder WHERE id = $1::uuid AND "orgId" = $2::uuid AND "isActive"`, [input.folderId, orgId]);
     if (!folder) throw new NotFoundError("Folder not found", "FolderNotFound");
@@ -95,11 +99,7 @@ export async function listTemplateItems(db: SqlRunner, orgId: string, input: Lis
   const parent = input.folderId ?? null;
   const nameFilter = (alias: Prisma.Sql) => (input.query ? Prisma.sql`AND ${alias}.name ILIKE ${likePattern(input.query)}` : Prisma.empty);
 
-  const folderScope = includeFolders
-    ? parent
-      ? Prisma.sql`f."parentId" = ${parent}::uuid`
-      : Prisma.sql`f."parentId" IS NULL`
-    : Prisma.sql`FALSE`;
+  const folderScope = includeFolders ? (parent ? Prisma.sql`f."parentId" = ${parent}::uuid` : Prisma.sql`f."parentId" IS NULL`) : Prisma.sql`FALSE`;
   const templateScope = allTemplates ? Prisma.empty : parent ? Prisma.sql`AND t."folderId" = ${parent}::uuid` : Prisma.sql`AND t."folderId" IS NULL`;
   const tagFilter = input.selectedTags.length
     ? Prisma.sql`AND t.id IN (

@@ -29,8 +29,14 @@ export const templatePlaceholderSchema = z
   .object({
     placeholder: z.string().meta({ description: "As written in the template, e.g. {@Scope}" }),
     name: z.string().meta({ description: "Without braces and prefix, e.g. Scope" }),
-    kind: z.enum(["text", "html", "image", "loop", "condition", "path", "expression"]).meta({ description: "What the tag does: a loop repeats its content for each item of a JSON array; a path ({client.address.city}) or expression ({price * quantity}) reads JSON data" }),
-    data: z.array(z.string()).optional().meta({ description: "Top-level data names a path, expression, loop or condition reads: send each as a variable {name} whose value is JSON" }),
+    kind: z.enum(["text", "html", "image", "loop", "condition", "path", "expression"]).meta({
+      description:
+        "What the tag does: a loop repeats its content for each item of a JSON array; a path ({client.address.city}) or expression ({price * quantity}) reads JSON data",
+    }),
+    data: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "Top-level data names a path, expression, loop or condition reads: send each as a variable {name} whose value is JSON" }),
     fields: z.array(z.string()).optional().meta({ description: "A loop's fields: what its tags read from each item" }),
     loop: z.string().optional().meta({ description: "The loop this tag sits in" }),
   })
@@ -89,7 +95,7 @@ export const templateCheckSchema = z
           code: z.enum(["TagNotFilled", "BlankLineLeft", "FontMissing", "FontSubstituted", "ImageTooLarge", "RendersDifferently"]),
           severity: z.enum(["warning", "info"]),
           message: z.string().meta({ description: "What will go wrong and what to do about it" }),
-          location: z.string().meta({ description: "Where: a part and paragraph (\"word/document.xml, paragraph 12\"), a slide, or \"fonts\"" }),
+          location: z.string().meta({ description: 'Where: a part and paragraph ("word/document.xml, paragraph 12"), a slide, or "fonts"' }),
         })
         .meta({ id: "TemplateFinding" }),
     ),

@@ -18,8 +18,7 @@ export interface SampleTemplate {
 export const SAMPLE_TEMPLATES: readonly SampleTemplate[] = [
   {
     name: "Services Agreement",
-    description:
-      "Short services agreement with client details, an HTML scope section, a logo, a repeatable price table and client signature anchors.",
+    description: "Short services agreement with client details, an HTML scope section, a logo, a repeatable price table and client signature anchors.",
     fileName: "services-agreement.docx",
     kind: "docx",
     folder: ["Sales", "Contracts"],
@@ -185,9 +184,7 @@ function contractDocumentXml(): string {
       "This Agreement starts on the date above and continues until the services are complete. Either party may end it by giving 30 days’ written notice; fees for work already performed remain payable.",
     ]),
     heading("5. Confidentiality"),
-    wParagraph([
-      "Each party will keep the other party’s confidential information secret and use it only to perform this Agreement.",
-    ]),
+    wParagraph(["Each party will keep the other party’s confidential information secret and use it only to perform this Agreement."]),
     heading("6. Signatures"),
     wParagraph(["Signed for the provider: {ProviderName}"]),
     wParagraph(["Signed for the client:"], undefined, '<w:spacing w:before="240"/>'),
@@ -217,10 +214,7 @@ function contractStylesXml(): string {
 
 export async function buildSampleContractDocx(): Promise<Buffer> {
   return zipParts([
-    [
-      "[Content_Types].xml",
-      contentTypes({ "word/document.xml": CT.docxMain, "word/styles.xml": CT.docxStyles, "docProps/core.xml": CT.core }),
-    ],
+    ["[Content_Types].xml", contentTypes({ "word/document.xml": CT.docxMain, "word/styles.xml": CT.docxStyles, "docProps/core.xml": CT.core })],
     [
       "_rels/.rels",
       relationships([
@@ -318,9 +312,7 @@ interface TextBox {
 
 function textBox(id: number, box: TextBox): string {
   const runProps = `<a:rPr lang="en-GB" sz="${box.size * 100}"${box.bold ? ' b="1"' : ""} dirty="0"><a:solidFill><a:srgbClr val="${box.color ?? "262626"}"/></a:solidFill><a:latin typeface="Liberation Sans"/></a:rPr>`;
-  const paragraphs = box.lines
-    .map((line) => `<a:p><a:r>${runProps}<a:t>${escapeXml(line)}</a:t></a:r></a:p>`)
-    .join("");
+  const paragraphs = box.lines.map((line) => `<a:p><a:r>${runProps}<a:t>${escapeXml(line)}</a:t></a:r></a:p>`).join("");
   return (
     `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Text ${id}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>` +
     `<p:spPr><a:xfrm><a:off x="${box.x}" y="${box.y}"/><a:ext cx="${box.w}" cy="${box.h}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/></p:spPr>` +

@@ -41,7 +41,8 @@ const parse = expressionParser.configure({ filters: FILTERS });
 function unsafe(expression: string): string | null {
   const code = expression.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
   if (/(?<![=!<>])=(?!=)/.test(code)) return "assignments are not allowed (compare with ==)";
-  if (/\b(__proto__|prototype|constructor|__defineGetter__|__defineSetter__|__lookupGetter__|__lookupSetter__)\b/.test(code)) return "it names an object's internals";
+  if (/\b(__proto__|prototype|constructor|__defineGetter__|__defineSetter__|__lookupGetter__|__lookupSetter__)\b/.test(code))
+    return "it names an object's internals";
   return null;
 }
 
@@ -141,6 +142,9 @@ export function templateParser(tag: string, meta?: unknown): { get(scope: unknow
     return (parse as unknown as (t: string, m?: unknown) => { get(scope: unknown, context: unknown): unknown })(content, meta);
   }
   return {
-    get: (scope) => (scope !== null && typeof scope === "object" && Object.prototype.hasOwnProperty.call(scope, content) ? (scope as Record<string, unknown>)[content] : undefined),
+    get: (scope) =>
+      scope !== null && typeof scope === "object" && Object.prototype.hasOwnProperty.call(scope, content)
+        ? (scope as Record<string, unknown>)[content]
+        : undefined,
   };
 }

@@ -198,13 +198,24 @@ export async function deleteTemplate(db: Db, orgId: string, id: string): Promise
   return { id };
 }
 
-export async function templateFile(db: Db, storage: FileStorage, orgId: string, id: string): Promise<{ name: string; kind: string; fileType: string; data: StoredFile }> {
+export async function templateFile(
+  db: Db,
+  storage: FileStorage,
+  orgId: string,
+  id: string,
+): Promise<{ name: string; kind: string; fileType: string; data: StoredFile }> {
   const row = await loadTemplate(db, orgId, id);
   return { name: row.name, kind: row.kind, fileType: row.fileType, data: await storage.stream(row.storageKey) };
 }
 
 /** The template doctor's findings for a stored template (lib/templates/doctor.ts). */
-export async function checkStoredTemplate(db: Db, storage: FileStorage, orgId: string, id: string, converterFonts: () => Promise<string[] | null>): Promise<{ templateId: string; findings: TemplateFinding[]; fontsChecked: boolean }> {
+export async function checkStoredTemplate(
+  db: Db,
+  storage: FileStorage,
+  orgId: string,
+  id: string,
+  converterFonts: () => Promise<string[] | null>,
+): Promise<{ templateId: string; findings: TemplateFinding[]; fontsChecked: boolean }> {
   const row = await loadTemplate(db, orgId, id);
   const [file, fonts] = await Promise.all([storage.get(row.storageKey), converterFonts()]);
   return { templateId: row.id, findings: checkTemplate(file, row.kind as TemplateKind, { fonts }), fontsChecked: fonts !== null };

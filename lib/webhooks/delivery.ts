@@ -212,10 +212,15 @@ async function sendAttempt(deps: DeliveryDeps, d: ClaimedDelivery): Promise<Atte
   let responseBody: string | null = null;
   let errorMessage: string | null = null;
   try {
-    const res = await safeRequest(d.url, { method: "POST", headers, body, truncate: true }, { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, keepAlive: true });
+    const res = await safeRequest(
+      d.url,
+      { method: "POST", headers, body, truncate: true },
+      { field: "url", maxBytes: RESPONSE_BYTES, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, keepAlive: true },
+    );
     httpStatus = res.status;
     responseBody = res.body.toString("utf8");
-    if (res.status < 200 || res.status >= 300) errorMessage = res.status >= 300 && res.status < 400 ? `Receiver answered ${res.status} (redirects are not followed)` : `Receiver answered ${res.status}`;
+    if (res.status < 200 || res.status >= 300)
+      errorMessage = res.status >= 300 && res.status < 400 ? `Receiver answered ${res.status} (redirects are not followed)` : `Receiver answered ${res.status}`;
   } catch (err) {
     errorMessage = err instanceof Error ? err.message : String(err);
   }
@@ -324,7 +329,10 @@ async function writeBatch(db: Db, batch: AttemptRecord[]): Promise<void> {
       return null;
     });
   const recorded = (await recordOrLog(batch)) ?? (await Promise.all(batch.map((r) => recordOrLog([r])))).flatMap((ids) => ids ?? []);
-  logNotRecorded(batch.filter((r) => !failed.has(r.id)), new Set(recorded));
+  logNotRecorded(
+    batch.filter((r) => !failed.has(r.id)),
+    new Set(recorded),
+  );
 }
 
 function logRecordFailure(batch: AttemptRecord[], err: unknown): void {
@@ -391,14 +399,20 @@ export async function runDeliveryPass(deps: DeliveryDeps, concurrency = SENDERS,
       for (let d = await next(); d; d = await next()) {
         attempted++;
         const claimed = d;
-        await sendAttempt(deps, claimed).then(recorder.add, (err) => log.error({ deliveryId: claimed.id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery attempt failed"));
+        await sendAttempt(deps, claimed).then(recorder.add, (err) =>
+          log.error({ deliveryId: claimed.id, err: err instanceof Error ? err.message : String(err) }, "webhook delivery attempt failed"),
+        );
       }
     }),
   );
   await refilling;
   await recorder.settled();
   // Claimed but not tried: give them back now rather than leave them to wait for the lease to run out.
-  if (queue.length) await releaseClaims(deps.db, queue.map((d) => d.id));
+  if (queue.length)
+    await releaseClaims(
+      deps.db,
+      queue.map((d) => d.id),
+    );
   return attempted;
 }
 
@@ -459,10 +473,19 @@ export async function stopDeliveryWorker(): Promise<void> {
   await worker.__quireWebhookWorker?.stop();
 }
 
-export async function listDeliveries(db: Db, orgId: string, webhookName: WebhookRef, q: { limit: number; offset: number; status?: string; eventType?: string }) {
+export async function listDeliveries(
+  db: Db,
+  orgId: string,
+  webhookName: WebhookRef,
+  q: { limit: number; offset: number; status?: string; eventType?: string },
+) {
   const hook = await findWebhook(db, orgId, webhookName);
   const statuses = q.status === "retrying" ? ["retrying", "pending"] : q.status ? [q.status] : undefined;
-  const where: Prisma.WebhookDeliveryWhereInput = { webhookId: hook.id, ...(statuses ? { status: { in: statuses } } : {}), ...(q.eventType ? { eventType: q.eventType } : {}) };
+  const where: Prisma.WebhookDeliveryWhereInput = {
+    webhookId: hook.id,
+    ...(statuses ? { status: { in: statuses } } : {}),
+    ...(q.eventType ? { eventType: q.eventType } : {}),
+  };
   const [rows, totalRecords] = await Promise.all([
     db.webhookDelivery.findMany({ where, orderBy: [{ createdOn: "desc" }, { id: "desc" }], take: q.limit, skip: q.offset }),
     db.webhookDelivery.count({ where }),
@@ -472,12 +495,26 @@ export async function listDeliveries(db: Db, orgId: string, webhookName: Webhook
 
 /** One delivery with every attempt (what was sent, what came back), for the dashboard's log. */
 export async function deliveryDetail(db: Db, orgId: string, deliveryId: string) {
-  const d = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await db.webhookDelivery.findFirst({ where: { id: deliveryId, orgId }, include: { attempts: { orderBy: { number: "asc" } }, webhook: { select: { id: true, name: true, isActive: true } } } }) : null;
+  const d = /^[0-9a-f-]{36}$/i.test(deliveryId)
+    ? await db.webhookDelivery.findFirst({
+        where: { id: deliveryId, orgId },
+        include: { attempts: { orderBy: { number: "asc" } }, webhook: { select: { id: true, name: true, isActive: true } } },
+      })
+    : null;
   if (!d) throw new NotFoundError("Delivery not found", "DeliveryNotFound");
   return {
     delivery: deliveryJson(d),
     webhook: d.webhook,
-    attempts: d.attempts.map((a) => ({ number: a.number, requestHeaders: a.requestHeaders as Record<string, string>, requestBody: a.requestBody, httpStatus: a.httpStatus, responseBody: a.responseBody, errorMessage: a.errorMessage, durationMs: a.durationMs, createdOn: a.createdOn.toISOString() })),
+    attempts: d.attempts.map((a) => ({
+      number: a.number,
+      requestHeaders: a.requestHeaders as Record<string, string>,
+      requestBody: a.requestBody,
+      httpStatus: a.httpStatus,
+      responseBody: a.responseBody,
+      errorMessage: a.errorMessage,
+      durationMs: a.durationMs,
+      createdOn: a.createdOn.toISOString(),
+    })),
   };
 }
 
@@ -486,7 +523,19 @@ export async function replayDelivery(deps: DeliveryDeps, orgId: string, webhookN
   const hook = await findWebhook(deps.db, orgId, webhookName);
   const old = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await deps.db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId: hook.id } }) : null;
   if (!old) throw new NotFoundError("Delivery not found", "DeliveryNotFound");
-  const copy = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: old.eventId, eventType: old.eventType, url: old.url, payload: old.payload as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + leaseMs(deps)) } });
+  const copy = await deps.db.webhookDelivery.create({
+    data: {
+      webhookId: hook.id,
+      orgId,
+      eventId: old.eventId,
+      eventType: old.eventType,
+      url: old.url,
+      payload: old.payload as Prisma.InputJsonValue,
+      maxAttempts: MAX_ATTEMPTS,
+      nextAttemptAt: new Date(),
+      leaseUntil: new Date(Date.now() + leaseMs(deps)),
+    },
+  });
   return deliveryJson(await attemptDelivery(deps, copy.id));
 }
 
@@ -498,14 +547,25 @@ function samplePayload(eventType: string, now: Date): Record<string, unknown> {
   if (eventType === "signature.document.voided") return { ...base, reason: "Sample void reason", voidedAt: now.toISOString() };
   if (eventType === "signature.document.finalization_failed") return { ...base, attempts: 5, error: "Sample sealing error" };
   const signer = { recipientId: "00000000-0000-0000-0000-000000000001", email: "signer@example.com" };
-  if (eventType === "signature.document.sent") return { ...base, recipients: [{ id: signer.recipientId, email: signer.email, name: "Sample Signer", signingOrder: 1 }] };
+  if (eventType === "signature.document.sent")
+    return { ...base, recipients: [{ id: signer.recipientId, email: signer.email, name: "Sample Signer", signingOrder: 1 }] };
   if (eventType === "signature.document.viewed") return { ...base, ...signer, viewedAt: now.toISOString() };
   if (eventType === "signature.document.recipient_signed") return { ...base, ...signer, signedAt: now.toISOString(), isFinalSigner: true, remainingSigners: 0 };
-  return { ...base, completedAt: now.toISOString(), documentHash: "0".repeat(64), recipients: [{ id: "00000000-0000-0000-0000-000000000001", name: "Sample Signer", email: "signer@example.com", signedAt: now.toISOString() }] };
+  return {
+    ...base,
+    completedAt: now.toISOString(),
+    documentHash: "0".repeat(64),
+    recipients: [{ id: "00000000-0000-0000-0000-000000000001", name: "Sample Signer", email: "signer@example.com", signedAt: now.toISOString() }],
+  };
 }
 
 /** Test Webhook (4.4): a real delivery per URL, sent now; the summary counts record errors only. */
-export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName: WebhookRef, input: { eventType?: string; payload?: Record<string, unknown> }) {
+export async function testWebhook(
+  deps: DeliveryDeps,
+  orgId: string,
+  webhookName: WebhookRef,
+  input: { eventType?: string; payload?: Record<string, unknown> },
+) {
   const hook = await findWebhook(deps.db, orgId, webhookName);
   if (!hook.isActive) throw new BadRequestError("Cannot test inactive webhook", "WebhookInactive");
   const eventType = input.eventType ?? DEFAULT_TEST_EVENT;
@@ -522,7 +582,19 @@ export async function testWebhook(deps: DeliveryDeps, orgId: string, webhookName
   const errors: string[] = [];
   for (const url of hook.urls) {
     try {
-      const { id } = await deps.db.webhookDelivery.create({ data: { webhookId: hook.id, orgId, eventId: envelope.id, eventType, url, payload: envelope as unknown as Prisma.InputJsonValue, maxAttempts: MAX_ATTEMPTS, nextAttemptAt: new Date(), leaseUntil: new Date(Date.now() + leaseMs(deps)) } });
+      const { id } = await deps.db.webhookDelivery.create({
+        data: {
+          webhookId: hook.id,
+          orgId,
+          eventId: envelope.id,
+          eventType,
+          url,
+          payload: envelope as unknown as Prisma.InputJsonValue,
+          maxAttempts: MAX_ATTEMPTS,
+          nextAttemptAt: new Date(),
+          leaseUntil: new Date(Date.now() + leaseMs(deps)),
+        },
+      });
       ids.push(id);
     } catch (err) {
       errors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);

@@ -12,20 +12,27 @@ const base = {
   events: z.array(z.string()),
   secretExists: z.boolean(),
   isActive: z.boolean(),
-  pausedReason: z.string().nullable().meta({ description: "Why Quire paused the webhook (a receiver answered 410 Gone); null when it is active or was paused by a person" }),
+  pausedReason: z
+    .string()
+    .nullable()
+    .meta({ description: "Why Quire paused the webhook (a receiver answered 410 Gone); null when it is active or was paused by a person" }),
   createdBy: z.string(),
   createdOn: timestamp,
   updatedOn: timestamp,
 };
 
 /** 2.7 as every endpoint but create and regenerate shows it: the secret masked. */
-export const webhookSchema = z.object({ ...base, maskedSecret: z.string().meta({ description: "whsec_… and the secret's last four characters" }) }).meta({ id: "Webhook" });
+export const webhookSchema = z
+  .object({ ...base, maskedSecret: z.string().meta({ description: "whsec_… and the secret's last four characters" }) })
+  .meta({ id: "Webhook" });
 /** 2.7 right after create or secret regeneration: the full secret, shown this once. */
 export const webhookWithSecretSchema = z
   .object({
     ...base,
     secret: z.string().meta({ description: "whsec_ and 32 random bytes in base64url; verifies X-Service-Signature. Not shown again." }),
-    standardSecret: z.string().meta({ description: "The same key as whsec_ + standard base64: give it to a Standard Webhooks library to verify webhook-signature. Not shown again." }),
+    standardSecret: z
+      .string()
+      .meta({ description: "The same key as whsec_ + standard base64: give it to a Standard Webhooks library to verify webhook-signature. Not shown again." }),
   })
   .meta({ id: "WebhookWithSecret" });
 
@@ -34,7 +41,10 @@ export const webhookDeliveryStatsSchema = z
   .meta({ id: "WebhookDeliveryStats" });
 
 export const webhookDetailSchema = webhookSchema
-  .extend({ deliveryStats: webhookDeliveryStatsSchema, availableEvents: z.array(z.string()).meta({ description: `The event types a webhook may subscribe to: ${AVAILABLE_EVENTS.join(", ")}` }) })
+  .extend({
+    deliveryStats: webhookDeliveryStatsSchema,
+    availableEvents: z.array(z.string()).meta({ description: `The event types a webhook may subscribe to: ${AVAILABLE_EVENTS.join(", ")}` }),
+  })
   .meta({ id: "WebhookDetail" });
 
 /** The body of every call to a receiver (docs/contract.md "Webhooks"), signed in X-Service-Signature. */

@@ -7,5 +7,11 @@ import type { DeliveryDeps } from "@/lib/webhooks/delivery";
 
 export async function webhookDeps(): Promise<DeliveryDeps> {
   const config = getConfig();
-  return { db: await db(), instanceSecret: `${config.nextAuthSecret}:webhooks`, allowPrivate: config.webhooks.allowPrivate, retryScale: config.webhooks.retryScale, timeoutMs: config.webhooks.timeoutMs };
+  return {
+    db: await db(),
+    instanceSecret: `${config.nextAuthSecret}:webhooks`,
+    allowPrivate: config.webhooks.allowPrivate,
+    retryScale: config.webhooks.retryScale,
+    timeoutMs: config.webhooks.timeoutMs,
+  };
 }

@@ -37,7 +37,9 @@ function lengthBetween(min: number, max: number, tooFew: string, tooMany: string
 }
 
 const events = z
-  .array(z.enum(AVAILABLE_EVENTS, { message: `must be one of ${AVAILABLE_EVENTS.join(", ")}` }), { error: (issue) => (issue.input === undefined ? "is required" : "must be an array of event types") })
+  .array(z.enum(AVAILABLE_EVENTS, { message: `must be one of ${AVAILABLE_EVENTS.join(", ")}` }), {
+    error: (issue) => (issue.input === undefined ? "is required" : "must be an array of event types"),
+  })
   .superRefine(lengthBetween(1, AVAILABLE_EVENTS.length * 10, "at least one event is required", "too many events"));
 /** The form of a receiver URL (https, no credentials), checked with the other fields so every problem is listed together. */
 const receiverUrl = z.string({ message: "must be a string" }).superRefine((value, ctx) => {
@@ -48,7 +50,9 @@ const receiverUrl = z.string({ message: "must be a string" }).superRefine((value
     ctx.addIssue({ code: "custom", message: err.message.replace(/^url /, "") });
   }
 });
-const urls = z.array(receiverUrl, { error: (issue) => (issue.input === undefined ? "is required" : "must be an array of URLs") }).superRefine(lengthBetween(1, MAX_URLS, "at least one URL is required", `at most ${MAX_URLS} URLs`));
+const urls = z
+  .array(receiverUrl, { error: (issue) => (issue.input === undefined ? "is required" : "must be an array of URLs") })
+  .superRefine(lengthBetween(1, MAX_URLS, "at least one URL is required", `at most ${MAX_URLS} URLs`));
 /** 1 to 100 characters: letters, digits, dot, dash, underscore (it is a path segment). One message per problem. */
 const name = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
@@ -60,7 +64,12 @@ const name = z
   });
 
 export const createWebhookSchema = z.object({ name, urls, events });
-export const updateWebhookSchema = z.object({ name: name.optional(), urls: urls.optional(), events: events.optional(), isActive: z.boolean({ message: "must be true or false" }).optional() });
+export const updateWebhookSchema = z.object({
+  name: name.optional(),
+  urls: urls.optional(),
+  events: events.optional(),
+  isActive: z.boolean({ message: "must be true or false" }).optional(),
+});
 /** Test Webhook body (4.4): both optional; the event type must be one of availableEvents. */
 export const testWebhookSchema = z.object({
   eventType: z.enum(AVAILABLE_EVENTS, { message: `must be one of ${AVAILABLE_EVENTS.join(", ")}` }).optional(),
@@ -139,13 +148,16 @@ export function webhookJson(row: WebhookRow, secret?: string) {
 }
 
 function nameTaken(orgId: string, webhookName: string): ConflictError {
-  return new ConflictError(`A webhook named "${webhookName}" is already active`, "WebhookNameTaken", { constraint: "webhook_active_name_key", orgId, name: webhookName });
+  return new ConflictError(`A webhook named "${webhookName}" is already active`, "WebhookNameTaken", {
+    constraint: "webhook_active_name_key",
+    orgId,
+    name: webhookName,
+  });
 }
 
 /** By name: the active webhook when there is one, else the most recently updated (docs/contract.md "Webhooks"). */
 /** A webhook is addressed by name in the API and by id in the dashboard (where a paused twin can share the name). */
 export type WebhookRef = string | { id: string };
-
 
 export async function findWebhook(db: Db, orgId: string, ref: WebhookRef): Promise<WebhookRow> {
   const row =
@@ -163,7 +175,17 @@ export async function createWebhook(deps: WebhookDeps, actor: { orgId: string; u
   if (await deps.db.webhook.findFirst({ where: { orgId: actor.orgId, name: input.name, isActive: true } })) throw nameTaken(actor.orgId, input.name);
   const secret = newSecret();
   try {
-    const row = await deps.db.webhook.create({ data: { orgId: actor.orgId, name: input.name, urls: input.urls, events: [...new Set(input.events)], secretEnc: seal(deps.instanceSecret, secret), secretMask: mask(secret), createdBy: actor.userId } });
+    const row = await deps.db.webhook.create({
+      data: {
+        orgId: actor.orgId,
+        name: input.name,
+        urls: input.urls,
+        events: [...new Set(input.events)],
+        secretEnc: seal(deps.instanceSecret, secret),
+        secretMask: mask(secret),
+        createdBy: actor.userId,
+      },
+    });
     return webhookJson(row, secret);
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(actor.orgId, input.name);
@@ -181,7 +203,16 @@ export async function updateWebhook(deps: WebhookDeps, orgId: string, webhookNam
     if (holder) throw nameTaken(orgId, nextName);
   }
   try {
-    const updated = await deps.db.webhook.update({ where: { id: row.id }, data: { name: nextName, isActive: nextActive, ...(nextActive ? { pausedReason: null } : {}), ...(input.urls ? { urls: input.urls } : {}), ...(input.events ? { events: [...new Set(input.events)] } : {}) } });
+    const updated = await deps.db.webhook.update({
+      where: { id: row.id },
+      data: {
+        name: nextName,
+        isActive: nextActive,
+        ...(nextActive ? { pausedReason: null } : {}),
+        ...(input.urls ? { urls: input.urls } : {}),
+        ...(input.events ? { events: [...new Set(input.events)] } : {}),
+      },
+    });
     return webhookJson(updated);
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(orgId, nextName);
@@ -209,11 +240,21 @@ export function webhookSecret(instanceSecret: string, row: { secretEnc: string }
 export async function getWebhook(db: Db, orgId: string, webhookName: WebhookRef) {
   const row = await findWebhook(db, orgId, webhookName);
   const grouped = await db.webhookDelivery.groupBy({ by: ["status"], where: { webhookId: row.id }, _count: { _all: true } });
-  const last = await db.webhookDelivery.findFirst({ where: { webhookId: row.id, deliveredAt: { not: null } }, orderBy: { deliveredAt: "desc" }, select: { deliveredAt: true } });
+  const last = await db.webhookDelivery.findFirst({
+    where: { webhookId: row.id, deliveredAt: { not: null } },
+    orderBy: { deliveredAt: "desc" },
+    select: { deliveredAt: true },
+  });
   const count = (s: string) => grouped.find((g) => g.status === s)?._count._all ?? 0;
   return {
     ...webhookJson(row),
-    deliveryStats: { total: grouped.reduce((n, g) => n + g._count._all, 0), delivered: count("delivered"), retrying: count("retrying") + count("pending"), failed: count("failed"), lastDeliveryAt: last?.deliveredAt?.toISOString() ?? null },
+    deliveryStats: {
+      total: grouped.reduce((n, g) => n + g._count._all, 0),
+      delivered: count("delivered"),
+      retrying: count("retrying") + count("pending"),
+      failed: count("failed"),
+      lastDeliveryAt: last?.deliveredAt?.toISOString() ?? null,
+    },
     availableEvents: [...AVAILABLE_EVENTS],
   };
 }

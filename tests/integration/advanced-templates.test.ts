@@ -17,7 +17,8 @@ const viewer = as(baseUrl, seed, "viewer");
 const contributor = as(baseUrl, seed, "contributor");
 let invoiceId: string;
 
-const invoiceVariables = (data: Record<string, unknown> = SAMPLE_INVOICE_DATA) => Object.entries(data).map(([name, value]) => ({ placeholder: `{${name}}`, value: JSON.stringify(value), mimeType: "text" }));
+const invoiceVariables = (data: Record<string, unknown> = SAMPLE_INVOICE_DATA) =>
+  Object.entries(data).map(([name, value]) => ({ placeholder: `{${name}}`, value: JSON.stringify(value), mimeType: "text" }));
 
 function pdfText(pdf: Buffer): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "quire-adv-")), "d.pdf");
@@ -39,18 +40,32 @@ describe("advanced templates over HTTP", () => {
     expect(res.status).toBe(200);
     const byTag = Object.fromEntries(res.json.data.variables.map((v: { placeholder: string }) => [v.placeholder, v]));
     expect(byTag["{client.name}"]).toMatchObject({ kind: "path", data: ["client"] });
-    expect(byTag["{#items}"]).toMatchObject({ kind: "loop", data: ["items"], fields: ["description", "quantity", "unitPrice | fixed:2", "quantity * unitPrice | fixed:2"] });
+    expect(byTag["{#items}"]).toMatchObject({
+      kind: "loop",
+      data: ["items"],
+      fields: ["description", "quantity", "unitPrice | fixed:2", "quantity * unitPrice | fixed:2"],
+    });
     expect(byTag["{quantity * unitPrice | fixed:2}"]).toMatchObject({ kind: "expression", loop: "items" });
     expect(byTag["{#invoice.subtotal > 10000}"]).toMatchObject({ kind: "condition", data: ["invoice"] });
   });
 
   it("generates the invoice from JSON data in value: paths, a table-row loop, conditions and expressions in the PDF", async () => {
-    const res = await user("/v1/deliverable", { method: "POST", body: { name: "Invoice 42", templateId: invoiceId, variables: invoiceVariables({ ...SAMPLE_INVOICE_DATA, invoice: { ...SAMPLE_INVOICE_DATA.invoice, subtotal: 12000, paid: true } }) } });
+    const res = await user("/v1/deliverable", {
+      method: "POST",
+      body: {
+        name: "Invoice 42",
+        templateId: invoiceId,
+        variables: invoiceVariables({ ...SAMPLE_INVOICE_DATA, invoice: { ...SAMPLE_INVOICE_DATA.invoice, subtotal: 12000, paid: true } }),
+      },
+    });
     expect(res.status, res.text).toBe(200);
     const id = res.json.data.results.deliverable.id;
-    const pdf = await fetch(`${baseUrl}/v1/deliverable/file/pdf/${id}`, { headers: { authorization: `Bearer ${seed.keys.user}`, "x-service-org-id": seed.orgId } });
+    const pdf = await fetch(`${baseUrl}/v1/deliverable/file/pdf/${id}`, {
+      headers: { authorization: `Bearer ${seed.keys.user}`, "x-service-org-id": seed.orgId },
+    });
     const text = pdfText(Buffer.from(await pdf.arrayBuffer()));
-    for (const expected of ["Invoice 2026-0042", "Bill to: Initech GmbH", "VAT ID: DE123456789", "Total: 14400.00 EUR", "Paid in full: thank you."]) expect(text).toContain(expected);
+    for (const expected of ["Invoice 2026-0042", "Bill to: Initech GmbH", "VAT ID: DE123456789", "Total: 14400.00 EUR", "Paid in full: thank you."])
+      expect(text).toContain(expected);
     expect(text).toMatch(/Design iterations\s+4\s+250\.00\s+1000\.00/);
     expect(text.replace(/\s+/g, " ")).toContain("may be paid in two instalments");
     expect(text).not.toMatch(/Please pay within|\{|\}/);
@@ -88,14 +103,22 @@ describe("advanced templates over HTTP", () => {
     expect(clean.json.data).toEqual({ templateId: invoiceId, findings: [], fontsChecked: true });
 
     const zip = new PizZip(buildDocx(["{#vip}", "Priority", "Thanks {/vip}"]));
-    zip.file("word/comments.xml", '<?xml version="1.0"?><w:comments xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:comment w:id="0"><w:p><w:r><w:t>ask about {Fee}</w:t></w:r></w:p></w:comment></w:comments>');
+    zip.file(
+      "word/comments.xml",
+      '<?xml version="1.0"?><w:comments xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:comment w:id="0"><w:p><w:r><w:t>ask about {Fee}</w:t></w:r></w:p></w:comment></w:comments>',
+    );
     const form = new FormData();
     form.set("file", new Blob([new Uint8Array(zip.generate({ type: "nodebuffer" }))]), "doctor.docx");
     const uploaded = await contributor("/template", { method: "POST", body: form });
     expect(uploaded.status, uploaded.text).toBe(201);
     const found = await user(`/template/${uploaded.json.data.id}/check`, { method: "POST" });
     const findings = found.json.data.findings as { code: string; location: string; severity: string }[];
-    expect(findings.filter((f) => f.severity === "warning").map((f) => [f.code, f.location]).sort()).toEqual([
+    expect(
+      findings
+        .filter((f) => f.severity === "warning")
+        .map((f) => [f.code, f.location])
+        .sort(),
+    ).toEqual([
       ["BlankLineLeft", "word/document.xml, paragraph 1"],
       ["TagNotFilled", "word/comments.xml"],
     ]);

@@ -14,7 +14,12 @@ describe("health", () => {
 
   it("reports readiness of the database, the file storage and the converter", async () => {
     const res = await call(baseUrl, "/api/ready");
-    expect(res.json).toEqual({ status: res.status === 200 ? "ready" : "not_ready", database: "ok", storage: "ok", pdfConverter: expect.stringMatching(/^(ok|unavailable)$/) });
+    expect(res.json).toEqual({
+      status: res.status === 200 ? "ready" : "not_ready",
+      database: "ok",
+      storage: "ok",
+      pdfConverter: expect.stringMatching(/^(ok|unavailable)$/),
+    });
     expect(res.status).toBe(res.json.pdfConverter === "ok" ? 200 : 503);
   });
 
@@ -23,7 +28,7 @@ describe("health", () => {
   });
 });
 
-describe("API key authentication (docs/contract.md \"Authentication and roles\")", () => {
+describe('API key authentication (docs/contract.md "Authentication and roles")', () => {
   it.each(ROLES)("the seeded %s key gets its own identity from /api/whoami", async (role) => {
     const res = await as(baseUrl, seed, role)("/api/whoami");
     expect(res.status).toBe(200);

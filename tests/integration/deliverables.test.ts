@@ -53,7 +53,18 @@ describe("POST /v1/deliverable", () => {
     const res = await create({ name: "Letter for Ada", templateId, variables: textVars("Ada"), description: "first", tags: ["letters"] });
     expect(res.status, res.text).toBe(200);
     const d = res.json.data.results.deliverable;
-    expect(Object.keys(d).sort()).toEqual(["createdBy", "createdOn", "defaultFont", "description", "fonts", "id", "isActive", "name", "templateId", "updatedOn"]);
+    expect(Object.keys(d).sort()).toEqual([
+      "createdBy",
+      "createdOn",
+      "defaultFont",
+      "description",
+      "fonts",
+      "id",
+      "isActive",
+      "name",
+      "templateId",
+      "updatedOn",
+    ]);
     expect(d).toMatchObject({ name: "Letter for Ada", description: "first", templateId, isActive: true, defaultFont: "" });
     const pdf = await download(`/v1/deliverable/file/pdf/${d.id}`);
     expect(pdf.status).toBe(200);
@@ -75,7 +86,14 @@ describe("POST /v1/deliverable", () => {
         { placeholder: "{ClientName}", text: "Globex Corporation", mimeType: "text" },
         { placeholder: "{@Scope}", text: "<p>Build <b>the portal</b></p><ul><li>Design</li><li>Delivery</li></ul>", mimeType: "html" },
         { placeholder: "{%Logo}", text: `data:image/png;base64,${png}`, mimeType: "image" },
-        { placeholder: "{ItemName}", mimeType: "text", variableStack: [{ text: "Discovery", mimeType: "text" }, { text: "Build", mimeType: "text" }] },
+        {
+          placeholder: "{ItemName}",
+          mimeType: "text",
+          variableStack: [
+            { text: "Discovery", mimeType: "text" },
+            { text: "Build", mimeType: "text" },
+          ],
+        },
         { placeholder: "{Fee}", text: "12,000 EUR", mimeType: "text" },
       ],
     });
@@ -93,7 +111,11 @@ describe("POST /v1/deliverable", () => {
     expect((await create({ name: "ab", templateId, variables: textVars("x") })).status).toBe(422);
     expect((await create({ name: "x".repeat(256), templateId, variables: textVars("x") })).status).toBe(422);
     expect((await create({ name: "Okay name", description: "d".repeat(65_536), templateId, variables: textVars("x") })).status).toBe(422);
-    const prompt = await create({ name: "Okay name", templateId, variables: [{ placeholder: "{Name}", text: "x", mimeType: "text", aiPrompt: "p".repeat(16_001) }] });
+    const prompt = await create({
+      name: "Okay name",
+      templateId,
+      variables: [{ placeholder: "{Name}", text: "x", mimeType: "text", aiPrompt: "p".repeat(16_001) }],
+    });
     expect(prompt.status).toBe(422);
     const onlyPrompt = await create({ name: "Okay name", templateId, variables: [{ placeholder: "{Name}", mimeType: "text", aiPrompt: "Write a name" }] });
     expect(onlyPrompt.status).toBe(400);
@@ -112,17 +134,44 @@ describe("POST /v1/deliverable", () => {
 
   it("refuses an image URL that points inside the network, leaving nothing behind", async () => {
     const before = deliverableFiles(seed.orgId).length;
-    const res = await create({ name: "Sneaky image", templateId: contractId, variables: [{ placeholder: "{%Logo}", text: "https://169.254.169.254/latest/meta-data/logo.png", mimeType: "image" }] });
+    const res = await create({
+      name: "Sneaky image",
+      templateId: contractId,
+      variables: [{ placeholder: "{%Logo}", text: "https://169.254.169.254/latest/meta-data/logo.png", mimeType: "image" }],
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toMatch(/private|local/);
     expect(deliverableFiles(seed.orgId).length).toBe(before);
   });
 
   const hostile: [string, () => Record<string, unknown>, number, RegExp][] = [
-    ["an oversized text", () => ({ variables: [{ placeholder: "{Name}", text: "x".repeat(1_000_001), mimeType: "text" }] }), 400, /1,?000,?000|too long|at most/i],
-    ["a huge base64 image", () => ({ templateId: contractId, variables: [{ placeholder: "{%Logo}", text: `data:image/png;base64,${"A".repeat(16 * 1024 * 1024)}`, mimeType: "image" }] }), 400, /image|MB/i],
-    ["text that is not an image", () => ({ templateId: contractId, variables: [{ placeholder: "{%Logo}", text: Buffer.from("hello").toString("base64"), mimeType: "image" }] }), 400, /PNG|JPEG|GIF|image/i],
-    ["1,001 variables", () => ({ variables: Array.from({ length: 1001 }, (_, i) => ({ placeholder: `{V${i}}`, text: "x", mimeType: "text" })) }), 400, /1,?000/],
+    [
+      "an oversized text",
+      () => ({ variables: [{ placeholder: "{Name}", text: "x".repeat(1_000_001), mimeType: "text" }] }),
+      400,
+      /1,?000,?000|too long|at most/i,
+    ],
+    [
+      "a huge base64 image",
+      () => ({
+        templateId: contractId,
+        variables: [{ placeholder: "{%Logo}", text: `data:image/png;base64,${"A".repeat(16 * 1024 * 1024)}`, mimeType: "image" }],
+      }),
+      400,
+      /image|MB/i,
+    ],
+    [
+      "text that is not an image",
+      () => ({ templateId: contractId, variables: [{ placeholder: "{%Logo}", text: Buffer.from("hello").toString("base64"), mimeType: "image" }] }),
+      400,
+      /PNG|JPEG|GIF|image/i,
+    ],
+    [
+      "1,001 variables",
+      () => ({ variables: Array.from({ length: 1001 }, (_, i) => ({ placeholder: `{V${i}}`, text: "x", mimeType: "text" })) }),
+      400,
+      /1,?000/,
+    ],
     ["a wrong mimeType", () => ({ variables: [{ placeholder: "{Name}", text: "x", mimeType: "pdf" }] }), 400, /mimeType/],
     ["a variable that is not an object", () => ({ variables: ["{Name}"] }), 400, /variables/],
   ];
@@ -138,7 +187,14 @@ describe("POST /v1/deliverable", () => {
   });
 
   it("renders broken html leniently instead of failing", async () => {
-    const res = await create({ name: "Broken html", templateId: contractId, variables: [{ placeholder: "{@Scope}", text: "<p>Open <b><i>nested</b> tags<table><tr><td>cell", mimeType: "html" }, { placeholder: "{ClientName}", text: "<script>alert(1)</script>", mimeType: "text" }] });
+    const res = await create({
+      name: "Broken html",
+      templateId: contractId,
+      variables: [
+        { placeholder: "{@Scope}", text: "<p>Open <b><i>nested</b> tags<table><tr><td>cell", mimeType: "html" },
+        { placeholder: "{ClientName}", text: "<script>alert(1)</script>", mimeType: "text" },
+      ],
+    });
     expect(res.status, res.text).toBe(200);
     const text = pdfText((await download(`/v1/deliverable/file/pdf/${res.json.data.results.deliverable.id}`)).body);
     expect(text).toContain("nested");
@@ -151,7 +207,12 @@ describe("POST /v1/deliverable", () => {
       name: "Markdown one",
       templateId: contractId,
       variables: [
-        { placeholder: "{@Scope}", text: "## Phase one\n\n- **Audit** the {System}\n- Report", mimeType: "markdown", subvariables: [{ placeholder: "{System}", text: "billing system", mimeType: "text" }] },
+        {
+          placeholder: "{@Scope}",
+          text: "## Phase one\n\n- **Audit** the {System}\n- Report",
+          mimeType: "markdown",
+          subvariables: [{ placeholder: "{System}", text: "billing system", mimeType: "text" }],
+        },
       ],
     });
     expect(res.status, res.text).toBe(200);
@@ -165,7 +226,15 @@ describe("POST /v1/deliverable", () => {
     const f = new FormData();
     f.set("file", new Blob([new Uint8Array(buildDocx(["Hello {Name}"]))]), "q.docx");
     const tid = (await as(baseUrl, small, "administrator")("/template", { method: "POST", body: f })).json.data.id;
-    const make = () => as(baseUrl, small, "user")("/v1/deliverable", { method: "POST", body: { name: "Quota test", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] } });
+    const make = () =>
+      as(
+        baseUrl,
+        small,
+        "user",
+      )("/v1/deliverable", {
+        method: "POST",
+        body: { name: "Quota test", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] },
+      });
     expect((await make()).status).toBe(200);
     const refused = await make();
     expect(refused.status).toBe(403);
@@ -186,7 +255,15 @@ describe("POST /v1/deliverable", () => {
     const template = buildDocx(["Hello {Name}"]);
     f.set("file", new Blob([new Uint8Array(template)]), "s.docx");
     const tid = (await as(baseUrl, org, "administrator")("/template", { method: "POST", body: f })).json.data.id;
-    const make = () => as(baseUrl, org, "user")("/v1/deliverable", { method: "POST", body: { name: "Storage quota test", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] } });
+    const make = () =>
+      as(
+        baseUrl,
+        org,
+        "user",
+      )("/v1/deliverable", {
+        method: "POST",
+        body: { name: "Storage quota test", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] },
+      });
     expect((await make()).status).toBe(200);
     const dir = path.join(dataDir, "files", "deliverables", org.orgId);
     const stored = deliverableFiles(org.orgId).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
@@ -241,11 +318,26 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
     expect(first.json.data.results.length).toBe(6);
     const total = first.json.data.totalRecords;
     const seen: string[] = [];
-    for (let offset = 0; offset < total; offset += 4) seen.push(...(await viewer(`/v1/deliverable?limit=4&offset=${offset}`)).json.data.results.map((r: { id: string }) => r.id));
+    for (let offset = 0; offset < total; offset += 4)
+      seen.push(...(await viewer(`/v1/deliverable?limit=4&offset=${offset}`)).json.data.results.map((r: { id: string }) => r.id));
     expect(new Set(seen).size).toBe(total);
     const item = first.json.data.results[0];
     expect(item).not.toHaveProperty("tags");
-    expect(Object.keys(item).sort()).toEqual(["createdBy", "createdOn", "defaultFont", "description", "email", "fileSize", "fileType", "fonts", "id", "isActive", "name", "templateId", "updatedOn"]);
+    expect(Object.keys(item).sort()).toEqual([
+      "createdBy",
+      "createdOn",
+      "defaultFont",
+      "description",
+      "email",
+      "fileSize",
+      "fileType",
+      "fonts",
+      "id",
+      "isActive",
+      "name",
+      "templateId",
+      "updatedOn",
+    ]);
     expect(item.fileType).toBe(DOCX);
     expect(item.email).toBe(seed.login.email);
   });
@@ -276,7 +368,8 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
     // One creator for all: the email sort falls back to the id, which still pages without repeats.
     const byEmail = (await viewer("/v1/deliverable?query=Listed&limit=100&column0=email")).json.data.results.map((r: { id: string }) => r.id);
     const paged: string[] = [];
-    for (let offset = 0; offset < 7; offset += 3) paged.push(...(await viewer(`/v1/deliverable?query=Listed&limit=3&offset=${offset}&column0=email`)).json.data.results.map((r: { id: string }) => r.id));
+    for (let offset = 0; offset < 7; offset += 3)
+      paged.push(...(await viewer(`/v1/deliverable?query=Listed&limit=3&offset=${offset}&column0=email`)).json.data.results.map((r: { id: string }) => r.id));
     expect(paged).toEqual(byEmail);
     expect(new Set(paged).size).toBe(7);
   });
@@ -329,7 +422,14 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
     const f = new FormData();
     f.set("file", new Blob([new Uint8Array(buildDocx(["Hi {Name}"]))]), "n.docx");
     const tid = (await as(baseUrl, locked, "administrator")("/template", { method: "POST", body: f })).json.data.id;
-    const made = await as(baseUrl, locked, "user")("/v1/deliverable", { method: "POST", body: { name: "Locked one", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] } });
+    const made = await as(
+      baseUrl,
+      locked,
+      "user",
+    )("/v1/deliverable", {
+      method: "POST",
+      body: { name: "Locked one", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] },
+    });
     const did = made.json.data.results.deliverable.id;
     const source = await download(`/v1/deliverable/file/${did}`, "user", locked);
     expect(source.status).toBe(403);
@@ -341,7 +441,8 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
     const f = new FormData();
     f.set("file", new Blob([new Uint8Array(buildDocx(["Bye {Name}"]))]), "bye.docx");
     const tid = (await as(baseUrl, seed, "administrator")("/template", { method: "POST", body: f })).json.data.id;
-    const did = (await create({ name: "Orphan soon", templateId: tid, variables: [{ placeholder: "{Name}", text: "z", mimeType: "text" }] })).json.data.results.deliverable.id;
+    const did = (await create({ name: "Orphan soon", templateId: tid, variables: [{ placeholder: "{Name}", text: "z", mimeType: "text" }] })).json.data.results
+      .deliverable.id;
     await as(baseUrl, seed, "administrator")(`/template/${tid}`, { method: "DELETE" });
     expect((await viewer(`/v1/deliverable/${did}`)).json.data.results.templateNotDeleted).toBe(false);
     expect((await download(`/v1/deliverable/file/pdf/${did}`)).status).toBe(200);

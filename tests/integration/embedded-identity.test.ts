@@ -11,7 +11,14 @@ import { expectSigningError } from "../support/embedded-expect";
 const server = inject("quire");
 const { baseUrl } = server;
 
-const full = { enabled: true, allowExternalIdv: true, allowIdentityOverride: true, defaultChannel: "none", allowChannelOverride: true, sms: { provider: "outbox" } };
+const full = {
+  enabled: true,
+  allowExternalIdv: true,
+  allowIdentityOverride: true,
+  defaultChannel: "none",
+  allowChannelOverride: true,
+  sms: { provider: "outbox" },
+};
 const PHONE = "+14155552671";
 const ack = { mode: "override", overrideIdentityVerification: true, reason: "checked at the counter" };
 const idv = { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 15 };
@@ -30,7 +37,10 @@ async function sent(org: EmbeddedOrg, recipients: Record<string, unknown>[], ext
   const prep = await prepareDoc(baseUrl, org, recipients, extra);
   expect(prep.status, prep.text).toBe(200);
   const documentId: string = prep.json.data.documentId;
-  return { documentId, url: (o: EmbeddedOrg, externalId: string, body: Record<string, unknown> = {}) => signingUrlOf(baseUrl, o, documentId, { externalId, ...body }) };
+  return {
+    documentId,
+    url: (o: EmbeddedOrg, externalId: string, body: Record<string, unknown> = {}) => signingUrlOf(baseUrl, o, documentId, { externalId, ...body }),
+  };
 }
 
 describe("identity codes when sending a document", () => {
@@ -56,7 +66,11 @@ describe("identity codes when sending a document", () => {
       [signer("Sam", { identityVerification: { ...ack, maxAgeMinutes: 5 } }), "IdentityModeConflict"],
     ];
     for (const [recipient, code] of cases) expectSigningError(await sendOne(org, recipient), 400, code);
-    expectSigningError(await prepareDoc(baseUrl, org, [signer("Ann", { externalId: "crm-1" }), signer("Bob", { externalId: "crm-1" })]), 400, "DuplicateExternalId");
+    expectSigningError(
+      await prepareDoc(baseUrl, org, [signer("Ann", { externalId: "crm-1" }), signer("Bob", { externalId: "crm-1" })]),
+      400,
+      "DuplicateExternalId",
+    );
     expectSigningError(await sendOne(org, signer("Ann"), { returnUrl: "http://app.example.com/done" }), 400, "InvalidReturnUrl");
     expect(await documentCount(org)).toBe(0);
   });
@@ -79,14 +93,22 @@ describe("identity codes when sending a document", () => {
     // Email passcodes need no embedded signing; signing URLs do.
     const ok = await sendOne(off, signer("Eve", { identityVerification: { mode: "otp", channel: "email" } }));
     expect(ok.status, ok.text).toBe(200);
-    expectSigningError(await signingUrlOf(baseUrl, off, ok.json.data.documentId, { recipientId: ok.json.data.recipients[0].id }), 403, "EmbeddedSigningNotEnabled");
+    expectSigningError(
+      await signingUrlOf(baseUrl, off, ok.json.data.documentId, { recipientId: ok.json.data.recipients[0].id }),
+      403,
+      "EmbeddedSigningNotEnabled",
+    );
   });
 
   it("an organization that allows no modes refuses each (ExternalIdvNotAllowed, IdentityOverrideNotAllowed, SmsProviderNotConfigured)", async () => {
     const bare = await orgWith(server, { enabled: true });
     expectSigningError(await sendOne(bare, signer("Ida", { identityVerification: idv })), 403, "ExternalIdvNotAllowed");
     expectSigningError(await sendOne(bare, signer("Ovi", { identityVerification: ack })), 403, "IdentityOverrideNotAllowed");
-    expectSigningError(await sendOne(bare, signer("Sam", { phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })), 409, "SmsProviderNotConfigured");
+    expectSigningError(
+      await sendOne(bare, signer("Sam", { phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })),
+      409,
+      "SmsProviderNotConfigured",
+    );
     expect(await documentCount(bare)).toBe(0);
   });
 
@@ -105,7 +127,11 @@ describe("identity codes when sending a document", () => {
 describe("the organization default channel", () => {
   it("none: no passcode unless asked; otp without a channel is email", async () => {
     const org = await orgWith(server, full);
-    const doc = await sent(org, [signer("Dee", { externalId: "d" }), signer("Oto", { externalId: "o", identityVerification: { mode: "otp" } }), signer("Sms", { externalId: "s", phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })]);
+    const doc = await sent(org, [
+      signer("Dee", { externalId: "d" }),
+      signer("Oto", { externalId: "o", identityVerification: { mode: "otp" } }),
+      signer("Sms", { externalId: "s", phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } }),
+    ]);
     expect((await doc.url(org, "d")).json.data.results).toMatchObject({ identityVerificationMode: null, pendingChecks: [] });
     expect((await doc.url(org, "o")).json.data.results).toMatchObject({ identityVerificationMode: "otp", pendingChecks: ["email_otp"] });
     expect((await doc.url(org, "s")).json.data.results).toMatchObject({ identityVerificationMode: "otp", pendingChecks: ["sms_otp"] });
@@ -130,18 +156,28 @@ describe("the organization default channel", () => {
 
   it("locked email: the same channel or none succeeds, another fails with 403 OtpOverrideNotAllowed; automated sends skip the default", async () => {
     const org = await orgWith(server, { ...full, defaultChannel: "email", allowChannelOverride: false });
-    expect((await as(baseUrl, org, "viewer")("/esign/embedded-signing-settings")).json.data.results).toMatchObject({ defaultChannel: "email", allowChannelOverride: false });
-    expectSigningError(await sendOne(org, signer("Sam", { phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })), 403, "OtpOverrideNotAllowed");
+    expect((await as(baseUrl, org, "viewer")("/esign/embedded-signing-settings")).json.data.results).toMatchObject({
+      defaultChannel: "email",
+      allowChannelOverride: false,
+    });
+    expectSigningError(
+      await sendOne(org, signer("Sam", { phone: PHONE, identityVerification: { mode: "otp", channel: "sms" } })),
+      403,
+      "OtpOverrideNotAllowed",
+    );
     const doc = await sent(org, [
       signer("Dee", { externalId: "d" }),
       signer("Eve", { externalId: "e", identityVerification: { mode: "otp", channel: "email" } }),
       signer("Oto", { externalId: "o", identityVerification: { mode: "otp" } }),
       signer("Ovi", { externalId: "v", identityVerification: ack }),
     ]);
-    for (const id of ["d", "e", "o"]) expect((await doc.url(org, id)).json.data.results).toMatchObject({ identityVerificationMode: "otp", pendingChecks: ["email_otp"] });
+    for (const id of ["d", "e", "o"])
+      expect((await doc.url(org, id)).json.data.results).toMatchObject({ identityVerificationMode: "otp", pendingChecks: ["email_otp"] });
     expect((await doc.url(org, "v")).json.data.results).toMatchObject({ identityVerificationMode: "override", pendingChecks: [] });
 
-    const automated = await sent(org, [signer("Dee", { externalId: "d" }), signer("Eve", { externalId: "e", identityVerification: { mode: "otp" } })], { automated: "true" });
+    const automated = await sent(org, [signer("Dee", { externalId: "d" }), signer("Eve", { externalId: "e", identityVerification: { mode: "otp" } })], {
+      automated: "true",
+    });
     expect((await automated.url(org, "d")).json.data.results).toMatchObject({ identityVerificationMode: null, pendingChecks: [] });
     expect((await automated.url(org, "e")).json.data.results).toMatchObject({ identityVerificationMode: "otp", pendingChecks: ["email_otp"] });
   });
@@ -165,7 +201,11 @@ describe("identity codes when issuing a signing URL or sending a reviewed draft 
     expectSigningError(await doc.url(org, "i"), 403, "ExternalIdvNotAllowed");
     expectSigningError(await doc.url(org, "s"), 409, "SmsProviderNotConfigured");
     expect((await doc.url(org, "d")).status).toBe(200);
-    expectSigningError(await as(baseUrl, org, "contributor")(`/esign/documents/${draft.json.data.documentId}/send`, { method: "POST" }), 403, "IdentityOverrideNotAllowed");
+    expectSigningError(
+      await as(baseUrl, org, "contributor")(`/esign/documents/${draft.json.data.documentId}/send`, { method: "POST" }),
+      403,
+      "IdentityOverrideNotAllowed",
+    );
     expect((await as(baseUrl, org)(`/esign/documents/${draft.json.data.documentId}/status`)).json.data.status).toBe("draft");
 
     org = await reconfigure(server, org, { sms: { provider: "outbox" }, defaultChannel: "email", allowChannelOverride: false });
@@ -177,7 +217,11 @@ describe("identity codes when issuing a signing URL or sending a reviewed draft 
 
     org = await reconfigure(server, org, { enabled: false });
     expectSigningError(await doc.url(org, "d"), 403, "EmbeddedSigningNotEnabled");
-    expectSigningError(await as(baseUrl, org, "contributor")(`/esign/documents/${draft.json.data.documentId}/send`, { method: "POST" }), 403, "EmbeddedSigningNotEnabled");
+    expectSigningError(
+      await as(baseUrl, org, "contributor")(`/esign/documents/${draft.json.data.documentId}/send`, { method: "POST" }),
+      403,
+      "EmbeddedSigningNotEnabled",
+    );
   });
 });
 
@@ -187,7 +231,8 @@ describe("external identity assertions", () => {
     org = await orgWith(server, full);
   });
 
-  const sign = (claims: Record<string, unknown>, secret = HS_SECRET, alg = "HS256") => new SignJWT(claims).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
+  const sign = (claims: Record<string, unknown>, secret = HS_SECRET, alg = "HS256") =>
+    new SignJWT(claims).setProtectedHeader({ alg }).sign(new TextEncoder().encode(secret));
 
   it("checks signature, issuer, email, freshness and single use, in that order, each with its own code", async () => {
     const doc = await sent(org, [signer("Ida", { externalId: "i", identityVerification: { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 5 } })]);
@@ -204,7 +249,9 @@ describe("external identity assertions", () => {
     expect(await codeFor("not-a-jws")).toBe("IdentityAssertionInvalid");
     expect(await codeFor(await sign(good, "a-different-secret-that-is-long-enough-000"))).toBe("IdentityAssertionInvalid");
     // The signature is checked first: a wrong key wins over every other fault.
-    expect(await codeFor(await sign({ ...good, iss: "other", email: "x@example.com" }, "a-different-secret-that-is-long-enough-000"))).toBe("IdentityAssertionInvalid");
+    expect(await codeFor(await sign({ ...good, iss: "other", email: "x@example.com" }, "a-different-secret-that-is-long-enough-000"))).toBe(
+      "IdentityAssertionInvalid",
+    );
     expect(await codeFor(await sign({ ...good, iss: "other", email: "x@example.com", iat: now - 3600 }))).toBe("IdentityProviderMismatch");
     expect(await codeFor(await sign({ ...good, email: "x@example.com", iat: now - 3600 }))).toBe("IdentityEmailMismatch");
     expect(await codeFor(await sign({ ...good, iat: now - 6 * 60 }))).toBe("IdentityAssertionStale");
@@ -229,17 +276,45 @@ describe("external identity assertions", () => {
 
 describe("embedded signing settings", () => {
   it("answers only 401 as an error: no key, a bad key, or an organization id that is not the key's", async () => {
-    const org = await orgWith(server, { ...full, defaultChannel: "sms", allowChannelOverride: false, allowedFrameAncestors: ["https://app.example.com", "https://crm.example.org"] });
+    const org = await orgWith(server, {
+      ...full,
+      defaultChannel: "sms",
+      allowChannelOverride: false,
+      allowedFrameAncestors: ["https://app.example.com", "https://crm.example.org"],
+    });
     for (const role of ["administrator", "contributor", "user", "viewer"] as const) {
       const r = await as(baseUrl, org, role)("/esign/embedded-signing-settings");
       expect(r.status).toBe(200);
-      expect(r.json).toEqual({ data: { results: { enabled: true, allowExternalIdv: true, allowIdentityOverride: true, defaultChannel: "sms", allowChannelOverride: false, allowedFrameAncestors: ["https://app.example.com", "https://crm.example.org"] } } });
+      expect(r.json).toEqual({
+        data: {
+          results: {
+            enabled: true,
+            allowExternalIdv: true,
+            allowIdentityOverride: true,
+            defaultChannel: "sms",
+            allowChannelOverride: false,
+            allowedFrameAncestors: ["https://app.example.com", "https://crm.example.org"],
+          },
+        },
+      });
     }
     expect((await call(baseUrl, "/esign/embedded-signing-settings")).status).toBe(401);
-    expect((await call(baseUrl, "/esign/embedded-signing-settings", { headers: { authorization: "Bearer nope", "x-service-org-id": org.orgId } })).status).toBe(401);
-    expect((await call(baseUrl, "/esign/embedded-signing-settings", { headers: { authorization: `Bearer ${org.keys.viewer}`, "x-service-org-id": server.other.orgId } })).status).toBe(401);
+    expect((await call(baseUrl, "/esign/embedded-signing-settings", { headers: { authorization: "Bearer nope", "x-service-org-id": org.orgId } })).status).toBe(
+      401,
+    );
+    expect(
+      (
+        await call(baseUrl, "/esign/embedded-signing-settings", {
+          headers: { authorization: `Bearer ${org.keys.viewer}`, "x-service-org-id": server.other.orgId },
+        })
+      ).status,
+    ).toBe(401);
     // Embedded signing off: the override flag reads true (it cannot apply).
     const off = await orgWith(server, { defaultChannel: "email", allowChannelOverride: false });
-    expect((await as(baseUrl, off)("/esign/embedded-signing-settings")).json.data.results).toMatchObject({ enabled: false, defaultChannel: "email", allowChannelOverride: true });
+    expect((await as(baseUrl, off)("/esign/embedded-signing-settings")).json.data.results).toMatchObject({
+      enabled: false,
+      defaultChannel: "email",
+      allowChannelOverride: true,
+    });
   });
 });

@@ -143,7 +143,11 @@ describe("lockout", () => {
 
     // The document went out with sendEmail false; an explicit resend still emails the signer and lifts the lock.
     expect(await latestMailTo(baseUrl, org, "lock@example.com", "signing_request")).toBeUndefined();
-    const resent = await as(baseUrl, org, "contributor")(`/esign/documents/${s.documentId}/resend-email`, { method: "POST", body: { recipientIds: [s.recipientId] } });
+    const resent = await as(
+      baseUrl,
+      org,
+      "contributor",
+    )(`/esign/documents/${s.documentId}/resend-email`, { method: "POST", body: { recipientIds: [s.recipientId] } });
     expect(resent.status, resent.text).toBe(200);
     expect(resent.json.data).toEqual({ success: true, recipientCount: 1 });
     expect(await latestMailTo(baseUrl, org, "lock@example.com", "signing_request")).toBeTruthy();
@@ -169,9 +173,21 @@ describe("lockout", () => {
 
   it("resend-email answers 409 DocumentNotSignable for a voided document and 404 RecipientNotFound for a stranger", async () => {
     const s = await otpSigner(org, "resend@example.com");
-    expectSigningError(await as(baseUrl, org, "contributor")(`/esign/documents/${s.documentId}/resend-email`, { method: "POST", body: { recipientIds: ["00000000-0000-4000-8000-000000000000"] } }), 404, "RecipientNotFound");
+    expectSigningError(
+      await as(
+        baseUrl,
+        org,
+        "contributor",
+      )(`/esign/documents/${s.documentId}/resend-email`, { method: "POST", body: { recipientIds: ["00000000-0000-4000-8000-000000000000"] } }),
+      404,
+      "RecipientNotFound",
+    );
     await as(baseUrl, org, "contributor")(`/esign/documents/${s.documentId}/void`, { method: "POST", body: { reason: "replaced" } });
-    expectSigningError(await as(baseUrl, org, "contributor")(`/esign/documents/${s.documentId}/resend-email`, { method: "POST", body: {} }), 409, "DocumentNotSignable");
+    expectSigningError(
+      await as(baseUrl, org, "contributor")(`/esign/documents/${s.documentId}/resend-email`, { method: "POST", body: {} }),
+      409,
+      "DocumentNotSignable",
+    );
   });
 });
 
@@ -194,7 +210,13 @@ describe("SMS through a Twilio-compatible provider", () => {
       let body = "";
       req.on("data", (c) => (body += c));
       req.on("end", () => {
-        received.push({ method: req.method!, path: req.url!, authorization: req.headers.authorization, contentType: req.headers["content-type"], form: new URLSearchParams(body) });
+        received.push({
+          method: req.method!,
+          path: req.url!,
+          authorization: req.headers.authorization,
+          contentType: req.headers["content-type"],
+          form: new URLSearchParams(body),
+        });
         if (failNext) {
           failNext = false;
           res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ message: "provider down" }));
@@ -211,7 +233,11 @@ describe("SMS through a Twilio-compatible provider", () => {
   });
 
   it("posts To, From and Body with basic auth to /2010-04-01/Accounts/{sid}/Messages.json; the code verifies; a provider failure costs no limit", async () => {
-    const o = await orgWith(server, { ...full, defaultChannel: "sms", sms: { provider: "twilio", apiBaseUrl: smsBase, accountSid: "AC0123456789abcdef", from: "+15005550006", authToken: "tw-secret-token" } });
+    const o = await orgWith(server, {
+      ...full,
+      defaultChannel: "sms",
+      sms: { provider: "twilio", apiBaseUrl: smsBase, accountSid: "AC0123456789abcdef", from: "+15005550006", authToken: "tw-secret-token" },
+    });
     const prep = await prepareDoc(baseUrl, o, [{ name: "Sid Signer", email: "sid@example.com", phone: "+1 415 555 2671" }]);
     expect(prep.status, prep.text).toBe(200);
     const r = await signingUrlOf(baseUrl, o, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id });
@@ -260,7 +286,9 @@ describe("SMS through a Twilio-compatible provider", () => {
     await setClock(server, 31 * SECOND);
     expectSignerError(await otp.send(), 402, "sms_otp_limit_exceeded");
     // Email passcodes are not part of the SMS allowance.
-    expect((await prepareDoc(baseUrl, o, [{ name: "Eve", email: "eve@example.com", identityVerification: { mode: "otp", channel: "email" } }])).status).toBe(200);
+    expect((await prepareDoc(baseUrl, o, [{ name: "Eve", email: "eve@example.com", identityVerification: { mode: "otp", channel: "email" } }])).status).toBe(
+      200,
+    );
 
     const none = await orgWith(server, full, { smsAllowance: 0 });
     expectSigningError(await prepareDoc(baseUrl, none, [smsSigner]), 402, "SmsOtpLimitExceeded");

@@ -31,7 +31,9 @@ describe(`single use across a hard restart (${process.env.QUIRE_TEST_DB ?? "pgli
     expect(prep.status, prep.text).toBe(200);
     const [ida, ovi] = prep.json.data.recipients.map((r: { id: string }) => r.id);
     const now = Math.floor(Date.now() / 1000);
-    const assertion = await new SignJWT({ iss: "acme-idv", email: "ida@example.com", iat: now - 10, jti: `restart-${now}` }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(HS_SECRET));
+    const assertion = await new SignJWT({ iss: "acme-idv", email: "ida@example.com", iat: now - 10, jti: `restart-${now}` })
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(new TextEncoder().encode(HS_SECRET));
     const first = await signingUrlOf(baseUrl, org, prep.json.data.documentId, { recipientId: ida, identityAssertion: assertion });
     expect(first.status, first.text).toBe(200);
     const link = new URL((await signingUrlOf(baseUrl, org, prep.json.data.documentId, { recipientId: ovi })).json.data.results.url);
@@ -39,7 +41,11 @@ describe(`single use across a hard restart (${process.env.QUIRE_TEST_DB ?? "pgli
 
     await quire.restart({ hard: true });
 
-    expectSigningError(await signingUrlOf(baseUrl, org, prep.json.data.documentId, { recipientId: ida, identityAssertion: assertion }), 400, "IdentityAssertionReused");
+    expectSigningError(
+      await signingUrlOf(baseUrl, org, prep.json.data.documentId, { recipientId: ida, identityAssertion: assertion }),
+      400,
+      "IdentityAssertionReused",
+    );
     expect((await call(baseUrl, link.pathname + link.search)).status).toBe(410);
     // The link Ida got before the restart is still unopened and works once.
     const idaLink = new URL(first.json.data.results.url);

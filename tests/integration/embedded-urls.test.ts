@@ -29,7 +29,8 @@ async function sent(recipients: Record<string, unknown>[], extra: Record<string,
   return { documentId: prep.json.data.documentId as string, ids: (prep.json.data.recipients as { id: string }[]).map((r) => r.id) };
 }
 
-const urlOf = (documentId: string, body: unknown, role: "administrator" | "contributor" | "user" | "viewer" = "contributor") => signingUrlOf(baseUrl, org, documentId, body, role);
+const urlOf = (documentId: string, body: unknown, role: "administrator" | "contributor" | "user" | "viewer" = "contributor") =>
+  signingUrlOf(baseUrl, org, documentId, body, role);
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const signerPage = (token: string, session?: string) => call(baseUrl, `/api/signer/${token}`, { headers: session ? { "x-signer-session": session } : {} });
 
@@ -39,7 +40,11 @@ async function signAs(url: string, session?: string) {
   const page = await signerPage(token, session);
   expect(page.json.data.state, page.text).toBe("ready");
   const values = Object.fromEntries((page.json.data.fields as { id: string }[]).map((f) => [f.id, "agreed"]));
-  const signed = await call(baseUrl, `/api/signer/${token}/sign`, { method: "POST", headers: session ? { "x-signer-session": session } : {}, body: { values } });
+  const signed = await call(baseUrl, `/api/signer/${token}/sign`, {
+    method: "POST",
+    headers: session ? { "x-signer-session": session } : {},
+    body: { values },
+  });
   expect(signed.status, signed.text).toBe(200);
   return signed.json.data;
 }
@@ -56,7 +61,8 @@ describe("the recipient selector and the request body", () => {
     const unknown = await urlOf(documentId, { externalId: "crm-ann", colour: "red" });
     expectSigningError(unknown, 400, "ValidationError");
     expect(unknown.json.message).toContain("colour");
-    for (const returnUrl of ["http://app.example.com/done", "javascript:alert(1)", "not a url", ""]) expectSigningError(await urlOf(documentId, { externalId: "crm-ann", returnUrl }), 400, "InvalidReturnUrl");
+    for (const returnUrl of ["http://app.example.com/done", "javascript:alert(1)", "not a url", ""])
+      expectSigningError(await urlOf(documentId, { externalId: "crm-ann", returnUrl }), 400, "InvalidReturnUrl");
     expectSigningError(await urlOf(documentId, { externalId: "crm-nobody" }), 404, "RecipientNotFound");
     expectSigningError(await urlOf(documentId, { recipientId: crypto.randomUUID() }), 404, "RecipientNotFound");
     // A recipient of another document is not a recipient of this one.
@@ -66,7 +72,14 @@ describe("the recipient selector and the request body", () => {
     const byExternal = await urlOf(documentId, { externalId: "crm-bob" });
     const byId = await urlOf(documentId, { recipientId: ids[1] });
     expect(byExternal.status).toBe(200);
-    expect(byExternal.json.data.results).toEqual({ url: byId.json.data.results.url, expiresAt: null, recipientId: ids[1], externalId: "crm-bob", identityVerificationMode: null, pendingChecks: [] });
+    expect(byExternal.json.data.results).toEqual({
+      url: byId.json.data.results.url,
+      expiresAt: null,
+      recipientId: ids[1],
+      externalId: "crm-bob",
+      identityVerificationMode: null,
+      pendingChecks: [],
+    });
     expect(byExternal.json.data.results.url).toMatch(new RegExp(`^${baseUrl}/sign/open\\?token=[A-Za-z0-9_-]{20,}$`));
   });
 
@@ -102,7 +115,9 @@ describe("turn and state", () => {
     expect((await signAs(ann.json.data.results.url)).status).toBe("sent");
     expectSigningError(await urlOf(documentId, { recipientId: ids[0] }), 409, "RecipientAlreadySigned");
     expect((await urlOf(documentId, { recipientId: ids[1] })).status).toBe(200);
-    expect((await as(baseUrl, org, "contributor")(`/esign/documents/${documentId}/void`, { method: "POST", body: { reason: "wrong terms" } })).status).toBe(200);
+    expect((await as(baseUrl, org, "contributor")(`/esign/documents/${documentId}/void`, { method: "POST", body: { reason: "wrong terms" } })).status).toBe(
+      200,
+    );
     expectSigningError(await urlOf(documentId, { recipientId: ids[1] }), 409, "DocumentNotSignable");
     expectSigningError(await urlOf(documentId, { recipientId: ids[0] }), 409, "RecipientAlreadySigned");
 
@@ -177,7 +192,12 @@ describe("single-use links (override, external_idv)", () => {
     // Opened again: a program (Accept: application/json) gets the signing error body, a browser the page.
     const again = await call(baseUrl, path);
     expect(again.status).toBe(410);
-    expect(again.json).toEqual({ message: expect.stringMatching(/already used/), type: "SigningUrlNotRedeemable", error: expect.any(String), code: "SigningUrlNotRedeemable" });
+    expect(again.json).toEqual({
+      message: expect.stringMatching(/already used/),
+      type: "SigningUrlNotRedeemable",
+      error: expect.any(String),
+      code: "SigningUrlNotRedeemable",
+    });
     const page = await call(baseUrl, path, { headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" } });
     expect(page.status).toBe(410);
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
@@ -200,7 +220,8 @@ describe("single-use links (override, external_idv)", () => {
 });
 
 describe("the deprecated GET signing-link", () => {
-  const linkOf = (documentId: string, recipientId: string, role: "contributor" | "user" = "contributor") => as(baseUrl, org, role)(`/esign/documents/${documentId}/recipients/${recipientId}/signing-link`);
+  const linkOf = (documentId: string, recipientId: string, role: "contributor" | "user" = "contributor") =>
+    as(baseUrl, org, role)(`/esign/documents/${documentId}/recipients/${recipientId}/signing-link`);
   const expectDeprecated = (r: { headers: Headers }, documentId: string) => {
     expect(r.headers.get("deprecation")).toBe("true");
     expect(r.headers.get("link")).toBe(`<${baseUrl}/esign/documents/${documentId}/signing-url>; rel="successor-version"`);
@@ -236,7 +257,11 @@ describe("the deprecated GET signing-link", () => {
     expect(user.json).toEqual({ message: "Forbidden" });
     expectDeprecated(user, documentId);
 
-    const trail = (await as(baseUrl, org)(`/esign/documents/${documentId}/audit-trail`)).json.data.auditTrail as { actionType: string; recipientId: string; details: Record<string, unknown> }[];
+    const trail = (await as(baseUrl, org)(`/esign/documents/${documentId}/audit-trail`)).json.data.auditTrail as {
+      actionType: string;
+      recipientId: string;
+      details: Record<string, unknown>;
+    }[];
     const issued = trail.filter((e) => e.actionType === "signing_url_issued");
     expect(issued.map((e) => [e.recipientId, e.details.endpoint ?? "signing-url"])).toEqual([
       [ids[0], "signing-link (deprecated)"],
@@ -251,10 +276,17 @@ describe("the audit chain under concurrent writers", () => {
       { name: "Ann", email: "ann@example.com", externalId: "a", signingOrder: 1 },
       { name: "Ovi", email: "ovi@example.com", signingOrder: 1, identityVerification: ack },
     ]);
-    const resend = () => as(baseUrl, org, "contributor")(`/esign/documents/${documentId}/resend-email`, { method: "POST", body: JSON.stringify({ recipientIds: [ids[0]] }), headers: { "content-type": "application/json" } });
-    const replies = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => (i % 4 === 3 ? resend() : urlOf(documentId, { recipientId: ids[i % 2] }))),
-    );
+    const resend = () =>
+      as(
+        baseUrl,
+        org,
+        "contributor",
+      )(`/esign/documents/${documentId}/resend-email`, {
+        method: "POST",
+        body: JSON.stringify({ recipientIds: [ids[0]] }),
+        headers: { "content-type": "application/json" },
+      });
+    const replies = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 4 === 3 ? resend() : urlOf(documentId, { recipientId: ids[i % 2] }))));
     expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
     const trail = (await as(baseUrl, org)(`/esign/documents/${documentId}/audit-trail`)).json.data.auditTrail;
     expect(trail.filter((e: { actionType: string }) => e.actionType === "signing_url_issued")).toHaveLength(18);

@@ -8,7 +8,13 @@ import { HS_SECRET, latestMailTo, orgWith, passcodeApi, prepareDoc, tokenOfUrl }
 const server = inject("quire");
 const { baseUrl } = server;
 
-const enabled = { enabled: true, allowExternalIdv: true, allowIdentityOverride: true, allowedFrameAncestors: ["https://app.example.com"], sms: { provider: "outbox" } };
+const enabled = {
+  enabled: true,
+  allowExternalIdv: true,
+  allowIdentityOverride: true,
+  allowedFrameAncestors: ["https://app.example.com"],
+  sms: { provider: "outbox" },
+};
 
 async function assertion(claims: Record<string, unknown>, secret = HS_SECRET) {
   return new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(secret));
@@ -19,9 +25,23 @@ describe("embedded signing settings", () => {
     const org = await orgWith(server, { ...enabled, defaultChannel: "email", allowChannelOverride: false });
     const r = await as(baseUrl, org, "viewer")("/esign/embedded-signing-settings");
     expect(r.status).toBe(200);
-    expect(r.json.data.results).toEqual({ enabled: true, allowExternalIdv: true, allowIdentityOverride: true, defaultChannel: "email", allowChannelOverride: false, allowedFrameAncestors: ["https://app.example.com"] });
+    expect(r.json.data.results).toEqual({
+      enabled: true,
+      allowExternalIdv: true,
+      allowIdentityOverride: true,
+      defaultChannel: "email",
+      allowChannelOverride: false,
+      allowedFrameAncestors: ["https://app.example.com"],
+    });
     const fresh = await orgWith(server, {});
-    expect((await as(baseUrl, fresh)("/esign/embedded-signing-settings")).json.data.results).toEqual({ enabled: false, allowExternalIdv: false, allowIdentityOverride: false, defaultChannel: "none", allowChannelOverride: true, allowedFrameAncestors: [] });
+    expect((await as(baseUrl, fresh)("/esign/embedded-signing-settings")).json.data.results).toEqual({
+      enabled: false,
+      allowExternalIdv: false,
+      allowIdentityOverride: false,
+      defaultChannel: "none",
+      allowChannelOverride: true,
+      allowedFrameAncestors: [],
+    });
     expect((await call(baseUrl, "/esign/embedded-signing-settings")).status).toBe(401);
   });
 });
@@ -33,13 +53,27 @@ describe("signing URLs", () => {
     expect(prep.status).toBe(200);
     expect(prep.json.data.message).toMatch(/signing URL/);
     const documentId = prep.json.data.documentId;
-    const r = await as(baseUrl, org, "contributor")(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { externalId: "crm-1", returnUrl: "https://app.example.com/done" } });
+    const r = await as(
+      baseUrl,
+      org,
+      "contributor",
+    )(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { externalId: "crm-1", returnUrl: "https://app.example.com/done" } });
     expect(r.status).toBe(200);
     const result = r.json.data.results;
-    expect(result).toMatchObject({ recipientId: prep.json.data.recipients[0].id, externalId: "crm-1", identityVerificationMode: null, pendingChecks: [], expiresAt: null });
+    expect(result).toMatchObject({
+      recipientId: prep.json.data.recipients[0].id,
+      externalId: "crm-1",
+      identityVerificationMode: null,
+      pendingChecks: [],
+      expiresAt: null,
+    });
     expect(result.url).toMatch(/\/sign\/open\?token=[A-Za-z0-9_-]+$/);
     expect(result.url).not.toContain("returnUrl");
-    const again = await as(baseUrl, org, "contributor")(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: result.recipientId } });
+    const again = await as(
+      baseUrl,
+      org,
+      "contributor",
+    )(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: result.recipientId } });
     expect(again.json.data.results.url).toBe(result.url);
 
     const open = await call(baseUrl, new URL(result.url).pathname + new URL(result.url).search);
@@ -52,7 +86,11 @@ describe("signing URLs", () => {
 
     const noFraming = await orgWith(server, { enabled: true });
     const p2 = await prepareDoc(baseUrl, noFraming, [{ name: "Bo", email: "bo@example.com" }]);
-    const u2 = await as(baseUrl, noFraming, "contributor")(`/esign/documents/${p2.json.data.documentId}/signing-url`, { method: "POST", body: { recipientId: p2.json.data.recipients[0].id } });
+    const u2 = await as(
+      baseUrl,
+      noFraming,
+      "contributor",
+    )(`/esign/documents/${p2.json.data.documentId}/signing-url`, { method: "POST", body: { recipientId: p2.json.data.recipients[0].id } });
     const page2 = await fetch(`${baseUrl}/sign/${tokenOfUrl(u2.json.data.results.url)}`);
     expect(page2.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
   });
@@ -70,7 +108,10 @@ describe("signing URLs", () => {
     expect(before.json.data.state).toBe("verification_required");
     expect(before.json.data.fields).toEqual([]);
     expect((await call(baseUrl, `/api/signer/${token}/pdf`)).status).toBe(401);
-    expect((await call(baseUrl, `/api/signer/${token}/sign`, { method: "POST", body: { values: {} } })).json).toEqual({ error: "Enter the passcode we sent you first", code: "verification_required" });
+    expect((await call(baseUrl, `/api/signer/${token}/sign`, { method: "POST", body: { values: {} } })).json).toEqual({
+      error: "Enter the passcode we sent you first",
+      code: "verification_required",
+    });
 
     const otp = passcodeApi(baseUrl, token);
     const sent = await otp.send();
@@ -90,16 +131,26 @@ describe("signing URLs", () => {
     const field = opened.json.data.fields[0];
     const png = await fetch(`${baseUrl}/api/signer/${token}/page/1?s=${session}`);
     expect(png.headers.get("content-type")).toBe("image/png");
-    const signed = await call(baseUrl, `/api/signer/${token}/sign`, { method: "POST", headers: { "x-signer-session": session }, body: { values: { [field.id]: "agreed" } } });
+    const signed = await call(baseUrl, `/api/signer/${token}/sign`, {
+      method: "POST",
+      headers: { "x-signer-session": session },
+      body: { values: { [field.id]: "agreed" } },
+    });
     expect(signed.status).toBe(200);
     expect(signed.json.data.status).toBe("completed");
   });
 
   it("override: a single-use link that exactly one of 50 concurrent opens redeems", async () => {
     const org = await orgWith(server, enabled);
-    const prep = await prepareDoc(baseUrl, org, [{ name: "Ovi", email: "ovi@example.com", identityVerification: { mode: "override", overrideIdentityVerification: true, reason: "verified in branch" } }]);
+    const prep = await prepareDoc(baseUrl, org, [
+      { name: "Ovi", email: "ovi@example.com", identityVerification: { mode: "override", overrideIdentityVerification: true, reason: "verified in branch" } },
+    ]);
     expect(prep.status).toBe(200);
-    const r = await as(baseUrl, org, "contributor")(`/esign/documents/${prep.json.data.documentId}/signing-url`, { method: "POST", body: { recipientId: prep.json.data.recipients[0].id } });
+    const r = await as(
+      baseUrl,
+      org,
+      "contributor",
+    )(`/esign/documents/${prep.json.data.documentId}/signing-url`, { method: "POST", body: { recipientId: prep.json.data.recipients[0].id } });
     expect(r.json.data.results).toMatchObject({ identityVerificationMode: "override", pendingChecks: [] });
     const expiresIn = new Date(r.json.data.results.expiresAt).getTime() - Date.now();
     expect(expiresIn).toBeGreaterThan(4 * 60_000);
@@ -119,9 +170,16 @@ describe("signing URLs", () => {
 
   it("external_idv: the assertion is checked for signature, issuer, email, age and single use", async () => {
     const org = await orgWith(server, enabled);
-    const prep = await prepareDoc(baseUrl, org, [{ name: "Ida", email: "ida@example.com", identityVerification: { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 15 } }]);
+    const prep = await prepareDoc(baseUrl, org, [
+      { name: "Ida", email: "ida@example.com", identityVerification: { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 15 } },
+    ]);
     expect(prep.status).toBe(200);
-    const url = (body: Record<string, unknown>) => as(baseUrl, org, "contributor")(`/esign/documents/${prep.json.data.documentId}/signing-url`, { method: "POST", body: { recipientId: prep.json.data.recipients[0].id, ...body } });
+    const url = (body: Record<string, unknown>) =>
+      as(
+        baseUrl,
+        org,
+        "contributor",
+      )(`/esign/documents/${prep.json.data.documentId}/signing-url`, { method: "POST", body: { recipientId: prep.json.data.recipients[0].id, ...body } });
     const now = Math.floor(Date.now() / 1000);
     const good = { iss: "acme-idv", email: "IDA@example.com", iat: now - 60, jti: `j-${now}` };
     const codeOf = async (body: Record<string, unknown>) => (await url(body)).json.code;

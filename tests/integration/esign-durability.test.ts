@@ -37,7 +37,15 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 
 /** Waits for the server to kill itself (its port stops answering). */
 async function untilDown(baseUrl: string): Promise<void> {
-  await until(`${baseUrl} to go down`, () => fetch(`${baseUrl}/api/health`).then(() => false, () => true), 60_000);
+  await until(
+    `${baseUrl} to go down`,
+    () =>
+      fetch(`${baseUrl}/api/health`).then(
+        () => false,
+        () => true,
+      ),
+    60_000,
+  );
 }
 
 /** Restarts a server that killed itself; it may die again during start-up (its worker crashing), so retry. */
@@ -55,14 +63,22 @@ async function restartAfterCrash(quire: RunningQuire): Promise<void> {
 
 async function subscribe(baseUrl: string, seed: SeedResult, receiver: Receiver, name: string): Promise<string[]> {
   const urls = [`${receiver.url}?${name}-a`, `${receiver.url}?${name}-b`];
-  const res = await as(baseUrl, seed, "administrator")("/api/webhooks", { method: "POST", body: { name, urls, events: [COMPLETED, "signature.document.voided", "signature.document.finalization_failed"] } });
+  const res = await as(
+    baseUrl,
+    seed,
+    "administrator",
+  )("/api/webhooks", { method: "POST", body: { name, urls, events: [COMPLETED, "signature.document.voided", "signature.document.finalization_failed"] } });
   expect(res.status, res.text).toBe(201);
   return urls;
 }
 
 async function prepare(baseUrl: string, seed: SeedResult, tag: string) {
   const email = `${tag}-${Date.now().toString(36)}@example.com`;
-  const res = await prepareDoc(baseUrl, seed, [{ name: "Dana Durable", email }], { sendEmail: "true", ccEmails: [`cc-${email}`], documentName: `Durable ${tag}` });
+  const res = await prepareDoc(baseUrl, seed, [{ name: "Dana Durable", email }], {
+    sendEmail: "true",
+    ccEmails: [`cc-${email}`],
+    documentName: `Durable ${tag}`,
+  });
   expect(res.status, res.text).toBe(200);
   const mails = await as(baseUrl, seed, "administrator")(`/api/outbox?to=${encodeURIComponent(email)}&limit=5`);
   const link = mails.json.data.results.map((m: { text: string }) => SIGNING_LINK.exec(m.text)?.[0]).find(Boolean);
@@ -73,32 +89,58 @@ async function prepare(baseUrl: string, seed: SeedResult, tag: string) {
 async function sign(baseUrl: string, token: string) {
   const signer = signerApi(baseUrl, token);
   const session = (await signer.session()).json.data;
-  return signer.sign(Object.fromEntries(session.fields.map((f: { id: string; type: string }) => [f.id, f.type === "signature" ? PNG : "Dana Durable"]))).catch(() => null);
+  return signer
+    .sign(Object.fromEntries(session.fields.map((f: { id: string; type: string }) => [f.id, f.type === "signature" ? PNG : "Dana Durable"])))
+    .catch(() => null);
 }
 
 /** Everything "exactly once" means for one completed document. */
-async function expectCompletedOnce(baseUrl: string, seed: SeedResult, dataDir: string, doc: { id: string; email: string; cc: string }, receiver: Receiver, urls: string[]) {
+async function expectCompletedOnce(
+  baseUrl: string,
+  seed: SeedResult,
+  dataDir: string,
+  doc: { id: string; email: string; cc: string },
+  receiver: Receiver,
+  urls: string[],
+) {
   const api = as(baseUrl, seed, "contributor");
   await until("the document to complete", async () => (await api(`/esign/documents/${doc.id}/status`)).json.data?.status === "completed");
   const trail = (await api(`/esign/documents/${doc.id}/audit-trail`)).json.data.auditTrail as { actionType: string }[];
   expect(trail.filter((e) => e.actionType === "completed")).toHaveLength(1);
   expect(trail.filter((e) => e.actionType === "signed")).toHaveLength(1);
 
-  const pdf = await fetch(`${baseUrl}/esign/documents/${doc.id}/download`, { headers: { authorization: `Bearer ${seed.keys.contributor}`, "x-service-org-id": seed.orgId } });
+  const pdf = await fetch(`${baseUrl}/esign/documents/${doc.id}/download`, {
+    headers: { authorization: `Bearer ${seed.keys.contributor}`, "x-service-org-id": seed.orgId },
+  });
   expect(pdfTool(Buffer.from(await pdf.arrayBuffer()), "pdfsig")).toMatch(/Signature is Valid/);
   const dir = path.join(dataDir, "files", "signing", seed.orgId, doc.id);
-  expect(fs.readdirSync(dir).filter((f) => f.startsWith("signed-")), "one sealed PDF is stored").toHaveLength(1);
+  expect(
+    fs.readdirSync(dir).filter((f) => f.startsWith("signed-")),
+    "one sealed PDF is stored",
+  ).toHaveLength(1);
 
-  const mails = (await as(baseUrl, seed, "administrator")(`/api/outbox?limit=100`)).json.data.results as { kind: string; to: string; documentId: string | null }[];
-  const completedMails = mails.filter((m) => m.kind === "signing_completed" && m.documentId === doc.id).map((m) => m.to).sort();
+  const mails = (await as(baseUrl, seed, "administrator")(`/api/outbox?limit=100`)).json.data.results as {
+    kind: string;
+    to: string;
+    documentId: string | null;
+  }[];
+  const completedMails = mails
+    .filter((m) => m.kind === "signing_completed" && m.documentId === doc.id)
+    .map((m) => m.to)
+    .sort();
   expect(completedMails).toEqual([doc.cc, doc.email, "sam@example.com"].sort());
 
   // Only this test's webhook: earlier tests' webhooks in the organization get the event too.
   const paths = urls.map((u) => new URL(u).pathname + new URL(u).search);
-  const forDoc = () => receiver.received.filter((d) => paths.includes(d.url) && d.headers["x-service-event"] === COMPLETED && JSON.parse(d.body).data?.documentId === doc.id);
+  const forDoc = () =>
+    receiver.received.filter((d) => paths.includes(d.url) && d.headers["x-service-event"] === COMPLETED && JSON.parse(d.body).data?.documentId === doc.id);
   await until("one completed delivery per URL", async () => forDoc().length >= urls.length);
   await new Promise((r) => setTimeout(r, 1500)); // room for a duplicate to show up
-  expect(forDoc().map((d) => d.url).sort()).toEqual([...paths].sort());
+  expect(
+    forDoc()
+      .map((d) => d.url)
+      .sort(),
+  ).toEqual([...paths].sort());
 }
 
 describe("kill -9 during the last signature, one instance", () => {
@@ -194,7 +236,10 @@ describe("sealing that keeps failing", () => {
     expect(signed?.status, signed?.text).toBe(200);
     expect(signed!.json.data.status).toBe("sent");
 
-    const failed = () => receiver.received.filter((d) => d.headers["x-service-event"] === "signature.document.finalization_failed" && JSON.parse(d.body).data?.documentId === doc.id);
+    const failed = () =>
+      receiver.received.filter(
+        (d) => d.headers["x-service-event"] === "signature.document.finalization_failed" && JSON.parse(d.body).data?.documentId === doc.id,
+      );
     await until("finalization_failed on every URL", async () => failed().length >= urls.length);
     await new Promise((r) => setTimeout(r, 1500));
     expect(failed()).toHaveLength(urls.length);
@@ -229,14 +274,19 @@ describe("concurrent voids", () => {
     const urls = await subscribe(baseUrl, seed, receiver, `voids-${Date.now().toString(36)}`);
     const doc = await prepare(baseUrl, seed, "voids");
     const api = as(baseUrl, seed, "contributor");
-    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => api(`/esign/documents/${doc.id}/void`, { method: "POST", body: { reason: `reason ${i}` } })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => api(`/esign/documents/${doc.id}/void`, { method: "POST", body: { reason: `reason ${i}` } })),
+    );
     expect(replies.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
     for (const r of replies.filter((x) => x.status === 409)) expect(r.json.code).toBe("DocumentNotVoidable");
     const trail = (await api(`/esign/documents/${doc.id}/audit-trail`)).json.data.auditTrail as { actionType: string }[];
     expect(trail.filter((e) => e.actionType === "voided")).toHaveLength(1);
-    const mails = (await as(baseUrl, seed, "administrator")(`/api/outbox?to=${encodeURIComponent(doc.email)}&limit=20`)).json.data.results as { kind: string }[];
+    const mails = (await as(baseUrl, seed, "administrator")(`/api/outbox?to=${encodeURIComponent(doc.email)}&limit=20`)).json.data.results as {
+      kind: string;
+    }[];
     expect(mails.filter((m) => m.kind === "document_voided")).toHaveLength(1);
-    const voided = () => receiver.received.filter((d) => d.headers["x-service-event"] === "signature.document.voided" && JSON.parse(d.body).data?.documentId === doc.id);
+    const voided = () =>
+      receiver.received.filter((d) => d.headers["x-service-event"] === "signature.document.voided" && JSON.parse(d.body).data?.documentId === doc.id);
     await until("one voided delivery per URL", async () => voided().length >= urls.length);
     await new Promise((r) => setTimeout(r, 1500));
     expect(voided()).toHaveLength(urls.length);
@@ -257,7 +307,8 @@ describe.runIf(DB === "postgres")("a void and the last signature at the same mom
 
   /** Holds the document's row lock while `queue` lines requests up behind it, in that order, then lets go. */
   async function raceBehindLock(documentId: string, queue: (() => Promise<unknown>)[]) {
-    const waiting = async () => Number((await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n);
+    const waiting = async () =>
+      Number((await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n);
     await holder.query("BEGIN");
     await holder.query(`SELECT id FROM signing_document WHERE id = $1 FOR UPDATE`, [documentId]);
     const replies: Promise<unknown>[] = [];
@@ -272,7 +323,12 @@ describe.runIf(DB === "postgres")("a void and the last signature at the same mom
   it("void first: the signature that waited is refused (410 document_voided) and nothing of it is kept", async () => {
     const doc = await prepare(baseUrl, seed, "void-then-sign");
     const api = as(baseUrl, seed, "contributor");
-    const values = Object.fromEntries(((await signerApi(baseUrl, doc.token).session()).json.data.fields as { id: string; type: string }[]).map((f) => [f.id, f.type === "signature" ? PNG : "Dana Durable"]));
+    const values = Object.fromEntries(
+      ((await signerApi(baseUrl, doc.token).session()).json.data.fields as { id: string; type: string }[]).map((f) => [
+        f.id,
+        f.type === "signature" ? PNG : "Dana Durable",
+      ]),
+    );
     const [voided, signed] = (await raceBehindLock(doc.id, [
       () => api(`/esign/documents/${doc.id}/void`, { method: "POST", body: { reason: "withdrawn" } }),
       () => signerApi(baseUrl, doc.token).sign(values),
@@ -288,7 +344,12 @@ describe.runIf(DB === "postgres")("a void and the last signature at the same mom
   it("last signature first: the void that waited sees it and is refused (409); the document completes", async () => {
     const doc = await prepare(baseUrl, seed, "sign-then-void");
     const api = as(baseUrl, seed, "contributor");
-    const values = Object.fromEntries(((await signerApi(baseUrl, doc.token).session()).json.data.fields as { id: string; type: string }[]).map((f) => [f.id, f.type === "signature" ? PNG : "Dana Durable"]));
+    const values = Object.fromEntries(
+      ((await signerApi(baseUrl, doc.token).session()).json.data.fields as { id: string; type: string }[]).map((f) => [
+        f.id,
+        f.type === "signature" ? PNG : "Dana Durable",
+      ]),
+    );
     const [signed, voided] = (await raceBehindLock(doc.id, [
       () => signerApi(baseUrl, doc.token).sign(values),
       () => api(`/esign/documents/${doc.id}/void`, { method: "POST", body: { reason: "too late" } }),

@@ -45,7 +45,9 @@ async function signingToken(email: string): Promise<string> {
 }
 
 async function download(id: string): Promise<Buffer> {
-  const res = await fetch(`${baseUrl}/esign/documents/${id}/download`, { headers: { authorization: `Bearer ${seed.keys.contributor}`, "x-service-org-id": seed.orgId } });
+  const res = await fetch(`${baseUrl}/esign/documents/${id}/download`, {
+    headers: { authorization: `Bearer ${seed.keys.contributor}`, "x-service-org-id": seed.orgId },
+  });
   expect(res.status).toBe(200);
   return Buffer.from(await res.arrayBuffer());
 }
@@ -135,7 +137,10 @@ describe("page geometry over HTTP", () => {
       expect(w!.y).toBeGreaterThan(f.y - 2);
       expect(w!.y + w!.height).toBeLessThan(f.y + f.height + 2);
     }
-    expect(words.filter((w) => w.text.includes("[[sign:")), "consumed anchors are hidden").toEqual([]);
+    expect(
+      words.filter((w) => w.text.includes("[[sign:")),
+      "consumed anchors are hidden",
+    ).toEqual([]);
     expect(pdfsig(completed)).toMatch(/Signature is Valid/);
   });
 
@@ -155,7 +160,13 @@ describe("page geometry over HTTP", () => {
   it("signs a completed Quire PDF again: pdfsig reports both signatures valid, under distinct names", async () => {
     expect(completed, "the first test's sealed PDF").toBeDefined();
     const email = `second-round-${run}@example.com`;
-    const { sealed } = await signAll(completed, "Second round", email, [{ type: "signature", recipientEmail: email, page: 1, x: 300, y: 120, width: 150, height: 40 }], () => PNG);
+    const { sealed } = await signAll(
+      completed,
+      "Second round",
+      email,
+      [{ type: "signature", recipientEmail: email, page: 1, x: 300, y: 120, width: 150, height: 40 }],
+      () => PNG,
+    );
     expect(sealed.subarray(0, completed.length).equals(completed), "the first seal's bytes are kept").toBe(true);
     const report = pdfsig(sealed);
     expect(report.match(/Signature is Valid/g)).toHaveLength(2);
@@ -171,7 +182,13 @@ describe("what can and cannot be sealed is decided at prepare", () => {
     doc.addPage({ size: "a4" }).drawText("Encrypted agreement", { x: 50, y: 700, size: 14 });
     doc.setProtection({ userPassword: "", ownerPassword: "owner-secret", permissions: { modify: false } });
     const email = `encrypted-${run}@example.com`;
-    const { sealed } = await signAll(Buffer.from(await doc.save()), "Encrypted", email, [{ type: "full_name", recipientEmail: email, page: 1, x: 50, y: 200, width: 200, height: 20 }], () => "Eve Encrypted");
+    const { sealed } = await signAll(
+      Buffer.from(await doc.save()),
+      "Encrypted",
+      email,
+      [{ type: "full_name", recipientEmail: email, page: 1, x: 50, y: 200, width: 200, height: 20 }],
+      () => "Eve Encrypted",
+    );
     expect(pdfsig(sealed)).toMatch(/Signature is Valid/);
     expect(popplerWords(sealed).map((w) => w.text)).toContain("Eve");
   });

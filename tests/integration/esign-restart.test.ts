@@ -81,7 +81,9 @@ describe(`a hard restart between two signers (${process.env.QUIRE_TEST_DB ?? "pg
     const bobSession = await bob.session();
     expect(bobSession.status, bobSession.text).toBe(200);
     expect(bobSession.json.data.state).toBe("ready");
-    const bobSigned = await bob.sign(valuesFor(bobSession.json.data.fields, { signature: "Bob Landlord", text: "Deposit held by Bob until June", date: "2032-04-05" }));
+    const bobSigned = await bob.sign(
+      valuesFor(bobSession.json.data.fields, { signature: "Bob Landlord", text: "Deposit held by Bob until June", date: "2032-04-05" }),
+    );
     expect(bobSigned.status, bobSigned.text).toBe(200);
     expect(bobSigned.json.data.status).toBe("completed");
 
@@ -92,7 +94,9 @@ describe(`a hard restart between two signers (${process.env.QUIRE_TEST_DB ?? "pg
       ["completed", true],
     ]);
 
-    const res = await fetch(`${baseUrl}/esign/documents/${documentId}/download`, { headers: { authorization: `Bearer ${quire.server.seed.keys.contributor}`, "x-service-org-id": quire.server.seed.orgId } });
+    const res = await fetch(`${baseUrl}/esign/documents/${documentId}/download`, {
+      headers: { authorization: `Bearer ${quire.server.seed.keys.contributor}`, "x-service-org-id": quire.server.seed.orgId },
+    });
     expect(res.status).toBe(200);
     const pdf = Buffer.from(await res.arrayBuffer());
     const text = pdfTool(pdf, "pdftotext");

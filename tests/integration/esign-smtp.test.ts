@@ -100,7 +100,9 @@ async function signAs(link: string, text: string) {
 async function outboxFor(email: string, documentId: string) {
   const res = await admin()(`/api/outbox?to=${encodeURIComponent(email)}&limit=100`);
   expect(res.status, res.text).toBe(200);
-  return (res.json.data.results as { kind: string; transport: string; sentAt: string | null; error: string | null; documentId: string; text: string; html: string }[]).filter((m) => m.documentId === documentId);
+  return (
+    res.json.data.results as { kind: string; transport: string; sentAt: string | null; error: string | null; documentId: string; text: string; html: string }[]
+  ).filter((m) => m.documentId === documentId);
 }
 
 describe("signing emails over SMTP", () => {
@@ -170,7 +172,12 @@ describe("signing emails over SMTP", () => {
   it("still records every message in the outbox, as sent over SMTP", async () => {
     const ada = await outboxFor("ada@example.com", documentId);
     expect(ada.map((m) => m.kind).sort()).toEqual(["signing_completed", "signing_request"]);
-    const all = [...ada, ...(await outboxFor("bob@example.com", documentId)), ...(await outboxFor("carol@example.com", documentId)), ...(await outboxFor("sam@example.com", documentId))];
+    const all = [
+      ...ada,
+      ...(await outboxFor("bob@example.com", documentId)),
+      ...(await outboxFor("carol@example.com", documentId)),
+      ...(await outboxFor("sam@example.com", documentId)),
+    ];
     expect(all).toHaveLength(2 + 2 + 1 + 1);
     for (const m of all) {
       expect(m.transport).toBe("smtp");
@@ -195,7 +202,9 @@ describe("signing emails over SMTP", () => {
     expect(request).toMatchObject({ kind: "signing_request", transport: "smtp", sentAt: null, error: expect.stringMatching(/ECONNREFUSED|connect/i) });
 
     // The link still works (a resend or the API's signing URL would deliver it): signing must not depend on mail.
-    const token = (await admin()(`/api/outbox?to=dan%40example.com&limit=10`)).json.data.results.map((m: { text: string }) => SIGNING_LINK.exec(m.text)?.[0]).find(Boolean);
+    const token = (await admin()(`/api/outbox?to=dan%40example.com&limit=10`)).json.data.results
+      .map((m: { text: string }) => SIGNING_LINK.exec(m.text)?.[0])
+      .find(Boolean);
     const done = await signAs(token, "Dan typed this");
     expect(done.status, done.text).toBe(200);
     expect(done.json.data.status).toBe("completed");

@@ -54,7 +54,9 @@ describe("seals with a time-stamping service", () => {
     for (let i = 0; i < 100 && !pdf.length; i++) {
       // Completion may finish in the background: poll the status, then download.
       if ((await as(baseUrl, seed, "contributor")(`/esign/documents/${id}/status`)).json.data.status === "completed") {
-        const res = await fetch(`${baseUrl}/esign/documents/${id}/download`, { headers: { authorization: `Bearer ${seed.keys.contributor}`, "x-service-org-id": seed.orgId } });
+        const res = await fetch(`${baseUrl}/esign/documents/${id}/download`, {
+          headers: { authorization: `Bearer ${seed.keys.contributor}`, "x-service-org-id": seed.orgId },
+        });
         pdf = Buffer.from(await res.arrayBuffer());
       } else await new Promise((r) => setTimeout(r, 200));
     }
@@ -70,6 +72,11 @@ describe("seals with a time-stamping service", () => {
     expect(ts.output).toMatch(/Verification: OK/);
     expect(ts).toMatchObject({ present: true, ok: true });
     expect(pdf.toString("latin1"), "B-LT validation data in a DSS").toMatch(/\/DSS\s/);
-    expect(popplerWords(pdf).map((w) => w.text).join(" "), "the certificate page names the level").toContain("B-LT");
+    expect(
+      popplerWords(pdf)
+        .map((w) => w.text)
+        .join(" "),
+      "the certificate page names the level",
+    ).toContain("B-LT");
   });
 });

@@ -99,7 +99,9 @@ describe("prepare-for-signing, sign in order, seal", () => {
   it("refuses the second signer before the first, then lets each sign in turn", async () => {
     // Bob gets his link early through an explicit resend; it is still not his turn.
     const bobId = (await contributor(`/esign/documents/${documentId}`)).json.data.recipients[1].id;
-    expect((await contributor(`/esign/documents/${documentId}/resend-email`, { method: "POST", body: { recipientIds: [bobId] } })).json.data.recipientCount).toBe(1);
+    expect(
+      (await contributor(`/esign/documents/${documentId}/resend-email`, { method: "POST", body: { recipientIds: [bobId] } })).json.data.recipientCount,
+    ).toBe(1);
     const early = signer(tokenOf(await linkFor("bob@example.com")));
     expect((await early.session()).json.data.state).toBe("not_your_turn");
     const refused = await early.sign({});
@@ -147,7 +149,9 @@ describe("prepare-for-signing, sign in order, seal", () => {
       ["completed", "string"],
       ["completed", "string"],
     ]);
-    const res = await fetch(`${baseUrl}/esign/documents/${documentId}/download`, { headers: { authorization: `Bearer ${seed.keys.contributor}`, "x-service-org-id": seed.orgId } });
+    const res = await fetch(`${baseUrl}/esign/documents/${documentId}/download`, {
+      headers: { authorization: `Bearer ${seed.keys.contributor}`, "x-service-org-id": seed.orgId },
+    });
     const pdf = Buffer.from(await res.arrayBuffer());
     const content = text(pdf);
     expect(content).toContain("Ada Lovelace");
@@ -156,7 +160,10 @@ describe("prepare-for-signing, sign in order, seal", () => {
     expect(content).toContain("ada@example.com");
     expect(text(pdf, "pdfsig")).toMatch(/Signature is Valid/);
     for (const who of ["ada@example.com", "bob@example.com", "sam@example.com"]) {
-      expect((await mailsTo(who)).some((m) => m.kind === "signing_completed"), who).toBe(true);
+      expect(
+        (await mailsTo(who)).some((m) => m.kind === "signing_completed"),
+        who,
+      ).toBe(true);
     }
   });
 
@@ -201,7 +208,13 @@ describe("document endpoints and errors", () => {
     expect(user.json).toEqual({ message: "Forbidden" });
     const dup = await contributor("/esign/single/prepare-for-signing", {
       method: "POST",
-      body: { fileLink: "https://example.com/x.pdf", recipients: [{ name: "A", email: "a@example.com", externalId: "x" }, { name: "B", email: "b@example.com", externalId: "x" }] },
+      body: {
+        fileLink: "https://example.com/x.pdf",
+        recipients: [
+          { name: "A", email: "a@example.com", externalId: "x" },
+          { name: "B", email: "b@example.com", externalId: "x" },
+        ],
+      },
     });
     expect(dup.status).toBe(400);
     expect(dup.json).toEqual({ message: expect.any(String), type: "DuplicateExternalId", error: expect.any(String), code: "DuplicateExternalId" });
@@ -215,7 +228,12 @@ describe("document endpoints and errors", () => {
   it("refuses an expiresAt in the past in the signing error shape, creating nothing", async () => {
     const res = await prepare({ expiresAt: new Date(Date.now() - 60_000).toISOString(), documentName: "Expired on arrival" });
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ message: "expiresAt must be in the future", type: "ExpiresAtInPast", error: "expiresAt must be in the future", code: "ExpiresAtInPast" });
+    expect(res.json).toEqual({
+      message: "expiresAt must be in the future",
+      type: "ExpiresAtInPast",
+      error: "expiresAt must be in the future",
+      code: "ExpiresAtInPast",
+    });
     const listed = await contributor(`/esign/documents?query=${encodeURIComponent("Expired on arrival")}`);
     expect(listed.json.data.totalRecords).toBe(0);
   });
@@ -261,10 +279,18 @@ describe("document endpoints and errors", () => {
     const templateId = templates.json.data.results[0].id;
     const fromTemplate = await contributor("/esign/single/prepare-for-signing", {
       method: "POST",
-      body: { templateId, sendEmail: false, recipients: [{ name: "C", email: "c@example.com" }], fields: [{ type: "signature", recipientEmail: "c@example.com", template: { anchor: "[[sign:client]]" } }] },
+      body: {
+        templateId,
+        sendEmail: false,
+        recipients: [{ name: "C", email: "c@example.com" }],
+        fields: [{ type: "signature", recipientEmail: "c@example.com", template: { anchor: "[[sign:client]]" } }],
+      },
     });
     expect(fromTemplate.status, fromTemplate.text).toBe(200);
-    const review = await contributor("/esign/single/prepare-for-review", { method: "POST", body: { templateId, recipients: [{ name: "D", email: "d@example.com" }] } });
+    const review = await contributor("/esign/single/prepare-for-review", {
+      method: "POST",
+      body: { templateId, recipients: [{ name: "D", email: "d@example.com" }] },
+    });
     expect(review.json.data).toMatchObject({ status: "draft", previewUrl: expect.stringContaining(review.json.data.documentId) });
     const sent = await contributor(`/esign/documents/${review.json.data.documentId}/send`, { method: "POST" });
     expect(sent.json.data.status).toBe("sent");

@@ -55,7 +55,32 @@ beforeAll(async () => {
 });
 
 const hostileString = fc.oneof(
-  fc.constantFrom("\u0000", "a\u0000b", "ab\ud800cd", "\udc00", "%00", "%zz", "%C0%AE%C0%AE", "../../etc/passwd", "__proto__", "constructor", "{{}}", "{#x}", "<script>", "' OR 1=1 --", "\u202e", "𝔘𝔫𝔦", "x".repeat(5_000), "", " ", "-1", "1e309", "NaN", "null", "true"),
+  fc.constantFrom(
+    "\u0000",
+    "a\u0000b",
+    "ab\ud800cd",
+    "\udc00",
+    "%00",
+    "%zz",
+    "%C0%AE%C0%AE",
+    "../../etc/passwd",
+    "__proto__",
+    "constructor",
+    "{{}}",
+    "{#x}",
+    "<script>",
+    "' OR 1=1 --",
+    "\u202e",
+    "𝔘𝔫𝔦",
+    "x".repeat(5_000),
+    "",
+    " ",
+    "-1",
+    "1e309",
+    "NaN",
+    "null",
+    "true",
+  ),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ maxLength: 20 }),
 );
@@ -76,7 +101,19 @@ const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 const jsonBody = (properties: string[]) =>
   fc.oneof(
     fc.record(Object.fromEntries(properties.map((p) => [p, hostileValue])), { requiredKeys: [] }).map((o) => JSON.stringify(o)),
-    fc.constantFrom('{"name":"a","name":"b"}', '{"__proto__":{"isAdmin":true}}', "[", "{", '{"a":', "null", "[]", '"text"', "1e999", "[".repeat(5_000) + "]".repeat(5_000), '{"x":"\\ud800"}'),
+    fc.constantFrom(
+      '{"name":"a","name":"b"}',
+      '{"__proto__":{"isAdmin":true}}',
+      "[",
+      "{",
+      '{"a":',
+      "null",
+      "[]",
+      '"text"',
+      "1e999",
+      "[".repeat(5_000) + "]".repeat(5_000),
+      '{"x":"\\ud800"}',
+    ),
     hostileValue.map((v) => JSON.stringify(v) ?? "null"),
   );
 
@@ -98,9 +135,22 @@ function encodeSegment(value: string): string {
 }
 
 async function rowCounts() {
-  const [d, t, e, w] = await Promise.all([admin("/v1/deliverable?limit=1"), admin("/template-item?type=template&limit=1"), admin("/esign/documents?limit=1"), admin("/api/webhooks")]);
+  const [d, t, e, w] = await Promise.all([
+    admin("/v1/deliverable?limit=1"),
+    admin("/template-item?type=template&limit=1"),
+    admin("/esign/documents?limit=1"),
+    admin("/api/webhooks"),
+  ]);
   const hooks = Array.isArray(w.json?.data) ? w.json.data : (w.json?.data?.results ?? []);
-  return [d.json?.data?.totalRecords, t.json?.data?.totalRecords, e.json?.data?.totalRecords, hooks.map((h: { name: string; isActive?: boolean }) => `${h.name}:${h.isActive}`).sort().join(",")];
+  return [
+    d.json?.data?.totalRecords,
+    t.json?.data?.totalRecords,
+    e.json?.data?.totalRecords,
+    hooks
+      .map((h: { name: string; isActive?: boolean }) => `${h.name}:${h.isActive}`)
+      .sort()
+      .join(","),
+  ];
 }
 
 function expectFamilyShape(path: string, status: number, json: any, text: string) {
@@ -123,7 +173,11 @@ describe("fuzzing every operation", () => {
         op.pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, encodeSegment(params[i] as string) || "x")));
         const search = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeSegment(v)}`).join("&");
         const url = `${baseUrl}${path}${search ? `?${search}` : ""}`;
-        const headers: Record<string, string> = { authorization: `Bearer ${seed.keys.administrator}`, "x-service-org-id": seed.orgId, accept: "application/json" };
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${seed.keys.administrator}`,
+          "x-service-org-id": seed.orgId,
+          accept: "application/json",
+        };
         let payload: BodyInit | undefined;
         if (op.body === "json" && typeof body === "string") {
           headers["content-type"] = "application/json";
@@ -132,7 +186,12 @@ describe("fuzzing every operation", () => {
           const boundary = "----quire-fuzz";
           headers["content-type"] = `multipart/form-data; boundary=${boundary}`;
           const part = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nab\u0000c\r\n`;
-          payload = body === "truncated" ? `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.docx"\r\n\r\nPK\u0003\u0004` : body === "fields" ? `${part}--${boundary}--\r\n` : `--${boundary}--\r\n`;
+          payload =
+            body === "truncated"
+              ? `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.docx"\r\n\r\nPK\u0003\u0004`
+              : body === "fields"
+                ? `${part}--${boundary}--\r\n`
+                : `--${boundary}--\r\n`;
         }
         const writes = op.method !== "get";
         const before = writes ? await rowCounts() : null;

@@ -85,7 +85,10 @@ describe("deep nesting", () => {
       ["markdown", `${">".repeat(5_000)} deep`],
       ["html", `${"<blockquote>".repeat(5_000)}deep`],
     ]) {
-      const res = await user("/v1/deliverable", { method: "POST", body: { name: "Deep", templateId: contractId, variables: [{ placeholder: "{@Scope}", text, mimeType }] } });
+      const res = await user("/v1/deliverable", {
+        method: "POST",
+        body: { name: "Deep", templateId: contractId, variables: [{ placeholder: "{@Scope}", text, mimeType }] },
+      });
       expect(res.status, res.text).toBe(400);
       expect(res.json).toEqual({ error: "NestingTooDeep", message: expect.stringMatching(/\{@Scope\}.*nested/) });
     }
@@ -100,7 +103,10 @@ describe("documents LibreOffice used to stop on", () => {
     form.set("file", new Blob([new Uint8Array(file)]), "commented.docx");
     const template = await contributor("/template", { method: "POST", body: form });
     expect(template.status, template.text).toBe(201);
-    const created = await user("/v1/deliverable", { method: "POST", body: { name: "Commented", templateId: template.json.data.id, variables: [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }] } });
+    const created = await user("/v1/deliverable", {
+      method: "POST",
+      body: { name: "Commented", templateId: template.json.data.id, variables: [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }] },
+    });
     expect(created.status, created.text).toBe(200);
     const signing = new FormData();
     signing.set("file", new Blob([new Uint8Array(file)]), "commented.docx");
@@ -123,24 +129,52 @@ describe("template messages in Quire's words", () => {
     expect(formula.status).toBe(400);
     expect(formula.json.message).toContain('"{= price * 2}" (word/document.xml) starts with "="');
     const zip = new PizZip(buildDocx(["Dear {Name}"]));
-    zip.file("docProps/core.xml", '<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Offer {draft</dc:title></cp:coreProperties>');
+    zip.file(
+      "docProps/core.xml",
+      '<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Offer {draft</dc:title></cp:coreProperties>',
+    );
     const props = await upload(zip.generate({ type: "nodebuffer" }), "props.docx");
     expect(props.status, props.text).toBe(201);
     expect(props.json.data.variables.map((v: { placeholder: string }) => v.placeholder)).toEqual(["{Name}"]);
-    const made = await user("/v1/deliverable", { method: "POST", body: { name: "Props", templateId: props.json.data.id, variables: [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }] } });
+    const made = await user("/v1/deliverable", {
+      method: "POST",
+      body: { name: "Props", templateId: props.json.data.id, variables: [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }] },
+    });
     expect(made.status, made.text).toBe(200);
   });
 
   it("a variableStack sharing its row with a section tag says exactly that", async () => {
     const cell = (t: string) => `<w:tc><w:p><w:r><w:t>${t}</w:t></w:r></w:p></w:tc>`;
     const zip = new PizZip(buildDocx(["Items"]));
-    const doc = zip.file("word/document.xml")!.asText().replace("<w:body>", `<w:body><w:tbl><w:tr>${cell("{#vip}VIP")}${cell("{Item}{/vip}")}</w:tr></w:tbl>`);
+    const doc = zip
+      .file("word/document.xml")!
+      .asText()
+      .replace("<w:body>", `<w:body><w:tbl><w:tr>${cell("{#vip}VIP")}${cell("{Item}{/vip}")}</w:tr></w:tbl>`);
     zip.file("word/document.xml", doc);
     const template = await upload(zip.generate({ type: "nodebuffer" }), "stacked.docx");
     expect(template.status, template.text).toBe(201);
-    const res = await user("/v1/deliverable", { method: "POST", body: { name: "Stacked", templateId: template.json.data.id, variables: [{ placeholder: "{Item}", mimeType: "text", variableStack: [{ text: "a", mimeType: "text" }, { text: "b", mimeType: "text" }] }] } });
+    const res = await user("/v1/deliverable", {
+      method: "POST",
+      body: {
+        name: "Stacked",
+        templateId: template.json.data.id,
+        variables: [
+          {
+            placeholder: "{Item}",
+            mimeType: "text",
+            variableStack: [
+              { text: "a", mimeType: "text" },
+              { text: "b", mimeType: "text" },
+            ],
+          },
+        ],
+      },
+    });
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ error: "StackNotSupported", message: expect.stringContaining("{Item} has a variableStack, which repeats its whole table row, and that table row also holds {#vip}") });
+    expect(res.json).toEqual({
+      error: "StackNotSupported",
+      message: expect.stringContaining("{Item} has a variableStack, which repeats its whole table row, and that table row also holds {#vip}"),
+    });
   });
 });
 
@@ -174,7 +208,9 @@ describe("download file names", () => {
     ] as const) {
       const created = await user("/v1/deliverable", { method: "POST", body: { name, templateId, variables: [] } });
       expect(created.status, created.text).toBe(200);
-      const res = await fetch(`${baseUrl}/v1/deliverable/file/pdf/${created.json.data.results.deliverable.id}`, { headers: { authorization: `Bearer ${seed.keys.user}`, "x-service-org-id": seed.orgId } });
+      const res = await fetch(`${baseUrl}/v1/deliverable/file/pdf/${created.json.data.results.deliverable.id}`, {
+        headers: { authorization: `Bearer ${seed.keys.user}`, "x-service-org-id": seed.orgId },
+      });
       const disposition = res.headers.get("content-disposition") ?? "";
       expect(disposition, name).toContain(plain);
       expect(disposition, name).toContain(star);
@@ -186,7 +222,10 @@ describe("outbound addresses", () => {
   it("refuses a file link whose IPv6 address hides a loopback (::7f00:1) or a private range", async () => {
     const before = await counts();
     for (const host of ["[::7f00:1]", "[::ffff:7f00:1]", "[64:ff9b::a00:1]", "[2002:7f00:1::]"]) {
-      const res = await contributor("/esign/single/prepare-for-signing", { method: "POST", body: { fileLink: `https://${host}/contract.pdf`, recipients: [{ name: "A", email: "a@example.com" }] } });
+      const res = await contributor("/esign/single/prepare-for-signing", {
+        method: "POST",
+        body: { fileLink: `https://${host}/contract.pdf`, recipients: [{ name: "A", email: "a@example.com" }] },
+      });
       expect(res.status, host).toBe(400);
       expect(res.json.message, host).toMatch(/private|public|not allowed|loopback/i);
     }

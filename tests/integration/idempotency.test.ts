@@ -99,7 +99,9 @@ describe("the hosted service's names", () => {
     // Python clients send True/False: booleans are case-insensitive.
     for (const path of ["/v1/deliverable?showTags=True&limit=1", "/template-item?showTags=FALSE&limit=1"]) expect((await user(path)).status, path).toBe(200);
     expect((await user("/v1/deliverable?showTags=yes")).status).toBe(400);
-    const wrongOrg = await fetch(`${baseUrl}/esign/documents?limit=1`, { headers: { ...headers, "x-rapiddocx-org-id": "00000000-0000-4000-8000-000000000000" } });
+    const wrongOrg = await fetch(`${baseUrl}/esign/documents?limit=1`, {
+      headers: { ...headers, "x-rapiddocx-org-id": "00000000-0000-4000-8000-000000000000" },
+    });
     expect(wrongOrg.status).toBe(403);
   });
 });

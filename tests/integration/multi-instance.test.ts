@@ -101,7 +101,10 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     await admin.connect();
     try {
       const [{ userId }] = (await admin.query(`SELECT "userId" FROM api_key WHERE "orgId" = $1 LIMIT 1`, [A.seed.orgId])).rows;
-      await admin.query(`INSERT INTO api_key (id, "orgId", "userId", role, name, prefix, hash) VALUES (gen_random_uuid(), $1, $2, 'viewer', 'revocation probe', $3, $4)`, [A.seed.orgId, userId, prefix, hash]);
+      await admin.query(
+        `INSERT INTO api_key (id, "orgId", "userId", role, name, prefix, hash) VALUES (gen_random_uuid(), $1, $2, 'viewer', 'revocation probe', $3, $4)`,
+        [A.seed.orgId, userId, prefix, hash],
+      );
       const headers = { authorization: `Bearer ${key}`, "x-service-org-id": A.seed.orgId };
       // Both instances now know the key (each keeps verified identities for a minute).
       for (const server of [A, B, A, B]) expect((await call(server.baseUrl, "/api/whoami", { headers })).status).toBe(200);
@@ -121,7 +124,9 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     const intoMinute = Date.now() % 60_000;
     if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 61_000 - intoMinute));
     const window = Math.floor(Date.now() / 60_000);
-    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => call(pick(i).baseUrl, "/api/whoami", { headers: authHeaders(A.limited, "viewer") })));
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call(pick(i).baseUrl, "/api/whoami", { headers: authHeaders(A.limited, "viewer") })),
+    );
     expect(Math.floor(Date.now() / 60_000), "the minute rolled over mid-test").toBe(window);
     expect(count(replies, 200)).toBe(5);
     expect(count(replies, 429)).toBe(7);
@@ -143,7 +148,9 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     });
 
     it("an override URL opened 16 times at once on both instances is redeemed exactly once; the rest get 410", async () => {
-      const prep = await prepareDoc(A.baseUrl, org, [{ name: "Ovi", email: "ovi@example.com", identityVerification: { mode: "override", overrideIdentityVerification: true } }]);
+      const prep = await prepareDoc(A.baseUrl, org, [
+        { name: "Ovi", email: "ovi@example.com", identityVerification: { mode: "override", overrideIdentityVerification: true } },
+      ]);
       expect(prep.status, prep.text).toBe(200);
       const documentId: string = prep.json.data.documentId;
       const issued = await signingUrlOf(B.baseUrl, org, documentId, { recipientId: prep.json.data.recipients[0].id });
@@ -168,13 +175,19 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     });
 
     it("an identity assertion sent to both instances at once buys exactly one URL; the others are IdentityAssertionReused", async () => {
-      const prep = await prepareDoc(A.baseUrl, org, [{ name: "Ida", email: "ida@example.com", identityVerification: { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 5 } }]);
+      const prep = await prepareDoc(A.baseUrl, org, [
+        { name: "Ida", email: "ida@example.com", identityVerification: { mode: "external_idv", provider: "acme-idv", maxAgeMinutes: 5 } },
+      ]);
       expect(prep.status, prep.text).toBe(200);
       const now = Math.floor(Date.now() / 1000);
       // HS256 with the provider secret A's seed sealed under the instance secret: B must open it too.
-      const assertion = await new SignJWT({ iss: "acme-idv", email: "ida@example.com", iat: now - 10, jti: `jti-${crypto.randomUUID()}` }).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode(HS_SECRET));
+      const assertion = await new SignJWT({ iss: "acme-idv", email: "ida@example.com", iat: now - 10, jti: `jti-${crypto.randomUUID()}` })
+        .setProtectedHeader({ alg: "HS256" })
+        .sign(new TextEncoder().encode(HS_SECRET));
       const replies = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => signingUrlOf(pick(i).baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id, identityAssertion: assertion })),
+        Array.from({ length: 8 }, (_, i) =>
+          signingUrlOf(pick(i).baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id, identityAssertion: assertion }),
+        ),
       );
       expect(count(replies, 200), replies.map((r) => r.text).join("\n")).toBe(1);
       for (const r of replies.filter((r) => r.status !== 200)) expectSigningError(r, 400, "IdentityAssertionReused");
@@ -183,8 +196,11 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     it("documents completed on A and on B are sealed with the same instance certificate", async () => {
       const fingerprints: string[] = [];
       for (const [i, server] of [A, B].entries()) {
-        const prep = await prepareDoc(server.baseUrl, org, [{ name: "Cy", email: `cy${i}@example.com`, identityVerification: { mode: "override", overrideIdentityVerification: true } }]);
-        const url: string = (await signingUrlOf(server.baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id })).json.data.results.url;
+        const prep = await prepareDoc(server.baseUrl, org, [
+          { name: "Cy", email: `cy${i}@example.com`, identityVerification: { mode: "override", overrideIdentityVerification: true } },
+        ]);
+        const url: string = (await signingUrlOf(server.baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id })).json.data
+          .results.url;
         const open = await call(server.baseUrl, pathOf(url));
         const session = /#s=([A-Za-z0-9_-]+)$/.exec(open.headers.get("location") ?? "")![1];
         const token = tokenOfUrl(url);
@@ -210,7 +226,9 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     /** Sends and wrong guesses split over both instances at once; counts hold exactly as on one. */
     it("limits sends and wrong entries per code, and locks at exactly 20 wrong, under concurrent calls on both instances", async () => {
       const email = "pat@example.com";
-      const prep = await prepareDoc(A.baseUrl, org, [{ name: "Pat Signer", email, identityVerification: { mode: "otp", channel: "email" } }], { senderEmail: "alerts@example.com" });
+      const prep = await prepareDoc(A.baseUrl, org, [{ name: "Pat Signer", email, identityVerification: { mode: "otp", channel: "email" } }], {
+        senderEmail: "alerts@example.com",
+      });
       expect(prep.status, prep.text).toBe(200);
       const r = await signingUrlOf(B.baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id });
       const token = tokenOfUrl(r.json.data.results.url);
@@ -276,7 +294,9 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
           return prep.json.data.documentId as string;
         }),
       );
-      const voids = await Promise.all(docs.map((id, i) => as(pick(i + 1).baseUrl, org, "contributor")(`/esign/documents/${id}/void`, { method: "POST", body: { reason: `test ${i}` } })));
+      const voids = await Promise.all(
+        docs.map((id, i) => as(pick(i + 1).baseUrl, org, "contributor")(`/esign/documents/${id}/void`, { method: "POST", body: { reason: `test ${i}` } })),
+      );
       expect(voids.map((v) => v.status)).toEqual(Array(N).fill(200));
 
       const list = () => as(B.baseUrl, org)("/api/webhooks/signature/deliveries?limit=100");
@@ -291,7 +311,9 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
       // A few more worker passes on both instances: nothing is sent again.
       await new Promise((r) => setTimeout(r, 2_000));
 
-      const { results } = (await list()).json.data as { results: { id: string; attemptCount: number; payload: { id: string; data: { documentId: string } } }[] };
+      const { results } = (await list()).json.data as {
+        results: { id: string; attemptCount: number; payload: { id: string; data: { documentId: string } } }[];
+      };
       expect(results.every((d) => d.attemptCount === 1)).toBe(true);
       const received = receivers.flatMap((r) => r.received);
       const deliveryIds = received.map((d) => d.headers["x-service-delivery"]);
@@ -318,7 +340,12 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
 
     const N = 8;
     const created = await Promise.all(
-      Array.from({ length: N }, (_, i) => admin(pick(i))("/v1/deliverable", { method: "POST", body: { name: `Welcome ${i}`, templateId: template.json.data.id, variables: [{ placeholder: "{Name}", text: `Person ${i}`, mimeType: "text" }] } })),
+      Array.from({ length: N }, (_, i) =>
+        admin(pick(i))("/v1/deliverable", {
+          method: "POST",
+          body: { name: `Welcome ${i}`, templateId: template.json.data.id, variables: [{ placeholder: "{Name}", text: `Person ${i}`, mimeType: "text" }] },
+        }),
+      ),
     );
     for (const c of created) expect(c.status, c.text).toBe(200);
     for (const [i, c] of created.entries()) {
@@ -342,4 +369,3 @@ function signerCertificateFingerprint(pdf: Buffer): string {
   const der = forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes();
   return crypto.createHash("sha256").update(Buffer.from(der, "binary")).digest("hex");
 }
-

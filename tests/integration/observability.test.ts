@@ -17,7 +17,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let quire: RunningQuire;
 let smtpPort: number;
 
-type LogLine = { level: number; msg: string; reqId?: string; method?: string; path?: string; status?: number; durationMs?: number; orgId?: string; keyPrefix?: string; [k: string]: unknown };
+type LogLine = {
+  level: number;
+  msg: string;
+  reqId?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  durationMs?: number;
+  orgId?: string;
+  keyPrefix?: string;
+  [k: string]: unknown;
+};
 
 const logText = () => fs.readFileSync(path.join(quire.server.dataDir, "server.log"), "utf8");
 const logLines = (): LogLine[] =>
@@ -44,7 +55,9 @@ beforeAll(async () => {
       srv.close(() => resolve(port));
     });
   });
-  quire = await startQuireServer((process.env.QUIRE_TEST_DB ?? "pglite") as TestDatabase, { extraEnv: { LOG_LEVEL: "info", SMTP_URL: `smtp://127.0.0.1:${smtpPort}` } });
+  quire = await startQuireServer((process.env.QUIRE_TEST_DB ?? "pglite") as TestDatabase, {
+    extraEnv: { LOG_LEVEL: "info", SMTP_URL: `smtp://127.0.0.1:${smtpPort}` },
+  });
 });
 
 afterAll(async () => {
@@ -82,7 +95,12 @@ describe(`request ids and access logs (${process.env.QUIRE_TEST_DB ?? "pglite"})
     expect((await api("/template-folder", { method: "POST", body: big, headers: { "x-request-id": "bad id" } })).headers.get("x-request-id")).toMatch(UUID);
 
     // Pages: the login page, the dashboard (redirects to it), an unknown path, the signing page.
-    for (const [p, status] of [["/login", 200], ["/", 307], ["/no-such-page", 404], ["/sign/not-a-real-token-0123456789", 200]] as const) {
+    for (const [p, status] of [
+      ["/login", 200],
+      ["/", 307],
+      ["/no-such-page", 404],
+      ["/sign/not-a-real-token-0123456789", 200],
+    ] as const) {
       const page = await call(baseUrl, p, { headers: { accept: "text/html", "x-request-id": `obs-page-${status}` } });
       expect([p, page.status]).toEqual([p, status]);
       expect([p, page.headers.get("x-request-id")]).toEqual([p, `obs-page-${status}`]);
@@ -105,7 +123,15 @@ describe(`request ids and access logs (${process.env.QUIRE_TEST_DB ?? "pglite"})
     const ok = await as(baseUrl, seed)("/api/whoami?limit=5", { headers: { "x-request-id": "obs-access-ok" } });
     const [line, ...more] = await accessLines("obs-access-ok");
     expect(more).toEqual([]);
-    expect(line).toMatchObject({ level: 30, service: "quire", method: "GET", path: "/api/whoami", status: 200, orgId: seed.orgId, keyPrefix: ok.json.data.keyPrefix });
+    expect(line).toMatchObject({
+      level: 30,
+      service: "quire",
+      method: "GET",
+      path: "/api/whoami",
+      status: 200,
+      orgId: seed.orgId,
+      keyPrefix: ok.json.data.keyPrefix,
+    });
     expect(line.durationMs).toEqual(expect.any(Number));
 
     await call(baseUrl, "/api/whoami", { headers: { "x-request-id": "obs-access-401" } });
@@ -122,7 +148,13 @@ describe(`request ids and access logs (${process.env.QUIRE_TEST_DB ?? "pglite"})
     const org = await orgWith(server, { enabled: true, allowIdentityOverride: true });
     const apiKey = org.keys.contributor;
     const cookie = "next-auth.session-token=cookie-secret-value-0123456789abcdef";
-    const prep = await prepareDoc(baseUrl, org, [{ name: "Lou Logs", email: "lou.logs@example.com", identityVerification: { mode: "otp", channel: "email" } }], {}, {});
+    const prep = await prepareDoc(
+      baseUrl,
+      org,
+      [{ name: "Lou Logs", email: "lou.logs@example.com", identityVerification: { mode: "otp", channel: "email" } }],
+      {},
+      {},
+    );
     expect(prep.status, prep.text).toBe(200);
     const link = await signingUrlOf(baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id });
     expect(link.status, link.text).toBe(200);

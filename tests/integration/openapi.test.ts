@@ -46,7 +46,9 @@ describe("GET /api/openapi.json", () => {
     const body = await res.json();
     expect(body.openapi).toBe("3.1.0");
     expect(body.servers).toEqual([{ url: baseUrl }]);
-    expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(["/v1/deliverable", "/template-item", "/esign/documents/{id}/signing-url", "/api/webhooks/{name}/test"]));
+    expect(Object.keys(body.paths)).toEqual(
+      expect.arrayContaining(["/v1/deliverable", "/template-item", "/esign/documents/{id}/signing-url", "/api/webhooks/{name}/test"]),
+    );
     expect(body.components.securitySchemes.organization).toMatchObject({ type: "apiKey", in: "header", name: "x-service-org-id" });
   });
 });
@@ -57,7 +59,12 @@ describe("real replies match the documented schemas", () => {
     expectDocumented("get", "/api/health", await call(baseUrl, "/api/health"));
     expectDocumented("get", "/api/ready", await call(baseUrl, "/api/ready"));
     expectDocumented("get", "/api/outbox", await admin("/api/outbox?limit=5"));
-    expectDocumented("get", "/api/whoami", await call(baseUrl, "/api/whoami", { headers: { authorization: "Bearer nope", "x-service-org-id": seed.orgId } }), 401);
+    expectDocumented(
+      "get",
+      "/api/whoami",
+      await call(baseUrl, "/api/whoami", { headers: { authorization: "Bearer nope", "x-service-org-id": seed.orgId } }),
+      401,
+    );
   });
 
   it("templates, folders, tags and the template listing", async () => {
@@ -65,7 +72,11 @@ describe("real replies match the documented schemas", () => {
     expectDocumented("post", "/template-folder", folder, 201);
     const folderId = folder.json.data.id;
     expectDocumented("get", "/template-folder/{id}", await admin(`/template-folder/${folderId}`));
-    expectDocumented("patch", "/template-folder/{id}", await contributor(`/template-folder/${folderId}`, { method: "PATCH", body: { name: "OpenAPI renamed" } }));
+    expectDocumented(
+      "patch",
+      "/template-folder/{id}",
+      await contributor(`/template-folder/${folderId}`, { method: "PATCH", body: { name: "OpenAPI renamed" } }),
+    );
 
     const f = new FormData();
     f.set("file", new Blob([new Uint8Array(buildDocx(["Dear {Name},", "{Body}"]))]), "openapi.docx");
@@ -109,7 +120,14 @@ describe("real replies match the documented schemas", () => {
         tags: ["openapi"],
         variables: [
           { placeholder: "{Name}", text: "Ada", mimeType: "text" },
-          { placeholder: "{Items}", mimeType: "text", variableStack: [{ text: "one", mimeType: "text" }, { text: "two", mimeType: "text" }] },
+          {
+            placeholder: "{Items}",
+            mimeType: "text",
+            variableStack: [
+              { text: "one", mimeType: "text" },
+              { text: "two", mimeType: "text" },
+            ],
+          },
         ],
       },
     });
@@ -121,12 +139,26 @@ describe("real replies match the documented schemas", () => {
     expectDocumented("get", "/v1/deliverable/{id}", one);
     expect(one.json.data.results.variables).toHaveLength(2);
     expectDocumented("get", "/v1/deliverable/{id}", await admin(`/v1/deliverable/${id}`));
-    expectDocumented("patch", "/v1/deliverable/{id}", await contributor(`/v1/deliverable/${id}`, { method: "PATCH", body: { name: "OpenAPI deliverable 2", tags: [] } }));
+    expectDocumented(
+      "patch",
+      "/v1/deliverable/{id}",
+      await contributor(`/v1/deliverable/${id}`, { method: "PATCH", body: { name: "OpenAPI deliverable 2", tags: [] } }),
+    );
 
     // Errors of the deliverable family.
     expectDocumented("post", "/v1/deliverable", await contributor("/v1/deliverable", { method: "POST", body: { name: "x" } }), 400);
-    expectDocumented("post", "/v1/deliverable", await contributor("/v1/deliverable", { method: "POST", body: { name: "OpenAPI", templateId: crypto.randomUUID(), variables: [] } }), 404);
-    expectDocumented("patch", "/v1/deliverable/{id}", await as(baseUrl, seed, "viewer")(`/v1/deliverable/${id}`, { method: "PATCH", body: { name: "nope" } }), 403);
+    expectDocumented(
+      "post",
+      "/v1/deliverable",
+      await contributor("/v1/deliverable", { method: "POST", body: { name: "OpenAPI", templateId: crypto.randomUUID(), variables: [] } }),
+      404,
+    );
+    expectDocumented(
+      "patch",
+      "/v1/deliverable/{id}",
+      await as(baseUrl, seed, "viewer")(`/v1/deliverable/${id}`, { method: "PATCH", body: { name: "nope" } }),
+      403,
+    );
     expectDocumented("delete", "/v1/deliverable/{id}", await contributor(`/v1/deliverable/${id}`, { method: "DELETE" }));
     expectDocumented("get", "/v1/deliverable/{id}", await admin(`/v1/deliverable/${id}`), 404);
   });
@@ -142,26 +174,72 @@ describe("real replies match the documented schemas", () => {
     expectDocumented("get", "/esign/documents", await admin("/esign/documents?limit=3"));
     expectDocumented("get", "/esign/documents/{id}/status", await admin(`/esign/documents/${documentId}/status`));
 
-    const url = await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id, returnUrl: "https://app.example/done" } });
+    const url = await contributor(`/esign/documents/${documentId}/signing-url`, {
+      method: "POST",
+      body: { recipientId: recipients[0].id, returnUrl: "https://app.example/done" },
+    });
     expectDocumented("post", "/esign/documents/{id}/signing-url", url, 200);
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { externalId: recipients[0].externalId } }));
+    expectDocumented(
+      "post",
+      "/esign/documents/{id}/signing-url",
+      await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { externalId: recipients[0].externalId } }),
+    );
     const link = await contributor(`/esign/documents/${documentId}/recipients/${recipients[0].id}/signing-link`);
     expectDocumented("get", "/esign/documents/{id}/recipients/{recipientId}/signing-link", link);
     expect(link.headers.get("deprecation")).toBe("true");
     expectDocumented("get", "/esign/embedded-signing-settings", await as(baseUrl, seed, "viewer")("/esign/embedded-signing-settings"));
 
     // Errors of the signing family: a coded 400, a plain 403, the two 404 bodies, a 409.
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: {} }), 400);
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await as(baseUrl, seed, "user")(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id } }), 403);
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${crypto.randomUUID()}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id } }), 404);
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { externalId: "nobody" } }), 404);
-    expectDocumented("post", "/esign/documents/{id}/signing-url", await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[1].id } }), 409);
+    expectDocumented(
+      "post",
+      "/esign/documents/{id}/signing-url",
+      await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: {} }),
+      400,
+    );
+    expectDocumented(
+      "post",
+      "/esign/documents/{id}/signing-url",
+      await as(baseUrl, seed, "user")(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id } }),
+      403,
+    );
+    expectDocumented(
+      "post",
+      "/esign/documents/{id}/signing-url",
+      await contributor(`/esign/documents/${crypto.randomUUID()}/signing-url`, { method: "POST", body: { recipientId: recipients[0].id } }),
+      404,
+    );
+    expectDocumented(
+      "post",
+      "/esign/documents/{id}/signing-url",
+      await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { externalId: "nobody" } }),
+      404,
+    );
+    expectDocumented(
+      "post",
+      "/esign/documents/{id}/signing-url",
+      await contributor(`/esign/documents/${documentId}/signing-url`, { method: "POST", body: { recipientId: recipients[1].id } }),
+      409,
+    );
 
-    expectDocumented("post", "/esign/documents/{id}/resend-email", await contributor(`/esign/documents/${documentId}/resend-email`, { method: "POST", body: {} }));
+    expectDocumented(
+      "post",
+      "/esign/documents/{id}/resend-email",
+      await contributor(`/esign/documents/${documentId}/resend-email`, { method: "POST", body: {} }),
+    );
     expectDocumented("get", "/esign/documents/{id}/audit-trail", await admin(`/esign/documents/${documentId}/audit-trail`));
-    expectDocumented("post", "/esign/documents/{id}/void", await contributor(`/esign/documents/${documentId}/void`, { method: "POST", body: { reason: "Documented" } }));
+    expectDocumented(
+      "post",
+      "/esign/documents/{id}/void",
+      await contributor(`/esign/documents/${documentId}/void`, { method: "POST", body: { reason: "Documented" } }),
+    );
 
-    const review = await prepareDoc(baseUrl, seed, [{ name: "Cy Reviewer", email: "cy.openapi@example.com" }], {}, { path: "/esign/single/prepare-for-review" });
+    const review = await prepareDoc(
+      baseUrl,
+      seed,
+      [{ name: "Cy Reviewer", email: "cy.openapi@example.com" }],
+      {},
+      { path: "/esign/single/prepare-for-review" },
+    );
     expectDocumented("post", "/esign/single/prepare-for-review", review);
     expectDocumented("post", "/esign/documents/{id}/send", await contributor(`/esign/documents/${review.json.data.documentId}/send`, { method: "POST" }));
   });
@@ -169,16 +247,38 @@ describe("real replies match the documented schemas", () => {
   it("webhooks and their deliveries", async () => {
     const name = `openapi-${crypto.randomBytes(3).toString("hex")}`;
     // Nothing listens there: the test delivery fails, which the delivery documents too.
-    const created = await admin("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } });
+    const created = await admin("/api/webhooks", {
+      method: "POST",
+      body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] },
+    });
     expectDocumented("post", "/api/webhooks", created, 201);
-    expectDocumented("post", "/api/webhooks", await admin("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } }), 409);
-    expectDocumented("post", "/api/webhooks", await admin("/api/webhooks", { method: "POST", body: { name: "bad name!", urls: ["http://plain.example"], events: [] } }), 400);
-    expectDocumented("post", "/api/webhooks", await contributor("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } }), 403);
+    expectDocumented(
+      "post",
+      "/api/webhooks",
+      await admin("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } }),
+      409,
+    );
+    expectDocumented(
+      "post",
+      "/api/webhooks",
+      await admin("/api/webhooks", { method: "POST", body: { name: "bad name!", urls: ["http://plain.example"], events: [] } }),
+      400,
+    );
+    expectDocumented(
+      "post",
+      "/api/webhooks",
+      await contributor("/api/webhooks", { method: "POST", body: { name, urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.completed"] } }),
+      403,
+    );
 
     expectDocumented("get", "/api/webhooks", await admin("/api/webhooks"));
     expectDocumented("get", "/api/webhooks/{name}", await admin(`/api/webhooks/${name}`));
     expectDocumented("get", "/api/webhooks/{name}", await admin(`/api/webhooks/no-such-${name}`), 404);
-    expectDocumented("patch", "/api/webhooks/{name}", await admin(`/api/webhooks/${name}`, { method: "PATCH", body: { events: ["signature.document.completed", "signature.document.voided"] } }));
+    expectDocumented(
+      "patch",
+      "/api/webhooks/{name}",
+      await admin(`/api/webhooks/${name}`, { method: "PATCH", body: { events: ["signature.document.completed", "signature.document.voided"] } }),
+    );
 
     const tested = await admin(`/api/webhooks/${name}/test`, { method: "POST", body: {} });
     expectDocumented("post", "/api/webhooks/{name}/test", tested);
@@ -186,7 +286,11 @@ describe("real replies match the documented schemas", () => {
     const list = await admin(`/api/webhooks/${name}/deliveries?limit=10`);
     expectDocumented("get", "/api/webhooks/{name}/deliveries", list);
     expect(list.json.data.results.length).toBeGreaterThan(0);
-    expectDocumented("post", "/api/webhooks/{name}/deliveries/{deliveryId}/replay", await admin(`/api/webhooks/${name}/deliveries/${list.json.data.results[0].id}/replay`, { method: "POST" }));
+    expectDocumented(
+      "post",
+      "/api/webhooks/{name}/deliveries/{deliveryId}/replay",
+      await admin(`/api/webhooks/${name}/deliveries/${list.json.data.results[0].id}/replay`, { method: "POST" }),
+    );
     expectDocumented("post", "/api/webhooks/{name}/regenerate-secret", await admin(`/api/webhooks/${name}/regenerate-secret`, { method: "POST" }));
 
     expectDocumented("patch", "/api/webhooks/{name}", await admin(`/api/webhooks/${name}`, { method: "PATCH", body: { isActive: false } }));

@@ -79,7 +79,12 @@ describe("createEmbeddedSignature", () => {
       ],
     });
     expect(result.recipients).toEqual([
-      { recipientId: expect.any(String), embedUrl: expect.stringMatching(new RegExp(`^${baseUrl}/sign/open\\?token=[A-Za-z0-9_-]+$`)), status: "ready", identityVerificationMode: null },
+      {
+        recipientId: expect.any(String),
+        embedUrl: expect.stringMatching(new RegExp(`^${baseUrl}/sign/open\\?token=[A-Za-z0-9_-]+$`)),
+        status: "ready",
+        identityVerificationMode: null,
+      },
       { recipientId: expect.any(String), embedUrl: null, status: "pending", identityVerificationMode: null },
     ]);
     const [ada, bob] = result.recipients;
@@ -168,11 +173,21 @@ describe("createEmbeddedSignature", () => {
 
   it("signs a deliverable: the sample contract's anchors take the shorthand fields", async () => {
     const client = sdk(org);
-    const template = await client.templates.upload({ file: await buildSampleContractDocx(), fileName: "contract.docx", name: `SDK contract ${crypto.randomUUID().slice(0, 8)}` });
-    const deliverable = await client.deliverables.create({ name: "Contract for Initech", templateId: template.id, variables: [{ placeholder: "{ClientName}", text: "Initech", mimeType: "text" }] });
+    const template = await client.templates.upload({
+      file: await buildSampleContractDocx(),
+      fileName: "contract.docx",
+      name: `SDK contract ${crypto.randomUUID().slice(0, 8)}`,
+    });
+    const deliverable = await client.deliverables.create({
+      name: "Contract for Initech",
+      templateId: template.id,
+      variables: [{ placeholder: "{ClientName}", text: "Initech", mimeType: "text" }],
+    });
     const result = await client.createEmbeddedSignature({
       deliverableId: deliverable.id,
-      recipients: [{ name: "Peter", email: "peter@initech.example", fields: { signature: SAMPLE_CONTRACT_ANCHORS.signature, date: SAMPLE_CONTRACT_ANCHORS.date } }],
+      recipients: [
+        { name: "Peter", email: "peter@initech.example", fields: { signature: SAMPLE_CONTRACT_ANCHORS.signature, date: SAMPLE_CONTRACT_ANCHORS.date } },
+      ],
     });
     expect(result.recipients).toHaveLength(1);
     expect(result.recipients[0].status).toBe("ready");
@@ -217,7 +232,11 @@ describe("createEmbeddedSignature", () => {
     expect(calls).toEqual([]);
     expect((await sdk(org).esign.list({ limit: 1 })).totalRecords).toBe(before);
     // The same recipient with the phone on the recipient goes through (and the spy sees the requests).
-    const ok = await client.createEmbeddedSignature({ file: await onePagePdf(), fileName: "nda.pdf", recipients: [{ name: "Bob", email: "bob.sms@example.com", phone: "+14155552671", auth: { smsOtp: {} } }] });
+    const ok = await client.createEmbeddedSignature({
+      file: await onePagePdf(),
+      fileName: "nda.pdf",
+      recipients: [{ name: "Bob", email: "bob.sms@example.com", phone: "+14155552671", auth: { smsOtp: {} } }],
+    });
     expect(ok.recipients[0]).toMatchObject({ status: "ready", identityVerificationMode: "otp" });
     expect(calls.map((u) => new URL(u).pathname)).toEqual(["/esign/single/prepare-for-signing", `/esign/documents/${ok.documentId}/signing-url`]);
   });
@@ -226,11 +245,15 @@ describe("createEmbeddedSignature", () => {
     const file = await onePagePdf();
     const one = [{ name: "Ada", email: "ada.err@example.com" }];
 
-    const anchor = await rejection(sdk(org).createEmbeddedSignature({ file, fileName: "nda.pdf", recipients: [{ ...one[0], fields: { signature: "NOT-IN-THE-DOCUMENT" } }] }));
+    const anchor = await rejection(
+      sdk(org).createEmbeddedSignature({ file, fileName: "nda.pdf", recipients: [{ ...one[0], fields: { signature: "NOT-IN-THE-DOCUMENT" } }] }),
+    );
     expect(anchor).toMatchObject({ status: 400, code: "AnchorNotFound" });
     expect(anchor.message).toContain("NOT-IN-THE-DOCUMENT");
 
-    const phone = await rejection(sdk(org).createEmbeddedSignature({ file, fileName: "nda.pdf", recipients: [{ ...one[0], auth: { smsOtp: { phone: "+10000000000" } } }] }));
+    const phone = await rejection(
+      sdk(org).createEmbeddedSignature({ file, fileName: "nda.pdf", recipients: [{ ...one[0], auth: { smsOtp: { phone: "+10000000000" } } }] }),
+    );
     expect(phone).toMatchObject({ status: 400, code: "OtpPhoneInvalid", body: { code: "OtpPhoneInvalid", type: "OtpPhoneInvalid" } });
 
     // A User key may not send for signing: a plain 403.
@@ -265,9 +288,27 @@ describe("deliverables, templates, folders and tags", () => {
     const client = sdk(org);
     const docx = await buildSampleContractDocx();
     const label = `sdk-${crypto.randomBytes(3).toString("hex")}`;
-    const template = await client.templates.upload({ file: new Blob([new Uint8Array(docx)]), fileName: "services.docx", name: "SDK Services Agreement", description: "uploaded by the SDK", tags: [label] });
-    expect(template).toMatchObject({ name: "SDK Services Agreement", description: "uploaded by the SDK", type: "template", templateFolderId: null, fileSize: docx.length, tags: [expect.objectContaining({ label })] });
-    expect(template.variables).toEqual(expect.arrayContaining([{ placeholder: "{ClientName}", name: "ClientName", kind: "text" }, { placeholder: "{@Scope}", name: "Scope", kind: "html" }]));
+    const template = await client.templates.upload({
+      file: new Blob([new Uint8Array(docx)]),
+      fileName: "services.docx",
+      name: "SDK Services Agreement",
+      description: "uploaded by the SDK",
+      tags: [label],
+    });
+    expect(template).toMatchObject({
+      name: "SDK Services Agreement",
+      description: "uploaded by the SDK",
+      type: "template",
+      templateFolderId: null,
+      fileSize: docx.length,
+      tags: [expect.objectContaining({ label })],
+    });
+    expect(template.variables).toEqual(
+      expect.arrayContaining([
+        { placeholder: "{ClientName}", name: "ClientName", kind: "text" },
+        { placeholder: "{@Scope}", name: "Scope", kind: "html" },
+      ]),
+    );
     expect((await client.tags.list()).map((t) => t.label)).toContain(label);
 
     const folder = await client.templates.folders.create({ name: "SDK folder" });
@@ -306,7 +347,11 @@ describe("deliverables, templates, folders and tags", () => {
 
   it("round-trips a deliverable: create, list, get, update, downloads, delete", async () => {
     const client = sdk(org, "user");
-    const template = await sdk(org).templates.upload({ file: await buildSampleContractDocx(), fileName: "contract.docx", name: "SDK contract for deliverables" });
+    const template = await sdk(org).templates.upload({
+      file: await buildSampleContractDocx(),
+      fileName: "contract.docx",
+      name: "SDK contract for deliverables",
+    });
     const created = await client.deliverables.create({
       name: "Agreement with Globex",
       templateId: template.id,
@@ -315,20 +360,39 @@ describe("deliverables, templates, folders and tags", () => {
       variables: [
         { placeholder: "{ClientName}", text: "Globex Corporation", mimeType: "text" },
         { placeholder: "{@Scope}", text: "<p>Build <b>the portal</b></p>", mimeType: "html" },
-        { placeholder: "{ItemName}", mimeType: "text", variableStack: [{ text: "Discovery", mimeType: "text" }, { text: "Build", mimeType: "text" }] },
+        {
+          placeholder: "{ItemName}",
+          mimeType: "text",
+          variableStack: [
+            { text: "Discovery", mimeType: "text" },
+            { text: "Build", mimeType: "text" },
+          ],
+        },
       ],
     });
     expect(created).toMatchObject({ name: "Agreement with Globex", templateId: template.id, description: "made by the SDK", isActive: true });
 
     const page = await client.deliverables.list({ query: "Globex", showTags: true, limit: 10 });
     expect(page.totalRecords).toBe(1);
-    expect(page.results[0]).toMatchObject({ id: created.id, fileType: expect.stringContaining("wordprocessingml"), tags: [expect.objectContaining({ label: "sdk-deliverable" })] });
+    expect(page.results[0]).toMatchObject({
+      id: created.id,
+      fileType: expect.stringContaining("wordprocessingml"),
+      tags: [expect.objectContaining({ label: "sdk-deliverable" })],
+    });
     const one = await client.deliverables.get(created.id, { showTags: true });
-    expect(one).toMatchObject({ id: created.id, templateName: "SDK contract for deliverables", templateNotDeleted: true, tags: [expect.objectContaining({ label: "sdk-deliverable" })] });
+    expect(one).toMatchObject({
+      id: created.id,
+      templateName: "SDK contract for deliverables",
+      templateNotDeleted: true,
+      tags: [expect.objectContaining({ label: "sdk-deliverable" })],
+    });
     expect(one.variables.map((v) => v.placeholder)).toEqual(expect.arrayContaining(["{ClientName}", "{@Scope}"]));
     expect(await client.deliverables.get(created.id)).not.toHaveProperty("tags");
 
-    expect(await client.deliverables.update(created.id, { name: "Agreement with Globex Corp", tags: [] })).toEqual({ message: expect.any(String), deliverableId: created.id });
+    expect(await client.deliverables.update(created.id, { name: "Agreement with Globex Corp", tags: [] })).toEqual({
+      message: expect.any(String),
+      deliverableId: created.id,
+    });
     expect(await client.deliverables.get(created.id, { showTags: true })).toMatchObject({ name: "Agreement with Globex Corp", tags: [] });
 
     const pdf = await client.deliverables.downloadPdf(created.id);
@@ -404,7 +468,19 @@ describe("webhook deliveries verified with verifyWebhookSignature", () => {
     expect(taken).toMatchObject({ status: 409, code: "WebhookNameTaken", body: { data: { name: "signature" } } });
 
     const detail = await client.webhooks.get();
-    expect(detail).toMatchObject({ id: created.id, maskedSecret: `whsec_…${created.secret.slice(-4)}`, availableEvents: ["signature.document.sent", "signature.document.viewed", "signature.document.recipient_signed", "signature.document.completed", "signature.document.finalization_failed", "signature.document.voided"], deliveryStats: { total: 0 } });
+    expect(detail).toMatchObject({
+      id: created.id,
+      maskedSecret: `whsec_…${created.secret.slice(-4)}`,
+      availableEvents: [
+        "signature.document.sent",
+        "signature.document.viewed",
+        "signature.document.recipient_signed",
+        "signature.document.completed",
+        "signature.document.finalization_failed",
+        "signature.document.voided",
+      ],
+      deliveryStats: { total: 0 },
+    });
     expect(detail).not.toHaveProperty("secret");
 
     // Test: a real, signed delivery.

@@ -21,7 +21,11 @@ describe("session-authenticated and internal routes", () => {
   it("refuses the internal seed endpoint without the local secret", async () => {
     const none = await call(baseUrl, "/api/internal/seed", { method: "POST", body: { baseUrl, adminPassword: "whatever-long" } });
     expect(none.status).toBe(401);
-    const wrong = await call(baseUrl, "/api/internal/seed", { method: "POST", headers: { "x-quire-local-secret": "guess" }, body: { baseUrl, adminPassword: "whatever-long" } });
+    const wrong = await call(baseUrl, "/api/internal/seed", {
+      method: "POST",
+      headers: { "x-quire-local-secret": "guess" },
+      body: { baseUrl, adminPassword: "whatever-long" },
+    });
     expect(wrong.status).toBe(401);
   });
 });

@@ -28,9 +28,17 @@ const secret = { value: "" };
 
 beforeAll(async () => {
   quire = await startQuireServer(DB, {
-    extraEnv: webhookTestEnv({ WEBHOOK_TIMEOUT_MS: "10000", NEXT_MANUAL_SIG_HANDLE: "true", SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS), LOG_LEVEL: "info" }),
+    extraEnv: webhookTestEnv({
+      WEBHOOK_TIMEOUT_MS: "10000",
+      NEXT_MANUAL_SIG_HANDLE: "true",
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      LOG_LEVEL: "info",
+    }),
   });
-  receiver = await startReceiver({ secret: () => secret.value, respond: (_, d) => ({ status: 200, delayMs: d.headers["x-service-event"] === "signature.document.voided" ? WORKER_HOLD_MS : REQUEST_HOLD_MS }) });
+  receiver = await startReceiver({
+    secret: () => secret.value,
+    respond: (_, d) => ({ status: 200, delayMs: d.headers["x-service-event"] === "signature.document.voided" ? WORKER_HOLD_MS : REQUEST_HOLD_MS }),
+  });
 });
 
 afterAll(async () => {
@@ -80,7 +88,11 @@ describe(`graceful shutdown on SIGTERM (${DB})`, () => {
     // A worker delivery in flight: a voided document's event, held by the receiver.
     const prep = await prepareDoc(baseUrl, seed, [{ name: "Sid Shutdown", email: "sid@example.com" }]);
     expect(prep.status, prep.text).toBe(200);
-    const voided = await as(baseUrl, seed, "contributor")(`/esign/documents/${prep.json.data.documentId}/void`, { method: "POST", body: { reason: "shutdown test" } });
+    const voided = await as(
+      baseUrl,
+      seed,
+      "contributor",
+    )(`/esign/documents/${prep.json.data.documentId}/void`, { method: "POST", body: { reason: "shutdown test" } });
     expect(voided.status, voided.text).toBe(200);
     await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 15_000, interval: 50 });
 

@@ -13,7 +13,12 @@ let quire: RunningQuire;
 let baseUrl: string;
 
 async function objectKeys(): Promise<string[]> {
-  const client = new S3Client({ region: "us-east-1", endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+  const client = new S3Client({
+    region: "us-east-1",
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+  });
   const res = await client.send(new ListObjectsV2Command({ Bucket: "quire" }));
   return (res.Contents ?? []).map((o) => o.Key!);
 }
@@ -41,16 +46,31 @@ describe("S3 storage", () => {
     form.set("file", new Blob([new Uint8Array(buildDocx(["Hello {Name}"]))]), "hello.docx");
     const template = await admin("/template", { method: "POST", body: form });
     expect(template.status, template.text).toBe(201);
-    const created = await admin("/v1/deliverable", { method: "POST", body: { name: "Hello Ada", templateId: template.json.data.id, variables: [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }] } });
+    const created = await admin("/v1/deliverable", {
+      method: "POST",
+      body: { name: "Hello Ada", templateId: template.json.data.id, variables: [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }] },
+    });
     expect(created.status, created.text).toBe(200);
     const id = created.json.data.results.deliverable.id;
     expect((await objectKeys()).length).toBe(seeded.length + 3); // the template, the DOCX, the PDF
 
-    const pdf = await fetch(`${baseUrl}/v1/deliverable/file/pdf/${id}`, { headers: { authorization: `Bearer ${quire.server.seed.keys.user}`, "x-service-org-id": quire.server.seed.orgId } });
+    const pdf = await fetch(`${baseUrl}/v1/deliverable/file/pdf/${id}`, {
+      headers: { authorization: `Bearer ${quire.server.seed.keys.user}`, "x-service-org-id": quire.server.seed.orgId },
+    });
     expect(pdf.status).toBe(200);
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
-    const source = await fetch(`${baseUrl}/template/${template.json.data.id}/file`, { headers: { authorization: `Bearer ${quire.server.seed.keys.user}`, "x-service-org-id": quire.server.seed.orgId } });
-    expect(Buffer.from(await source.arrayBuffer()).subarray(0, 2).toString()).toBe("PK");
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+    const source = await fetch(`${baseUrl}/template/${template.json.data.id}/file`, {
+      headers: { authorization: `Bearer ${quire.server.seed.keys.user}`, "x-service-org-id": quire.server.seed.orgId },
+    });
+    expect(
+      Buffer.from(await source.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe("PK");
   });
 
   it("drives webhook deliveries from the cron route only with its secret", async () => {

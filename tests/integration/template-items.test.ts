@@ -49,12 +49,44 @@ describe("GET /template-item", () => {
     expect(page.totalRecords).toBe(6);
     expect(names(page.results)).toEqual(["Nested", "alpha", "Bravo", "charlie", "delta", "Echo"]);
     const folder = page.results[0];
-    expect(folder).toEqual({ id: nested, name: "Nested", type: "folder", isActive: true, templateFolderId: lab, templateCount: 1, deliverableCount: 0, tags: [] });
+    expect(folder).toEqual({
+      id: nested,
+      name: "Nested",
+      type: "folder",
+      isActive: true,
+      templateFolderId: lab,
+      templateCount: 1,
+      deliverableCount: 0,
+      tags: [],
+    });
     const alpha = page.results[1] as Item & Record<string, unknown>;
-    expect(alpha).toMatchObject({ type: "template", templateFolderId: lab, deliverableCount: 0, fileType: expect.stringContaining("wordprocessingml"), createdBy: expect.any(String), email: seed.login.email });
+    expect(alpha).toMatchObject({
+      type: "template",
+      templateFolderId: lab,
+      deliverableCount: 0,
+      fileType: expect.stringContaining("wordprocessingml"),
+      createdBy: expect.any(String),
+      email: seed.login.email,
+    });
     expect(alpha.tags).toEqual(["blue", "red"]);
     expect(Object.keys(alpha).sort()).toEqual(
-      ["createdBy", "createdOn", "deliverableCount", "description", "email", "fileSize", "fileType", "id", "isActive", "name", "tags", "templateCount", "templateFolderId", "type", "updatedOn"].sort(),
+      [
+        "createdBy",
+        "createdOn",
+        "deliverableCount",
+        "description",
+        "email",
+        "fileSize",
+        "fileType",
+        "id",
+        "isActive",
+        "name",
+        "tags",
+        "templateCount",
+        "templateFolderId",
+        "type",
+        "updatedOn",
+      ].sort(),
     );
   });
 
@@ -192,7 +224,10 @@ describe("template folders", () => {
 describe("deliverable counts", () => {
   it("counts a template's active deliverables on every listing path, and a folder's across its subtree", async () => {
     const create = async (template: string) => {
-      const res = await admin("/v1/deliverable", { method: "POST", body: { name: `From ${template}`, templateId: ids[template], variables: [{ placeholder: "{Greeting}", text: "Hello", mimeType: "text" }] } });
+      const res = await admin("/v1/deliverable", {
+        method: "POST",
+        body: { name: `From ${template}`, templateId: ids[template], variables: [{ placeholder: "{Greeting}", text: "Hello", mimeType: "text" }] },
+      });
       expect(res.status, res.text).toBe(200);
       return res.json.data.results.deliverable.id as string;
     };

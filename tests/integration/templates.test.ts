@@ -40,7 +40,16 @@ describe("POST /template", () => {
     const res = await upload("Offer letter.docx", { description: "Standard offer", tags: JSON.stringify(["Sales", "Offer-Letters", "sales"]) }, file);
     expect(res.status).toBe(201);
     const t = res.json.data;
-    expect(t).toMatchObject({ name: "Offer letter", description: "Standard offer", type: "template", isActive: true, templateFolderId: null, fileType: DOCX, fileSize: file.length, deliverableCount: 0 });
+    expect(t).toMatchObject({
+      name: "Offer letter",
+      description: "Standard offer",
+      type: "template",
+      isActive: true,
+      templateFolderId: null,
+      fileType: DOCX,
+      fileSize: file.length,
+      deliverableCount: 0,
+    });
     expect(t.variables).toEqual([
       { placeholder: "{ClientName}", name: "ClientName", kind: "text" },
       { placeholder: "{Fee}", name: "Fee", kind: "text" },
@@ -70,11 +79,16 @@ describe("POST /template", () => {
     ["a text file", "notes.txt", Buffer.from("hello {Name}"), /\.docx|\.pptx|DOCX|PPTX/],
     ["unbalanced braces", "broken.docx", buildDocx(["Dear {Client", "Total {Fee}"]), /\{Client|unbalanced|unclosed|not closed/i],
     ["a stray closing brace", "stray.docx", buildDocx(["Dear Name} and {Fee}"]), /Name\}|unopened|not opened|closing/i],
-    ["a zip that is not OOXML", "plain.docx", (() => {
-      const z = new PizZip();
-      z.file("a.txt", zeros);
-      return z.generate({ type: "nodebuffer" });
-    })(), /DOCX|Office|word\/document/i],
+    [
+      "a zip that is not OOXML",
+      "plain.docx",
+      (() => {
+        const z = new PizZip();
+        z.file("a.txt", zeros);
+        return z.generate({ type: "nodebuffer" });
+      })(),
+      /DOCX|Office|word\/document/i,
+    ],
   ];
 
   it("refuses a zip bomb (300 MB declared inside a small file) with 400 and nothing stored", async () => {
@@ -153,7 +167,11 @@ describe("template detail, update, delete, download", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe(DOCX);
     expect(res.headers.get("content-disposition")).toContain('filename="Lifecycle v2.docx"');
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 2).toString()).toBe("PK");
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe("PK");
     expect((await viewer(`/template/${id}/file`)).status).toBe(403);
   });
 
@@ -184,7 +202,9 @@ describe("the seeded demo workspace", () => {
     const found = await admin("/template-item?type=template&query=services%20agreement");
     expect(found.json.data.totalRecords).toBe(1);
     const detail = await admin(`/template/${found.json.data.results[0].id}`);
-    expect(detail.json.data.variables.map((v: { placeholder: string }) => v.placeholder)).toEqual(expect.arrayContaining(["{ClientName}", "{@Scope}", "{%Logo}"]));
+    expect(detail.json.data.variables.map((v: { placeholder: string }) => v.placeholder)).toEqual(
+      expect.arrayContaining(["{ClientName}", "{@Scope}", "{%Logo}"]),
+    );
     const deck = await admin("/template-item?type=template&query=project%20proposal");
     expect(deck.json.data.results[0].fileType).toBe(PPTX);
   });

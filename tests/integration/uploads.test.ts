@@ -81,7 +81,10 @@ interface ChunkedReply {
  * them. Like a browser, it goes on sending after an early response, until the body is done or the
  * server closes the connection; `abortAfter` makes it give up after that many bytes instead.
  */
-function chunkedUpload(urlPath: string, opts: { fields?: Record<string, string>; fileName: string; file?: Buffer; fileBytes: number; abortAfter?: number }): Promise<ChunkedReply> {
+function chunkedUpload(
+  urlPath: string,
+  opts: { fields?: Record<string, string>; fileName: string; file?: Buffer; fileBytes: number; abortAfter?: number },
+): Promise<ChunkedReply> {
   const prelude = Buffer.from(
     Object.entries(opts.fields ?? {})
       .map(([k, v]) => `${partHead(k)}${v}\r\n`)
@@ -101,7 +104,11 @@ function chunkedUpload(urlPath: string, opts: { fields?: Record<string, string>;
     let responseEnded = false;
     const req = http.request(url, {
       method: "POST",
-      headers: { ...authHeaders(quire.server.seed, "contributor"), "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "transfer-encoding": "chunked" },
+      headers: {
+        ...authHeaders(quire.server.seed, "contributor"),
+        "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+        "transfer-encoding": "chunked",
+      },
     });
     const settle = () => {
       if (answer && responseEnded && (finished || closedAt !== null)) {
@@ -122,7 +129,10 @@ function chunkedUpload(urlPath: string, opts: { fields?: Record<string, string>;
           finished = true;
           return settle();
         }
-        const chunk = opts.file && fileSent < opts.file.length ? opts.file.subarray(fileSent, fileSent + filler.length) : filler.subarray(0, Math.min(filler.length, opts.fileBytes - fileSent));
+        const chunk =
+          opts.file && fileSent < opts.file.length
+            ? opts.file.subarray(fileSent, fileSent + filler.length)
+            : filler.subarray(0, Math.min(filler.length, opts.fileBytes - fileSent));
         fileSent += chunk.length;
         if (!write(chunk)) return void req.once("drain", pump);
       }
@@ -148,7 +158,8 @@ function chunkedUpload(urlPath: string, opts: { fields?: Record<string, string>;
     });
     req.on("error", (err) => {
       if (answer) return; // the server dropping the rest of the upload after its answer
-      if (opts.abortAfter !== undefined) resolve({ status: 0, json: undefined, sentWhenAnswered: sent, finishedSending: false, sentWhenClosed: sent, closedAfterMs: null });
+      if (opts.abortAfter !== undefined)
+        resolve({ status: 0, json: undefined, sentWhenAnswered: sent, finishedSending: false, sentWhenClosed: sent, closedAfterMs: null });
       else reject(err);
     });
     write(prelude);
@@ -170,7 +181,11 @@ describe("template uploads", () => {
     const before = await counts();
     const reply = await chunkedUpload("/template", { fields: { name: "Huge" }, fileName: "huge.docx", fileBytes: 200 * MB });
     expect(reply.status).toBe(400);
-    expect(reply.json).toEqual({ message: "The file is larger than the 2 MB limit", type: "ValidationError", data: { errors: [{ field: "file", message: "The file is larger than the 2 MB limit" }] } });
+    expect(reply.json).toEqual({
+      message: "The file is larger than the 2 MB limit",
+      type: "ValidationError",
+      data: { errors: [{ field: "file", message: "The file is larger than the 2 MB limit" }] },
+    });
     expect(reply.finishedSending).toBe(false);
     // The cap plus what was in flight in socket buffers, nowhere near the 200 MB the client meant to send.
     expect(reply.sentWhenAnswered).toBeLessThan(TEMPLATE_CAP + 16 * MB);
@@ -186,7 +201,12 @@ describe("template uploads", () => {
 
   it("stores a template sent chunked, and one sent with a Content-Length, removing the spool", async () => {
     const docx = buildDocx(["Hello {Name}, chunked"]);
-    const chunked = await chunkedUpload("/template", { fields: { name: "Chunked", tags: JSON.stringify(["Streamed"]) }, fileName: "chunked.docx", file: docx, fileBytes: docx.length });
+    const chunked = await chunkedUpload("/template", {
+      fields: { name: "Chunked", tags: JSON.stringify(["Streamed"]) },
+      fileName: "chunked.docx",
+      file: docx,
+      fileBytes: docx.length,
+    });
     expect(chunked.status).toBe(201);
     expect(chunked.json.data).toMatchObject({ name: "Chunked", fileSize: docx.length, variables: [{ placeholder: "{Name}", name: "Name" }] });
     expect(chunked.json.data.tags.map((t: { label: string }) => t.label)).toEqual(["Streamed"]);
@@ -229,7 +249,12 @@ describe("signing document uploads", () => {
     const before = await counts();
     const reply = await chunkedUpload("/esign/single/prepare-for-review", { fields: { recipients }, fileName: "huge.pdf", fileBytes: 200 * MB });
     expect(reply.status).toBe(400);
-    expect(reply.json).toEqual({ message: "The file is larger than 25 MB", type: "DocumentTooLarge", error: "The file is larger than 25 MB", code: "DocumentTooLarge" });
+    expect(reply.json).toEqual({
+      message: "The file is larger than 25 MB",
+      type: "DocumentTooLarge",
+      error: "The file is larger than 25 MB",
+      code: "DocumentTooLarge",
+    });
     expect(reply.finishedSending).toBe(false);
     expect(reply.sentWhenAnswered).toBeLessThan(DOCUMENT_CAP + 16 * MB);
     expect(reply.sentWhenClosed).not.toBeNull();
@@ -241,7 +266,12 @@ describe("signing document uploads", () => {
 
   it("prepares a PDF uploaded as a file, chunked or not, removing the spool", async () => {
     const pdf = await onePagePdf("Streamed upload agreement.");
-    const chunked = await chunkedUpload("/esign/single/prepare-for-review", { fields: { recipients, documentName: "Streamed" }, fileName: "streamed.pdf", file: pdf, fileBytes: pdf.length });
+    const chunked = await chunkedUpload("/esign/single/prepare-for-review", {
+      fields: { recipients, documentName: "Streamed" },
+      fileName: "streamed.pdf",
+      file: pdf,
+      fileBytes: pdf.length,
+    });
     expect(chunked.status).toBe(200);
     expect(chunked.json.data).toMatchObject({ success: true, status: "draft" });
 

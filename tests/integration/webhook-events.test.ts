@@ -11,7 +11,13 @@ const { baseUrl, seed } = inject("quire");
 // The receiver must use the CA the server trusts (made once by the global setup).
 process.env.QUIRE_TEST_CERTS_DIR ??= inject("quire").env.QUIRE_TEST_CERTS_DIR;
 const admin = as(baseUrl, seed, "administrator");
-const EVENTS = ["signature.document.sent", "signature.document.viewed", "signature.document.recipient_signed", "signature.document.completed", "signature.document.voided"];
+const EVENTS = [
+  "signature.document.sent",
+  "signature.document.viewed",
+  "signature.document.recipient_signed",
+  "signature.document.completed",
+  "signature.document.voided",
+];
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let hook: { secret: string; standardSecret: string };
 const run = Date.now().toString(36);
@@ -42,7 +48,11 @@ function eventsOf(documentId: string): { event: string; createdOn: string; data:
     .filter((d) => d.url.endsWith(`events-${run}`))
     .map((d) => {
       expect(verifySignature(hook.secret, String(d.headers["x-service-signature"]), d.body)).toBe(true);
-      const headers = { "webhook-id": String(d.headers["webhook-id"]), "webhook-timestamp": String(d.headers["webhook-timestamp"]), "webhook-signature": String(d.headers["webhook-signature"]) };
+      const headers = {
+        "webhook-id": String(d.headers["webhook-id"]),
+        "webhook-timestamp": String(d.headers["webhook-timestamp"]),
+        "webhook-signature": String(d.headers["webhook-signature"]),
+      };
       return new StandardWebhook(hook.standardSecret).verify(d.body, headers) as { event: string; createdOn: string; data: Record<string, unknown> };
     })
     .filter((e) => e.data.documentId === documentId)
@@ -57,14 +67,24 @@ async function linkOf(email: string): Promise<string> {
 describe("signing events", () => {
   it("sent, viewed (first open per signer), recipient_signed, completed: each once, in order", async () => {
     const [ada, bob] = [`ada-${run}@example.com`, `bob-${run}@example.com`];
-    const res = await prepareDoc(baseUrl, seed, [{ name: "Ada", email: ada, signingOrder: 1 }, { name: "Bob", email: bob, signingOrder: 2 }], { sendEmail: "true" });
+    const res = await prepareDoc(
+      baseUrl,
+      seed,
+      [
+        { name: "Ada", email: ada, signingOrder: 1 },
+        { name: "Bob", email: bob, signingOrder: 2 },
+      ],
+      { sendEmail: "true" },
+    );
     expect(res.status, res.text).toBe(200);
     const id = res.json.data.documentId;
     const sign = async (email: string) => {
       const signer = signerApi(baseUrl, await linkOf(email));
       await Promise.all([signer.session(), signer.session(), signer.session()]); // three opens, one view
       const session = (await signer.session()).json.data;
-      const signed = await signer.sign(Object.fromEntries(session.fields.map((f: { id: string; type: string }) => [f.id, f.type === "signature" ? PNG : "typed"])));
+      const signed = await signer.sign(
+        Object.fromEntries(session.fields.map((f: { id: string; type: string }) => [f.id, f.type === "signature" ? PNG : "typed"])),
+      );
       expect(signed.status, signed.text).toBe(200);
       return session.recipient.id as string;
     };
@@ -83,7 +103,9 @@ describe("signing events", () => {
       "signature.document.recipient_signed",
       "signature.document.completed",
     ]);
-    const signedEvents = eventsOf(id).filter((e) => e.event === "signature.document.recipient_signed").map((e) => e.data);
+    const signedEvents = eventsOf(id)
+      .filter((e) => e.event === "signature.document.recipient_signed")
+      .map((e) => e.data);
     expect(signedEvents).toEqual([
       expect.objectContaining({ recipientId: adaId, isFinalSigner: false, remainingSigners: 1 }),
       expect.objectContaining({ recipientId: bobId, isFinalSigner: true, remainingSigners: 0 }),

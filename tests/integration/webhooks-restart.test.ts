@@ -39,14 +39,21 @@ describe(`webhook deliveries across a hard restart (${process.env.QUIRE_TEST_DB 
     const { baseUrl, seed } = quire.server;
     const api = as(baseUrl, seed);
     const urls = Array.from({ length: 5 }, (_, i) => `${receiver.url}?n=${i}`);
-    const created = await api("/api/webhooks", { method: "POST", body: { name: "signature", urls, events: ["signature.document.completed", "signature.document.voided"] } });
+    const created = await api("/api/webhooks", {
+      method: "POST",
+      body: { name: "signature", urls, events: ["signature.document.completed", "signature.document.voided"] },
+    });
     expect(created.status, created.text).toBe(201);
     secret.value = created.json.data.secret;
 
     // A real event (a voided document, sent by the worker) and a test event (sent at once by the endpoint).
     const prep = await prepareDoc(baseUrl, seed, [{ name: "Rita Restart", email: "rita@example.com" }]);
     expect(prep.status, prep.text).toBe(200);
-    const voided = await as(baseUrl, seed, "contributor")(`/esign/documents/${prep.json.data.documentId}/void`, { method: "POST", body: { reason: "restart test" } });
+    const voided = await as(
+      baseUrl,
+      seed,
+      "contributor",
+    )(`/esign/documents/${prep.json.data.documentId}/void`, { method: "POST", body: { reason: "restart test" } });
     expect(voided.status, voided.text).toBe(200);
     await vi.waitFor(() => expect(receiver.received).toHaveLength(5), { timeout: 30_000, interval: 100 });
     const test = await api("/api/webhooks/signature/test", { method: "POST", body: {} });
@@ -81,7 +88,17 @@ describe(`webhook deliveries across a hard restart (${process.env.QUIRE_TEST_DB 
     for (const d of done) expect([d.id, seen.get(d.id)]).toEqual([d.id, 2]);
     expect(receiver.received.every((r) => r.signatureValid)).toBe(true);
     // One delivery per URL for each of the two events.
-    expect(done.filter((d) => d.eventType === "signature.document.voided").map((d) => d.url).sort()).toEqual([...urls].sort());
-    expect(done.filter((d) => d.eventType === "signature.document.completed").map((d) => d.url).sort()).toEqual([...urls].sort());
+    expect(
+      done
+        .filter((d) => d.eventType === "signature.document.voided")
+        .map((d) => d.url)
+        .sort(),
+    ).toEqual([...urls].sort());
+    expect(
+      done
+        .filter((d) => d.eventType === "signature.document.completed")
+        .map((d) => d.url)
+        .sort(),
+    ).toEqual([...urls].sort());
   });
 });

@@ -45,7 +45,11 @@ async function receiver(respond?: (n: number, d: ReceivedDelivery) => { status: 
 async function freshOrg(signing: Record<string, unknown> = {}): Promise<SeedResult> {
   const root = path.resolve(__dirname, "..", "..");
   const slug = `wh-${crypto.randomBytes(4).toString("hex")}`;
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", "--org", slug, "--signing", JSON.stringify(signing)], { cwd: root, env: server.env as NodeJS.ProcessEnv });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", "--org", slug, "--signing", JSON.stringify(signing)],
+    { cwd: root, env: server.env as NodeJS.ProcessEnv },
+  );
   return JSON.parse(stdout.trim().split("\n").pop()!) as SeedResult;
 }
 
@@ -55,7 +59,23 @@ async function createHook(org: SeedResult, body: Record<string, unknown>) {
   return r.json.data as { id: string; name: string; secret: string; standardSecret: string; urls: string[]; events: string[] };
 }
 
-type Delivery = { id: string; webhookId: string; eventType: string; url: string; httpStatus: number | null; attemptCount: number; maxAttempts: number; isDelivered: boolean; status: string; errorMessage?: string; payload: { id: string; event: string; orgId: string; createdOn: string; data: Record<string, unknown> }; responseBody: string | null; nextAttemptAt: string | null; createdOn: string; updatedOn: string };
+type Delivery = {
+  id: string;
+  webhookId: string;
+  eventType: string;
+  url: string;
+  httpStatus: number | null;
+  attemptCount: number;
+  maxAttempts: number;
+  isDelivered: boolean;
+  status: string;
+  errorMessage?: string;
+  payload: { id: string; event: string; orgId: string; createdOn: string; data: Record<string, unknown> };
+  responseBody: string | null;
+  nextAttemptAt: string | null;
+  createdOn: string;
+  updatedOn: string;
+};
 
 async function deliveries(org: SeedResult, name: string, query = "limit=100") {
   const r = await as(baseUrl, org)(`/api/webhooks/${name}/deliveries?${query}`);
@@ -120,7 +140,11 @@ describe("webhook validation (7.3, 8)", () => {
 
     const bad = await api("/api/webhooks", {
       method: "POST",
-      body: { name: "bad name!", urls: ["http://hooks.example.com/plain", "not a url", "https://user:pw@hooks.example.com/", "https://hooks.example.com/ok"], events: [COMPLETED, "signature.document.nope"] },
+      body: {
+        name: "bad name!",
+        urls: ["http://hooks.example.com/plain", "not a url", "https://user:pw@hooks.example.com/", "https://hooks.example.com/ok"],
+        events: [COMPLETED, "signature.document.nope"],
+      },
     });
     expect(bad.status).toBe(400);
     expect(bad.json.type).toBe("ValidationError");
@@ -129,7 +153,10 @@ describe("webhook validation (7.3, 8)", () => {
     expect(errors.find((e) => e.field === "urls.0")!.message).toMatch(/https/);
     expect(errors.find((e) => e.field === "events.1")!.message).toContain(COMPLETED);
 
-    const eleven = await api("/api/webhooks", { method: "POST", body: { name: "signature", urls: Array.from({ length: 11 }, (_, i) => `https://hooks.example.com/${i}`), events: [COMPLETED] } });
+    const eleven = await api("/api/webhooks", {
+      method: "POST",
+      body: { name: "signature", urls: Array.from({ length: 11 }, (_, i) => `https://hooks.example.com/${i}`), events: [COMPLETED] },
+    });
     expect(eleven.status).toBe(400);
     expect(eleven.json.data.errors).toEqual([{ field: "urls", message: expect.stringMatching(/10/) }]);
 
@@ -156,7 +183,10 @@ describe("webhook validation (7.3, 8)", () => {
     const org = await freshOrg();
     const api = as(baseUrl, org);
     const hook = await createHook(org, { name: "signature", urls: ["https://hooks.example.com/a"], events: [COMPLETED] });
-    const r = await api("/api/webhooks/signature", { method: "PATCH", body: { name: "no spaces allowed", urls: ["http://hooks.example.com/b"], events: [], isActive: "yes" } });
+    const r = await api("/api/webhooks/signature", {
+      method: "PATCH",
+      body: { name: "no spaces allowed", urls: ["http://hooks.example.com/b"], events: [], isActive: "yes" },
+    });
     expect(r.status).toBe(400);
     expect(r.json.type).toBe("ValidationError");
     expect(r.json.data.errors.map((e: { field: string }) => e.field).sort()).toEqual(["events", "isActive", "name", "urls.0"]);
@@ -169,7 +199,10 @@ describe("webhook CRUD", () => {
   it("creates with the full secret once, reads with a masked secret, stats and available events", async () => {
     const org = await freshOrg();
     const api = as(baseUrl, org);
-    const r = await api("/api/webhooks", { method: "POST", body: { name: "signature", urls: ["https://hooks.example.com/a", "https://hooks.example.com/b"], events: [COMPLETED, VOIDED, COMPLETED] } });
+    const r = await api("/api/webhooks", {
+      method: "POST",
+      body: { name: "signature", urls: ["https://hooks.example.com/a", "https://hooks.example.com/b"], events: [COMPLETED, VOIDED, COMPLETED] },
+    });
     expect(r.status).toBe(201);
     expect(r.json.message).toMatch(/save/i);
     expect(r.json.message).toMatch(/not shown again/i);
@@ -199,7 +232,14 @@ describe("webhook CRUD", () => {
       standardSecret: undefined,
       maskedSecret: `whsec_…${data.secret.slice(-4)}`,
       deliveryStats: { total: 0, delivered: 0, retrying: 0, failed: 0, lastDeliveryAt: null },
-      availableEvents: ["signature.document.sent", "signature.document.viewed", "signature.document.recipient_signed", COMPLETED, "signature.document.finalization_failed", VOIDED],
+      availableEvents: [
+        "signature.document.sent",
+        "signature.document.viewed",
+        "signature.document.recipient_signed",
+        COMPLETED,
+        "signature.document.finalization_failed",
+        VOIDED,
+      ],
     });
     expect(got.text).not.toContain(data.secret);
     expect((await api("/api/webhooks")).text).not.toContain(data.secret);
@@ -211,13 +251,21 @@ describe("webhook CRUD", () => {
     const first = await createHook(org, { name: "signature", urls: ["https://hooks.example.com/1"], events: [COMPLETED] });
     const taken = await api("/api/webhooks", { method: "POST", body: { name: "signature", urls: ["https://hooks.example.com/2"], events: [VOIDED] } });
     expect(taken.status).toBe(409);
-    expect(taken.json).toEqual({ message: expect.any(String), error: "WebhookNameTaken", data: { constraint: expect.any(String), orgId: org.orgId, name: "signature" } });
+    expect(taken.json).toEqual({
+      message: expect.any(String),
+      error: "WebhookNameTaken",
+      data: { constraint: expect.any(String), orgId: org.orgId, name: "signature" },
+    });
 
     // Rename onto a taken name: 409 as well, naming the wanted name.
     await createHook(org, { name: "other", urls: ["https://hooks.example.com/3"], events: [VOIDED] });
     const rename = await api("/api/webhooks/other", { method: "PATCH", body: { name: "signature" } });
     expect(rename.status).toBe(409);
-    expect(rename.json).toEqual({ message: expect.any(String), error: "WebhookNameTaken", data: { constraint: expect.any(String), orgId: org.orgId, name: "signature" } });
+    expect(rename.json).toEqual({
+      message: expect.any(String),
+      error: "WebhookNameTaken",
+      data: { constraint: expect.any(String), orgId: org.orgId, name: "signature" },
+    });
     expect((await api("/api/webhooks/other")).json.data.name).toBe("other");
 
     // Pause the first: it keeps its secret and history, and the name is free.
@@ -242,7 +290,11 @@ describe("webhook CRUD", () => {
   it("updates name, urls, events and isActive; lists are replaced, and the reply has no stats", async () => {
     const org = await freshOrg();
     const api = as(baseUrl, org);
-    const hook = await createHook(org, { name: "signature", urls: ["https://hooks.example.com/a", "https://hooks.example.com/b"], events: [COMPLETED, VOIDED] });
+    const hook = await createHook(org, {
+      name: "signature",
+      urls: ["https://hooks.example.com/a", "https://hooks.example.com/b"],
+      events: [COMPLETED, VOIDED],
+    });
     const r = await api("/api/webhooks/signature", { method: "PATCH", body: { urls: ["https://hooks.example.com/c"], events: [VOIDED] } });
     expect(r.status).toBe(200);
     expect(r.json.message).toEqual(expect.any(String));
@@ -328,9 +380,27 @@ describe("Test Webhook (4.4)", () => {
     expect(r.json.message).toEqual(expect.any(String));
     expect(r.json.data.summary).toEqual({ total: 2, successful: 2, failed: 0, errors: [] });
     const [good, bad] = r.json.data.deliveries as Delivery[];
-    expect(good).toMatchObject({ id: expect.stringMatching(UUID), eventType: VOIDED, url: ok.url, httpStatus: 200, attemptCount: 1, maxAttempts: 6, isDelivered: true, status: "delivered" });
+    expect(good).toMatchObject({
+      id: expect.stringMatching(UUID),
+      eventType: VOIDED,
+      url: ok.url,
+      httpStatus: 200,
+      attemptCount: 1,
+      maxAttempts: 6,
+      isDelivered: true,
+      status: "delivered",
+    });
     expect(good.errorMessage).toBeUndefined();
-    expect(bad).toMatchObject({ eventType: VOIDED, url: failing.url, httpStatus: 500, attemptCount: 1, maxAttempts: 6, isDelivered: false, status: "retrying", errorMessage: expect.stringMatching(/500/) });
+    expect(bad).toMatchObject({
+      eventType: VOIDED,
+      url: failing.url,
+      httpStatus: 500,
+      attemptCount: 1,
+      maxAttempts: 6,
+      isDelivered: false,
+      status: "retrying",
+      errorMessage: expect.stringMatching(/500/),
+    });
 
     // What the receiver got: the envelope, the headers, a valid signature.
     expect(ok.received).toHaveLength(1);
@@ -342,18 +412,44 @@ describe("Test Webhook (4.4)", () => {
     expect(Math.abs(Number(got.headers["x-service-timestamp"]) - Date.now() / 1000)).toBeLessThan(300);
     expect(String(got.headers["x-service-signature"])).toMatch(new RegExp(`^t=${got.headers["x-service-timestamp"]},v1=[0-9a-f]{64}$`));
     const body = JSON.parse(got.body);
-    expect(body).toEqual({ id: expect.stringMatching(UUID), event: VOIDED, createdOn: expect.stringMatching(ISO), orgId: org.orgId, data: { documentId: "doc-42", note: "hello" } });
+    expect(body).toEqual({
+      id: expect.stringMatching(UUID),
+      event: VOIDED,
+      createdOn: expect.stringMatching(ISO),
+      orgId: org.orgId,
+      data: { documentId: "doc-42", note: "hello" },
+    });
     // Standard Webhooks: the standardwebhooks library verifies it with standardSecret; webhook-id is the event id.
     expect(got.headers["webhook-id"]).toBe(body.id);
-    expect(new StandardWebhook(hook.standardSecret).verify(got.body, { "webhook-id": String(got.headers["webhook-id"]), "webhook-timestamp": String(got.headers["webhook-timestamp"]), "webhook-signature": String(got.headers["webhook-signature"]) })).toEqual(body);
-    expect(() => new StandardWebhook(hook.standardSecret).verify(got.body.replace("hello", "hallo"), { "webhook-id": String(got.headers["webhook-id"]), "webhook-timestamp": String(got.headers["webhook-timestamp"]), "webhook-signature": String(got.headers["webhook-signature"]) })).toThrow();
+    expect(
+      new StandardWebhook(hook.standardSecret).verify(got.body, {
+        "webhook-id": String(got.headers["webhook-id"]),
+        "webhook-timestamp": String(got.headers["webhook-timestamp"]),
+        "webhook-signature": String(got.headers["webhook-signature"]),
+      }),
+    ).toEqual(body);
+    expect(() =>
+      new StandardWebhook(hook.standardSecret).verify(got.body.replace("hello", "hallo"), {
+        "webhook-id": String(got.headers["webhook-id"]),
+        "webhook-timestamp": String(got.headers["webhook-timestamp"]),
+        "webhook-signature": String(got.headers["webhook-signature"]),
+      }),
+    ).toThrow();
 
     // Both are real records in the list; the failing one keeps being retried, then fails after 6 attempts.
     const listed = await deliveries(org, "signature");
     expect(listed.results.map((d) => d.id).sort()).toEqual([good.id, bad.id].sort());
     const final = await waitForDeliveries(org, "signature", (list) => expect(list.find((d) => d.id === bad.id)?.status).toBe("failed"));
     const failed = final.find((d) => d.id === bad.id)!;
-    expect(failed).toMatchObject({ attemptCount: 6, maxAttempts: 6, isDelivered: false, httpStatus: 500, errorMessage: expect.stringMatching(/500/), nextAttemptAt: null, webhookId: hook.id });
+    expect(failed).toMatchObject({
+      attemptCount: 6,
+      maxAttempts: 6,
+      isDelivered: false,
+      httpStatus: 500,
+      errorMessage: expect.stringMatching(/500/),
+      nextAttemptAt: null,
+      webhookId: hook.id,
+    });
     // The stored response body is cut at 2 KB.
     expect(failed.responseBody).toBe("x".repeat(2048));
     const attempts = byDelivery(failing, bad.id);
@@ -371,7 +467,12 @@ describe("Test Webhook (4.4)", () => {
     gone.secret.value = hook.secret;
     const r = await api("/api/webhooks/signature/test", { method: "POST", body: { eventType: VOIDED } });
     expect(r.status, r.text).toBe(200);
-    expect(r.json.data.deliveries[0]).toMatchObject({ httpStatus: 410, status: "failed", isDelivered: false, errorMessage: expect.stringMatching(/410 Gone.*paused/) });
+    expect(r.json.data.deliveries[0]).toMatchObject({
+      httpStatus: 410,
+      status: "failed",
+      isDelivered: false,
+      errorMessage: expect.stringMatching(/410 Gone.*paused/),
+    });
     const got = (await api("/api/webhooks/signature")).json.data;
     expect(got).toMatchObject({ isActive: false, pausedReason: expect.stringContaining("answered 410 Gone") });
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -435,7 +536,13 @@ describe("delivery: retries, time-out, redirects", () => {
     rx.secret.value = hook.secret;
     const r = await as(baseUrl, org)("/api/webhooks/signature/test", { method: "POST", body: {} });
     const first = r.json.data.deliveries[0] as Delivery;
-    expect(first).toMatchObject({ status: "retrying", httpStatus: null, attemptCount: 1, isDelivered: false, errorMessage: expect.stringMatching(/did not answer in time/) });
+    expect(first).toMatchObject({
+      status: "retrying",
+      httpStatus: null,
+      attemptCount: 1,
+      isDelivered: false,
+      errorMessage: expect.stringMatching(/did not answer in time/),
+    });
     expect(r.json.data.summary).toEqual({ total: 1, successful: 1, failed: 0, errors: [] });
     const [done] = await waitForDeliveries(org, "signature", ([d]) => expect(d.status).toBe("delivered"));
     expect(done).toMatchObject({ attemptCount: 2, httpStatus: 200 });
@@ -449,7 +556,12 @@ describe("delivery: retries, time-out, redirects", () => {
     const hook = await createHook(org, { name: "signature", urls: [rx.url], events: [COMPLETED] });
     rx.secret.value = hook.secret;
     const r = await as(baseUrl, org)("/api/webhooks/signature/test", { method: "POST", body: {} });
-    expect(r.json.data.deliveries[0]).toMatchObject({ status: "retrying", httpStatus: 302, isDelivered: false, errorMessage: expect.stringMatching(/redirect/) });
+    expect(r.json.data.deliveries[0]).toMatchObject({
+      status: "retrying",
+      httpStatus: 302,
+      isDelivered: false,
+      errorMessage: expect.stringMatching(/redirect/),
+    });
     // The test server's retries come quickly (WEBHOOK_RETRY_SCALE): wait for one, then check that
     // no attempt ever reached the Location.
     await expect.poll(() => rx.received.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
@@ -527,7 +639,15 @@ describe("delivery list and replay", () => {
     expect(r.status, r.text).toBe(200);
     expect(r.json.message).toEqual(expect.any(String));
     const replay = r.json.data as Delivery;
-    expect(replay).toMatchObject({ eventType: COMPLETED, url: rx.url, status: "delivered", isDelivered: true, httpStatus: 200, attemptCount: 1, maxAttempts: 6 });
+    expect(replay).toMatchObject({
+      eventType: COMPLETED,
+      url: rx.url,
+      status: "delivered",
+      isDelivered: true,
+      httpStatus: 200,
+      attemptCount: 1,
+      maxAttempts: 6,
+    });
     expect(replay.id).not.toBe(original.id);
     const got = byDelivery(rx, replay.id);
     expect(got).toHaveLength(1);
@@ -600,7 +720,12 @@ describe("real events from signing documents (6.1)", () => {
     });
 
     // One delivery per (event, URL); every request reached the receiver once, signed.
-    expect(list.map((d) => `${d.eventType} ${d.url}`).sort()).toEqual([`${COMPLETED} ${both.url}?copy=1`, `${COMPLETED} ${both.url}?copy=2`, `${VOIDED} ${both.url}?copy=1`, `${VOIDED} ${both.url}?copy=2`]);
+    expect(list.map((d) => `${d.eventType} ${d.url}`).sort()).toEqual([
+      `${COMPLETED} ${both.url}?copy=1`,
+      `${COMPLETED} ${both.url}?copy=2`,
+      `${VOIDED} ${both.url}?copy=1`,
+      `${VOIDED} ${both.url}?copy=2`,
+    ]);
     expect(both.received).toHaveLength(4);
     expect(both.received.every((d) => d.signatureValid)).toBe(true);
     expect(new Set(both.received.map((d) => d.headers["x-service-delivery"])).size).toBe(4);
@@ -618,7 +743,12 @@ describe("real events from signing documents (6.1)", () => {
       event: COMPLETED,
       createdOn: expect.stringMatching(ISO),
       orgId: org.orgId,
-      data: expect.objectContaining({ documentId: signedId, name: "Webhook NDA", completedAt: expect.stringMatching(ISO), recipients: [expect.objectContaining({ email: "ada.webhook@example.com", name: "Ada" })] }),
+      data: expect.objectContaining({
+        documentId: signedId,
+        name: "Webhook NDA",
+        completedAt: expect.stringMatching(ISO),
+        recipients: [expect.objectContaining({ email: "ada.webhook@example.com", name: "Ada" })],
+      }),
     });
     // The same event (same id) went to the other webhook too.
     expect(JSON.parse(completedOnly.received[0].body).id).toBe(completedBodies[0].id);

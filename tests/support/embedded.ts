@@ -18,7 +18,15 @@ export const HS_SECRET = "an-hs256-secret-that-is-long-enough-0123456789";
 export type EmbeddedOrg = SeedResult & { slug: string };
 
 function seedArgs(slug: string, signing: Record<string, unknown>, plan: Record<string, unknown>, providers: boolean): string[] {
-  return ["--org", slug, "--signing", JSON.stringify(signing), "--plan", JSON.stringify(plan), ...(providers ? ["--identity-providers", JSON.stringify([{ name: "acme-idv", kind: "hs256", secret: HS_SECRET }])] : [])];
+  return [
+    "--org",
+    slug,
+    "--signing",
+    JSON.stringify(signing),
+    "--plan",
+    JSON.stringify(plan),
+    ...(providers ? ["--identity-providers", JSON.stringify([{ name: "acme-idv", kind: "hs256", secret: HS_SECRET }])] : []),
+  ];
 }
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -28,7 +36,11 @@ const ROOT = path.resolve(__dirname, "..", "..");
  * idle keep-alive sockets unnoticed, and the next request then fails with EPIPE on a dead socket.
  */
 async function seedAsync(server: QuireTestServer, args: string[]): Promise<SeedResult> {
-  const { stdout } = await execFileAsync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", ...args], { cwd: ROOT, env: server.env as NodeJS.ProcessEnv, encoding: "utf8" });
+  const { stdout } = await execFileAsync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", ...args], {
+    cwd: ROOT,
+    env: server.env as NodeJS.ProcessEnv,
+    encoding: "utf8",
+  });
   return JSON.parse(stdout.trim().split("\n").pop() as string) as SeedResult;
 }
 
@@ -42,11 +54,22 @@ export async function orgWith(server: QuireTestServer, signing: Record<string, u
  * Changes an organization's settings (merged into the saved ones) and plan, as an administrator
  * would between two requests. The seed rotates the keys: use the organization it returns.
  */
-export async function reconfigure(server: QuireTestServer, org: EmbeddedOrg, signing: Record<string, unknown>, plan: Record<string, unknown> = {}): Promise<EmbeddedOrg> {
+export async function reconfigure(
+  server: QuireTestServer,
+  org: EmbeddedOrg,
+  signing: Record<string, unknown>,
+  plan: Record<string, unknown> = {},
+): Promise<EmbeddedOrg> {
   return { ...(await seedAsync(server, seedArgs(org.slug, signing, plan, false))), slug: org.slug };
 }
 
-export async function prepareDoc(baseUrl: string, seed: SeedResult, recipients: Record<string, unknown>[], extra: Record<string, unknown> = {}, opts: { role?: Role; path?: string } = {}) {
+export async function prepareDoc(
+  baseUrl: string,
+  seed: SeedResult,
+  recipients: Record<string, unknown>[],
+  extra: Record<string, unknown> = {},
+  opts: { role?: Role; path?: string } = {},
+) {
   const form = new FormData();
   form.set("file", new Blob([new Uint8Array(await onePagePdf())]), "nda.pdf");
   form.set("documentName", "NDA");
@@ -54,7 +77,10 @@ export async function prepareDoc(baseUrl: string, seed: SeedResult, recipients: 
   form.set("senderEmail", "sam@example.com");
   form.set("sendEmail", "false");
   form.set("recipients", JSON.stringify(recipients));
-  form.set("fields", JSON.stringify(recipients.map((r, i) => ({ type: "text", recipientEmail: r.email, page: 1, x: 50, y: 100 + i * 40, width: 200, height: 20 }))));
+  form.set(
+    "fields",
+    JSON.stringify(recipients.map((r, i) => ({ type: "text", recipientEmail: r.email, page: 1, x: 50, y: 100 + i * 40, width: 200, height: 20 }))),
+  );
   // A null in extra removes a default (e.g. { senderEmail: null }).
   for (const [k, v] of Object.entries(extra)) {
     if (v === null) form.delete(k);
@@ -75,7 +101,9 @@ export function tokenOfUrl(url: string): string {
 /** All mails of an organization's outbox (newest first), optionally of one kind. */
 export async function mailsOf(baseUrl: string, seed: SeedResult, kind?: string) {
   const r = await as(baseUrl, seed)(`/api/outbox?limit=100`);
-  return (r.json.data.results as { kind: string; to: string; text: string; subject: string; documentId: string | null }[]).filter((m) => !kind || m.kind === kind);
+  return (r.json.data.results as { kind: string; to: string; text: string; subject: string; documentId: string | null }[]).filter(
+    (m) => !kind || m.kind === kind,
+  );
 }
 
 /** The six-digit code of the newest passcode mail to `to`. */
@@ -87,7 +115,13 @@ export async function mailedCode(baseUrl: string, seed: SeedResult, to: string):
 }
 
 /** POST signing-url for a document as a contributor (or another role). */
-export function signingUrlOf(baseUrl: string, seed: SeedResult, documentId: string, body: unknown, role: "administrator" | "contributor" | "user" | "viewer" = "contributor") {
+export function signingUrlOf(
+  baseUrl: string,
+  seed: SeedResult,
+  documentId: string,
+  body: unknown,
+  role: "administrator" | "contributor" | "user" | "viewer" = "contributor",
+) {
   return as(baseUrl, seed, role)(`/esign/documents/${documentId}/signing-url`, { method: "POST", body });
 }
 
@@ -99,6 +133,10 @@ export function passcodeApi(baseUrl: string, token: string) {
 }
 
 export async function setClock(server: QuireTestServer, offsetMs: number): Promise<void> {
-  const r = await call(server.baseUrl, "/api/internal/clock", { method: "POST", headers: { "x-quire-local-secret": persistedSecret(server.dataDir, "localAdminSecret") }, body: { offsetMs } });
+  const r = await call(server.baseUrl, "/api/internal/clock", {
+    method: "POST",
+    headers: { "x-quire-local-secret": persistedSecret(server.dataDir, "localAdminSecret") },
+    body: { offsetMs },
+  });
   if (r.status !== 200) throw new Error(`clock: ${r.status} ${r.text}`);
 }

@@ -28,7 +28,10 @@ function makeCertificates() {
   const caName = [{ name: "commonName", value: "Quire test CA" }];
   ca.setSubject(caName);
   ca.setIssuer(caName);
-  ca.setExtensions([{ name: "basicConstraints", cA: true }, { name: "keyUsage", keyCertSign: true, cRLSign: true }]);
+  ca.setExtensions([
+    { name: "basicConstraints", cA: true },
+    { name: "keyUsage", keyCertSign: true, cRLSign: true },
+  ]);
   ca.sign(caKeys.privateKey, forge.md.sha256.create());
 
   const keys = forge.pki.rsa.generateKeyPair(2048);
@@ -39,7 +42,15 @@ function makeCertificates() {
   cert.validity.notAfter = new Date(Date.now() + 24 * 3600_000);
   cert.setSubject([{ name: "commonName", value: "localhost" }]);
   cert.setIssuer(caName);
-  cert.setExtensions([{ name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }] }]);
+  cert.setExtensions([
+    {
+      name: "subjectAltName",
+      altNames: [
+        { type: 2, value: "localhost" },
+        { type: 7, ip: "127.0.0.1" },
+      ],
+    },
+  ]);
   cert.sign(caKeys.privateKey, forge.md.sha256.create());
   return { caPem: forge.pki.certificateToPem(ca), certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) };
 }
@@ -56,7 +67,7 @@ export function verifySignature(secret: string, header: string, body: string): b
  * receiver's certificate. A global setup that starts the server makes them and sets
  * QUIRE_TEST_CERTS_DIR (ca.pem, cert.pem, key.pem) so test workers use the same ones.
  */
-let shared: ReturnType<typeof makeCertificates> & { caFile: string; dir: string } | undefined;
+let shared: (ReturnType<typeof makeCertificates> & { caFile: string; dir: string }) | undefined;
 export function testCertificates() {
   if (!shared) {
     const dir = process.env.QUIRE_TEST_CERTS_DIR;
@@ -77,10 +88,21 @@ export function testCertificates() {
 
 /** Environment for a Quire server that delivers to startReceiver() receivers quickly. */
 export function webhookTestEnv(overrides: Record<string, string> = {}): Record<string, string> {
-  return { NODE_EXTRA_CA_CERTS: testCertificates().caFile, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCALE: "0.0001", WEBHOOK_TIMEOUT_MS: "3000", ...overrides };
+  return {
+    NODE_EXTRA_CA_CERTS: testCertificates().caFile,
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    WEBHOOK_RETRY_SCALE: "0.0001",
+    WEBHOOK_TIMEOUT_MS: "3000",
+    ...overrides,
+  };
 }
 
-export async function startReceiver(options: { secret?: () => string; respond?: (n: number, d: ReceivedDelivery) => { status: number; delayMs?: number; body?: string; headers?: Record<string, string> } } = {}) {
+export async function startReceiver(
+  options: {
+    secret?: () => string;
+    respond?: (n: number, d: ReceivedDelivery) => { status: number; delayMs?: number; body?: string; headers?: Record<string, string> };
+  } = {},
+) {
   const certs = testCertificates();
   const received: ReceivedDelivery[] = [];
   const server = https.createServer({ cert: certs.certPem, key: certs.keyPem }, (req, res) => {
@@ -89,7 +111,13 @@ export async function startReceiver(options: { secret?: () => string; respond?: 
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
       const secret = options.secret?.();
-      const d: ReceivedDelivery = { url: req.url ?? "", headers: req.headers, body, signatureValid: secret ? verifySignature(secret, String(req.headers["x-service-signature"] ?? ""), body) : false, receivedAt: Date.now() };
+      const d: ReceivedDelivery = {
+        url: req.url ?? "",
+        headers: req.headers,
+        body,
+        signatureValid: secret ? verifySignature(secret, String(req.headers["x-service-signature"] ?? ""), body) : false,
+        receivedAt: Date.now(),
+      };
       received.push(d);
       const answer = options.respond?.(received.length, d) ?? { status: 200 };
       setTimeout(() => {

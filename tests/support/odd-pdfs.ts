@@ -78,7 +78,15 @@ export function popplerWords(pdf: Buffer): WordBox[] {
     for (const line of html.split("\n")) {
       if (line.includes("<page ")) page++;
       const m = /<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)<\/word>/.exec(line);
-      if (m) words.push({ page, text: m[5].replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">"), x: Number(m[1]), y: Number(m[2]), width: Number(m[3]) - Number(m[1]), height: Number(m[4]) - Number(m[2]) });
+      if (m)
+        words.push({
+          page,
+          text: m[5].replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">"),
+          x: Number(m[1]),
+          y: Number(m[2]),
+          width: Number(m[3]) - Number(m[1]),
+          height: Number(m[4]) - Number(m[2]),
+        });
     }
     return words;
   } finally {

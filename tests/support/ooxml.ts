@@ -28,11 +28,36 @@ export function buildDocx(paragraphs: (string | string[])[]): Buffer {
 export function withWordComment(file: Buffer, comment = "Check this clause"): Buffer {
   const zip = new PizZip(file);
   const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
-  zip.file("word/comments.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:comments xmlns:w="${W}"><w:comment w:id="0" w:author="Reviewer" w:date="2024-01-01T00:00:00Z" w:initials="R"><w:p><w:r><w:t>${esc(comment)}</w:t></w:r></w:p></w:comment></w:comments>`);
+  zip.file(
+    "word/comments.xml",
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:comments xmlns:w="${W}"><w:comment w:id="0" w:author="Reviewer" w:date="2024-01-01T00:00:00Z" w:initials="R"><w:p><w:r><w:t>${esc(comment)}</w:t></w:r></w:p></w:comment></w:comments>`,
+  );
   const doc = zip.file("word/document.xml")!.asText();
-  zip.file("word/document.xml", doc.replace("<w:p>", '<w:p><w:commentRangeStart w:id="0"/>').replace("</w:p>", '<w:commentRangeEnd w:id="0"/><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="0"/></w:r></w:p>'));
-  const rels = zip.file("word/_rels/document.xml.rels")?.asText() ?? '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
-  zip.file("word/_rels/document.xml.rels", rels.replace("</Relationships>", '<Relationship Id="rIdComments" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="comments.xml"/></Relationships>'));
-  zip.file("[Content_Types].xml", zip.file("[Content_Types].xml")!.asText().replace("</Types>", '<Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/></Types>'));
+  zip.file(
+    "word/document.xml",
+    doc
+      .replace("<w:p>", '<w:p><w:commentRangeStart w:id="0"/>')
+      .replace("</w:p>", '<w:commentRangeEnd w:id="0"/><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="0"/></w:r></w:p>'),
+  );
+  const rels =
+    zip.file("word/_rels/document.xml.rels")?.asText() ??
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+  zip.file(
+    "word/_rels/document.xml.rels",
+    rels.replace(
+      "</Relationships>",
+      '<Relationship Id="rIdComments" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="comments.xml"/></Relationships>',
+    ),
+  );
+  zip.file(
+    "[Content_Types].xml",
+    zip
+      .file("[Content_Types].xml")!
+      .asText()
+      .replace(
+        "</Types>",
+        '<Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/></Types>',
+      ),
+  );
   return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
 }

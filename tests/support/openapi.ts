@@ -69,5 +69,7 @@ export function openApiValidator(document: object) {
 }
 
 export function describeErrors(errors: ErrorObject[]): string {
-  return errors.map((e) => `${e.instancePath || "(root)"} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ""}`).join("\n");
+  return errors
+    .map((e) => `${e.instancePath || "(root)"} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ""}`)
+    .join("\n");
 }

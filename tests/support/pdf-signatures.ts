@@ -38,7 +38,12 @@ export function signaturesOf(pdf: Buffer): PdfSignature[] {
     const cms = raw.subarray(0, derLength(raw));
     // The dictionary around this /ByteRange names its SubFilter.
     const dict = text.slice(Math.max(0, m.index! - 600), Math.min(text.length, m.index! + 600));
-    out.push({ byteRange: [a, b, c, d], cms, signedBytes: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), subFilter: /\/SubFilter\s*\/([\w.]+)/.exec(dict)?.[1] ?? null });
+    out.push({
+      byteRange: [a, b, c, d],
+      cms,
+      signedBytes: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]),
+      subFilter: /\/SubFilter\s*\/([\w.]+)/.exec(dict)?.[1] ?? null,
+    });
   }
   return out;
 }
@@ -63,7 +68,20 @@ function run(args: string[]): { ok: boolean; output: string } {
 export function verifyCms(sig: PdfSignature): { ok: boolean; output: string } {
   const t = tmp({ "sig.der": sig.cms, "content.bin": sig.signedBytes });
   try {
-    return run(["cms", "-verify", "-binary", "-inform", "DER", "-in", t.file("sig.der"), "-content", t.file("content.bin"), "-noverify", "-out", t.file("out.bin")]);
+    return run([
+      "cms",
+      "-verify",
+      "-binary",
+      "-inform",
+      "DER",
+      "-in",
+      t.file("sig.der"),
+      "-content",
+      t.file("content.bin"),
+      "-noverify",
+      "-out",
+      t.file("out.bin"),
+    ]);
   } finally {
     fs.rmSync(t.dir, { recursive: true, force: true });
   }
@@ -94,7 +112,18 @@ export function verifySignatureTimestamp(sig: PdfSignature, caFile: string, untr
   const value = Buffer.from(signer.signature.valueBlock.valueHexView);
   const t = tmp({ "token.der": token, "value.bin": value });
   try {
-    const r = run(["ts", "-verify", "-data", t.file("value.bin"), "-in", t.file("token.der"), "-token_in", "-CAfile", caFile, ...(untrusted ? ["-untrusted", untrusted] : [])]);
+    const r = run([
+      "ts",
+      "-verify",
+      "-data",
+      t.file("value.bin"),
+      "-in",
+      t.file("token.der"),
+      "-token_in",
+      "-CAfile",
+      caFile,
+      ...(untrusted ? ["-untrusted", untrusted] : []),
+    ]);
     return { present: true, ...r };
   } finally {
     fs.rmSync(t.dir, { recursive: true, force: true });

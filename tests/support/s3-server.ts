@@ -16,7 +16,10 @@ process.on("SIGTERM", () => server.close().then(() => process.exit(0)));
 
 export async function startS3Server(bucket = "quire") {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "quire-s3-"));
-  const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD, directory, bucket], { cwd: path.resolve(__dirname, "..", ".."), stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", CHILD, directory, bucket], {
+    cwd: path.resolve(__dirname, "..", ".."),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`s3rver exited with ${code}`)));
     child.stdout.once("data", (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { port: number }).port));
@@ -25,7 +28,15 @@ export async function startS3Server(bucket = "quire") {
   return {
     endpoint,
     directory,
-    env: { STORAGE_DRIVER: "s3", S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_FORCE_PATH_STYLE: "true", S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER", S3_PREFIX: "quire/" },
+    env: {
+      STORAGE_DRIVER: "s3",
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_FORCE_PATH_STYLE: "true",
+      S3_ACCESS_KEY_ID: "S3RVER",
+      S3_SECRET_ACCESS_KEY: "S3RVER",
+      S3_PREFIX: "quire/",
+    },
     stop: async () => {
       if (child.exitCode === null) await new Promise((r) => (child.once("exit", r), child.kill("SIGTERM")));
       fs.rmSync(directory, { recursive: true, force: true });

@@ -45,9 +45,45 @@ export async function startLocalTsa(): Promise<LocalTsa> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-tsa-"));
   fs.writeFileSync(path.join(dir, "ts.cnf"), CONFIG);
   fs.writeFileSync(path.join(dir, "serial"), "01\n");
-  openssl(dir, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "30", "-subj", "/CN=Quire Test TSA Root", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
+  openssl(dir, [
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.crt",
+    "-days",
+    "30",
+    "-subj",
+    "/CN=Quire Test TSA Root",
+    "-addext",
+    "basicConstraints=critical,CA:TRUE",
+    "-addext",
+    "keyUsage=critical,keyCertSign,cRLSign",
+  ]);
   openssl(dir, ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "tsa.key", "-out", "tsa.csr", "-subj", "/CN=Quire Test TSA"]);
-  openssl(dir, ["x509", "-req", "-in", "tsa.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "tsa.crt", "-days", "30", "-extfile", "ts.cnf", "-extensions", "v3_tsa"]);
+  openssl(dir, [
+    "x509",
+    "-req",
+    "-in",
+    "tsa.csr",
+    "-CA",
+    "ca.crt",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "tsa.crt",
+    "-days",
+    "30",
+    "-extfile",
+    "ts.cnf",
+    "-extensions",
+    "v3_tsa",
+  ]);
   let count = 0;
   let queue = Promise.resolve();
   const server = http.createServer((req, res) => {
@@ -59,7 +95,22 @@ export async function startLocalTsa(): Promise<LocalTsa> {
         try {
           const query = path.join(dir, `q${++count}.tsq`);
           fs.writeFileSync(query, Buffer.concat(chunks));
-          openssl(dir, ["ts", "-reply", "-config", "ts.cnf", "-queryfile", query, "-signer", "tsa.crt", "-inkey", "tsa.key", "-chain", "ca.crt", "-out", `${query}.tsr`]);
+          openssl(dir, [
+            "ts",
+            "-reply",
+            "-config",
+            "ts.cnf",
+            "-queryfile",
+            query,
+            "-signer",
+            "tsa.crt",
+            "-inkey",
+            "tsa.key",
+            "-chain",
+            "ca.crt",
+            "-out",
+            `${query}.tsr`,
+          ]);
           res.writeHead(200, { "content-type": "application/timestamp-reply" });
           res.end(fs.readFileSync(`${query}.tsr`));
         } catch (err) {

@@ -24,10 +24,18 @@ export async function openWebhookTestDb(): Promise<WebhookTestDb> {
   const pglite = await PGlite.create();
   await applyMigrations(sqlRunner({ kind: "pglite", pglite }));
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  const deps: DeliveryDeps = { db: prisma, instanceSecret: "an-instance-secret-for-unit-tests-0123456789", allowPrivate: true, retryScale: 1, timeoutMs: 5_000 };
+  const deps: DeliveryDeps = {
+    db: prisma,
+    instanceSecret: "an-instance-secret-for-unit-tests-0123456789",
+    allowPrivate: true,
+    retryScale: 1,
+    timeoutMs: 5_000,
+  };
   const orgId = (await seedDemoWorkspace(prisma, { baseUrl: "http://quire.test", adminPassword: "password-123", sampleTemplates: false })).orgId;
   const user = await prisma.user.findFirstOrThrow();
-  const webhookId = (await createWebhook(deps, { orgId, userId: user.id }, { name: "signature", urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.voided"] })).id;
+  const webhookId = (
+    await createWebhook(deps, { orgId, userId: user.id }, { name: "signature", urls: ["https://127.0.0.1:9/hook"], events: ["signature.document.voided"] })
+  ).id;
   const close = async () => {
     await prisma.$disconnect();
     await pglite.close();

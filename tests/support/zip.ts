@@ -58,4 +58,3 @@ export async function deflatedZeros(bytes: number): Promise<Buffer> {
   };
   return buffer(Readable.from(chunks()).pipe(createDeflateRaw({ level: 9 })));
 }
-

@@ -29,7 +29,12 @@ describe("parseConfig", () => {
   });
 
   it("uses GOTENBERG_URL to pick the converter and trims BASE_URL", () => {
-    const c = parseConfig({ DATA_DIR: tmpDir(), GOTENBERG_URL: "http://gotenberg:3000", BASE_URL: "https://quire.example.com/", NEXTAUTH_SECRET: "x".repeat(32) });
+    const c = parseConfig({
+      DATA_DIR: tmpDir(),
+      GOTENBERG_URL: "http://gotenberg:3000",
+      BASE_URL: "https://quire.example.com/",
+      NEXTAUTH_SECRET: "x".repeat(32),
+    });
     expect(c.pdfConverter).toEqual({ kind: "gotenberg", url: "http://gotenberg:3000" });
     expect(c.baseUrl).toBe("https://quire.example.com");
     expect(c.nextAuthSecret).toBe("x".repeat(32));
@@ -41,8 +46,25 @@ describe("parseConfig", () => {
   });
 
   it("picks S3 storage with its options and refuses half-given credentials", () => {
-    const c = parseConfig({ DATA_DIR: tmpDir(), STORAGE_DRIVER: "s3", S3_BUCKET: "quire-files", S3_ENDPOINT: "http://127.0.0.1:9000", S3_FORCE_PATH_STYLE: "true", S3_ACCESS_KEY_ID: "ak", S3_SECRET_ACCESS_KEY: "sk", S3_PREFIX: "prod/" });
-    expect(c.storage).toEqual({ driver: "s3", bucket: "quire-files", region: "us-east-1", endpoint: "http://127.0.0.1:9000", forcePathStyle: true, credentials: { accessKeyId: "ak", secretAccessKey: "sk" }, prefix: "prod/" });
+    const c = parseConfig({
+      DATA_DIR: tmpDir(),
+      STORAGE_DRIVER: "s3",
+      S3_BUCKET: "quire-files",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_FORCE_PATH_STYLE: "true",
+      S3_ACCESS_KEY_ID: "ak",
+      S3_SECRET_ACCESS_KEY: "sk",
+      S3_PREFIX: "prod/",
+    });
+    expect(c.storage).toEqual({
+      driver: "s3",
+      bucket: "quire-files",
+      region: "us-east-1",
+      endpoint: "http://127.0.0.1:9000",
+      forcePathStyle: true,
+      credentials: { accessKeyId: "ak", secretAccessKey: "sk" },
+      prefix: "prod/",
+    });
     expect(() => parseConfig({ DATA_DIR: tmpDir(), STORAGE_DRIVER: "s3" })).toThrow(/S3_BUCKET/);
     expect(() => parseConfig({ DATA_DIR: tmpDir(), STORAGE_DRIVER: "s3", S3_BUCKET: "bucket", S3_ACCESS_KEY_ID: "ak" })).toThrow(/S3_SECRET_ACCESS_KEY/);
   });
@@ -56,7 +78,15 @@ describe("parseConfig", () => {
     }
     expect(message).toMatch(/serverless/);
     for (const name of ["DATABASE_URL", "STORAGE_DRIVER", "NEXTAUTH_SECRET", "GOTENBERG_URL"]) expect(message).toContain(name);
-    const ok = parseConfig({ DATA_DIR: tmpDir(), AWS_LAMBDA_FUNCTION_NAME: "quire", DATABASE_URL: "postgres://u@db/quire", STORAGE_DRIVER: "s3", S3_BUCKET: "quire", NEXTAUTH_SECRET: "s".repeat(32), GOTENBERG_URL: "https://gotenberg.internal" });
+    const ok = parseConfig({
+      DATA_DIR: tmpDir(),
+      AWS_LAMBDA_FUNCTION_NAME: "quire",
+      DATABASE_URL: "postgres://u@db/quire",
+      STORAGE_DRIVER: "s3",
+      S3_BUCKET: "quire",
+      NEXTAUTH_SECRET: "s".repeat(32),
+      GOTENBERG_URL: "https://gotenberg.internal",
+    });
     expect(ok.serverless).toBe(true);
     expect(parseConfig({ DATA_DIR: tmpDir() }).serverless).toBe(false);
   });

@@ -41,12 +41,22 @@ describe("dashboardAction", () => {
   it("turns domain refusals into a result and throws anything else", async () => {
     const refuse = (err: Error) => dashboardAction({ roles: ["contributor"], denied: "no", input: z.object({}), run: async () => Promise.reject(err) });
     expect(await refuse(new NotFoundError("Template not found", "TemplateNotFound"))({})).toEqual({ ok: false, error: "Template not found" });
-    expect(await refuse(new ValidationError("Invalid", [{ field: "name", message: "too long" }]))({})).toEqual({ ok: false, error: "Invalid", fieldErrors: { name: "too long" } });
+    expect(await refuse(new ValidationError("Invalid", [{ field: "name", message: "too long" }]))({})).toEqual({
+      ok: false,
+      error: "Invalid",
+      fieldErrors: { name: "too long" },
+    });
     await expect(refuse(new Error("bug"))({})).rejects.toThrow("bug");
   });
 
   it("reads a form action's input from its form data", async () => {
-    const create = dashboardFormAction({ roles: ["contributor"], denied: "no", input: z.object({ name: z.string() }), fromForm: (f) => ({ name: f.get("name") }), run: async ({ name }) => name });
+    const create = dashboardFormAction({
+      roles: ["contributor"],
+      denied: "no",
+      input: z.object({ name: z.string() }),
+      fromForm: (f) => ({ name: f.get("name") }),
+      run: async ({ name }) => name,
+    });
     const form = new FormData();
     form.set("name", "Beta");
     expect(await create(null, form)).toEqual({ ok: true, data: "Beta" });

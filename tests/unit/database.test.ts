@@ -73,10 +73,16 @@ describe("admitKey", () => {
     const err = await admitKey(runner, key.id, { rateLimited: true, now }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitedError);
     expect((err as RateLimitedError).retryAfterSeconds).toBe(15);
-    await expect(admitKey(runner, key.id, { rateLimited: true, now: now + 60_000 })).resolves.toMatchObject({ rateLimitPerMinute: 3, maxStorageBytes: 1073741824n });
+    await expect(admitKey(runner, key.id, { rateLimited: true, now: now + 60_000 })).resolves.toMatchObject({
+      rateLimitPerMinute: 3,
+      maxStorageBytes: 1073741824n,
+    });
     // Without the limiter nothing is counted; a revoked key is refused either way.
     await admitKey(runner, key.id, { rateLimited: false, now: now + 60_000 });
-    const [{ count }] = await runner.query<{ count: number }>(`SELECT "count" FROM rate_limit_window WHERE "keyId" = $1 AND "windowStart" = $2`, [key.id, new Date(Date.UTC(2026, 0, 1, 12, 1, 0))]);
+    const [{ count }] = await runner.query<{ count: number }>(`SELECT "count" FROM rate_limit_window WHERE "keyId" = $1 AND "windowStart" = $2`, [
+      key.id,
+      new Date(Date.UTC(2026, 0, 1, 12, 1, 0)),
+    ]);
     expect(count).toBe(1);
     await prisma.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
     await expect(admitKey(runner, key.id, { rateLimited: false, now })).rejects.toBeInstanceOf(UnauthenticatedError);

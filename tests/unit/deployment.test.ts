@@ -33,12 +33,25 @@ describe("Dockerfile", () => {
   });
 
   it("sets only variables Quire knows and copies files that exist", () => {
-    const envNames = instructions.filter((i) => i.getKeyword() === "ENV").flatMap((i) => (i as unknown as { getProperties(): { getName(): string }[] }).getProperties().map((p) => p.getName()));
+    const envNames = instructions
+      .filter((i) => i.getKeyword() === "ENV")
+      .flatMap((i) => (i as unknown as { getProperties(): { getName(): string }[] }).getProperties().map((p) => p.getName()));
     expect(envNames.length).toBeGreaterThan(0);
     expect(envNames.filter((n) => !KNOWN_ENV_VARS.includes(n))).toEqual([]);
     const copiedFromBuild = finalStage
-      .filter((i) => i.getKeyword() === "COPY" && (i as unknown as { getFlags(): { getName(): string; getValue(): string }[] }).getFlags().some((f) => f.getName() === "from" && f.getValue() === "build"))
-      .map((i) => i.getArguments()[0].getValue().replace(/^\/app\//, ""));
+      .filter(
+        (i) =>
+          i.getKeyword() === "COPY" &&
+          (i as unknown as { getFlags(): { getName(): string; getValue(): string }[] })
+            .getFlags()
+            .some((f) => f.getName() === "from" && f.getValue() === "build"),
+      )
+      .map((i) =>
+        i
+          .getArguments()[0]
+          .getValue()
+          .replace(/^\/app\//, ""),
+      );
     const fromSources = copiedFromBuild.filter((p) => !p.startsWith(".next"));
     expect(fromSources.length).toBeGreaterThan(0);
     for (const p of fromSources) expect(fs.existsSync(path.join(root, p)), p).toBe(true);
@@ -46,7 +59,12 @@ describe("Dockerfile", () => {
 });
 
 describe("docker-compose.yml", () => {
-  const compose = parseYaml(read("docker-compose.yml")) as { services: Record<string, { image?: string; environment?: Record<string, string>; healthcheck?: unknown; depends_on?: Record<string, { condition: string }> }> };
+  const compose = parseYaml(read("docker-compose.yml")) as {
+    services: Record<
+      string,
+      { image?: string; environment?: Record<string, string>; healthcheck?: unknown; depends_on?: Record<string, { condition: string }> }
+    >;
+  };
 
   it("wires the app to PostgreSQL and Gotenberg 8, each with a health check", () => {
     const { app, postgres, gotenberg } = compose.services;

@@ -11,7 +11,10 @@ const completed = { type: "esign:completed", documentId: "d-1", status: "complet
 describe("acceptMessage", () => {
   it("accepts the completion message from the frame's window on the signing origin", () => {
     expect(acceptMessage({ origin, source: frame, data: completed }, origin, frame)).toEqual(completed);
-    expect(acceptMessage({ origin, source: frame, data: { ...completed, event: "already_signed", extra: 1 } }, origin, frame)).toEqual({ ...completed, event: "already_signed" });
+    expect(acceptMessage({ origin, source: frame, data: { ...completed, event: "already_signed", extra: 1 } }, origin, frame)).toEqual({
+      ...completed,
+      event: "already_signed",
+    });
   });
 
   it("ignores another origin, another window, or no window", () => {
@@ -22,14 +25,32 @@ describe("acceptMessage", () => {
   });
 
   it("ignores malformed or unknown messages", () => {
-    for (const data of [null, "esign:completed", { ...completed, event: "whatever" }, { ...completed, documentId: 7 }, { ...completed, status: "sent" }, { ...completed, scope: "document" }, { type: "esign:other" }, { type: "esign:error", code: 5 }]) {
+    for (const data of [
+      null,
+      "esign:completed",
+      { ...completed, event: "whatever" },
+      { ...completed, documentId: 7 },
+      { ...completed, status: "sent" },
+      { ...completed, scope: "document" },
+      { type: "esign:other" },
+      { type: "esign:error", code: 5 },
+    ]) {
       expect(acceptMessage({ origin, source: frame, data }, origin, frame)).toBeNull();
     }
   });
 
   it("passes declined and error messages through with their known fields only", () => {
-    expect(acceptMessage({ origin, source: frame, data: { type: "esign:declined", documentId: "d-1", reason: "no", x: 1 } }, origin, frame)).toEqual({ type: "esign:declined", documentId: "d-1", reason: "no" });
-    expect(acceptMessage({ origin, source: frame, data: { type: "esign:error", code: "boom", message: "Boom" } }, origin, frame)).toEqual({ type: "esign:error", documentId: undefined, code: "boom", message: "Boom" });
+    expect(acceptMessage({ origin, source: frame, data: { type: "esign:declined", documentId: "d-1", reason: "no", x: 1 } }, origin, frame)).toEqual({
+      type: "esign:declined",
+      documentId: "d-1",
+      reason: "no",
+    });
+    expect(acceptMessage({ origin, source: frame, data: { type: "esign:error", code: "boom", message: "Boom" } }, origin, frame)).toEqual({
+      type: "esign:error",
+      documentId: undefined,
+      code: "boom",
+      message: "Boom",
+    });
   });
 });
 

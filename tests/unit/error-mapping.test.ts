@@ -19,7 +19,10 @@ describe("deliverable family: { error, message }", () => {
     expect(await reply(invalid, "deliverable")).toMatchObject({ status: 400, body: { error: "ValidationError", message: "Invalid query parameters" } });
     expect(await reply(new UnauthenticatedError(), "deliverable")).toMatchObject({ status: 401, body: { error: "Unauthorized" } });
     expect(await reply(new ForbiddenError(), "deliverable")).toMatchObject({ status: 403 });
-    expect(await reply(new NotFoundError("Deliverable not found"), "deliverable")).toMatchObject({ status: 404, body: { error: "NotFound", message: "Deliverable not found" } });
+    expect(await reply(new NotFoundError("Deliverable not found"), "deliverable")).toMatchObject({
+      status: 404,
+      body: { error: "NotFound", message: "Deliverable not found" },
+    });
   });
 
   it("sets Retry-After on 429", async () => {
@@ -58,21 +61,32 @@ describe("listing family (template listing, webhooks)", () => {
 
   it("uses the webhook shapes for 404, 400 state errors and 409", async () => {
     expect((await reply(new NotFoundError("Webhook not found"), "listing")).body).toEqual({ error: "Webhook not found" });
-    expect((await reply(new BadRequestError("Cannot test inactive webhook", "WebhookInactive"), "listing")).body).toEqual({ error: "Cannot test inactive webhook" });
+    expect((await reply(new BadRequestError("Cannot test inactive webhook", "WebhookInactive"), "listing")).body).toEqual({
+      error: "Cannot test inactive webhook",
+    });
     const conflict = new ConflictError("Name taken", "WebhookNameTaken", { constraint: "name", orgId: "o", name: "signature" });
-    expect(await reply(conflict, "listing")).toMatchObject({ status: 409, body: { message: "Name taken", error: "WebhookNameTaken", data: { constraint: "name", orgId: "o", name: "signature" } } });
+    expect(await reply(conflict, "listing")).toMatchObject({
+      status: 409,
+      body: { message: "Name taken", error: "WebhookNameTaken", data: { constraint: "name", orgId: "o", name: "signature" } },
+    });
   });
 });
 
 describe("signing family: { message, type, error, code }", () => {
   it("repeats message as error and code as type", async () => {
     const r = await reply(new ConflictError("Not this signer's turn", "RecipientNotInTurn"), "signing");
-    expect(r).toMatchObject({ status: 409, body: { message: "Not this signer's turn", type: "RecipientNotInTurn", error: "Not this signer's turn", code: "RecipientNotInTurn" } });
+    expect(r).toMatchObject({
+      status: 409,
+      body: { message: "Not this signer's turn", type: "RecipientNotInTurn", error: "Not this signer's turn", code: "RecipientNotInTurn" },
+    });
   });
 
   it("answers a plain 403 to a User key and { message, type } for DocumentNotFound", async () => {
     expect((await reply(new ForbiddenError(), "signing")).body).toEqual({ message: "Forbidden" });
-    expect((await reply(new NotFoundError("Document not found", "DocumentNotFound"), "signing")).body).toEqual({ message: "Document not found", type: "DocumentNotFound" });
+    expect((await reply(new NotFoundError("Document not found", "DocumentNotFound"), "signing")).body).toEqual({
+      message: "Document not found",
+      type: "DocumentNotFound",
+    });
   });
 
   it("uses lowercase codes on signer-facing endpoints", async () => {

@@ -5,7 +5,16 @@ function chain(n: number): AuditEntryJson[] {
   const out: AuditEntryJson[] = [];
   let previous = GENESIS_HASH;
   for (let i = 0; i < n; i++) {
-    const base = { id: `e${i}`, documentId: "d", actionType: "viewed", timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), recipientId: null, ip: "10.0.0.1", userAgent: "UA", details: { i, nested: { b: 1, a: 2 } } };
+    const base = {
+      id: `e${i}`,
+      documentId: "d",
+      actionType: "viewed",
+      timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+      recipientId: null,
+      ip: "10.0.0.1",
+      userAgent: "UA",
+      details: { i, nested: { b: 1, a: 2 } },
+    };
     const currentHash = chainHash(previous, base);
     out.push({ ...base, previousHash: previous, currentHash });
     previous = currentHash;

@@ -4,9 +4,19 @@ import type { Plan } from "@/lib/auth/roles";
 import { checkSmsPhone, DEFAULT_SETTINGS, e164, parseIdentityBlock, resolveIdentity, settingsJson, type SigningSettings } from "@/lib/esign/identity";
 
 const plan: Plan = { hasFileDownload: true, emailOtp: true, smsOtp: true, maxDeliverables: 10, maxStorageBytes: 10n, smsAllowance: 10, rateLimitPerMinute: 60 };
-const on: SigningSettings = { ...DEFAULT_SETTINGS, enabled: true, allowExternalIdv: true, allowIdentityOverride: true, smsConfigured: true, identityProviders: ["acme"] };
+const on: SigningSettings = {
+  ...DEFAULT_SETTINGS,
+  enabled: true,
+  allowExternalIdv: true,
+  allowIdentityOverride: true,
+  smsConfigured: true,
+  identityProviders: ["acme"],
+};
 
-function resolve(block: unknown, o: { settings?: Partial<SigningSettings>; plan?: Partial<Plan>; phone?: string | null; automated?: boolean; smsUsed?: number } = {}) {
+function resolve(
+  block: unknown,
+  o: { settings?: Partial<SigningSettings>; plan?: Partial<Plan>; phone?: string | null; automated?: boolean; smsUsed?: number } = {},
+) {
   return resolveIdentity(
     { settings: { ...on, ...o.settings }, plan: { ...plan, ...o.plan }, automated: o.automated ?? false, smsUsed: async () => o.smsUsed ?? 0 },
     { identityVerification: block, phone: o.phone ?? null },
@@ -14,7 +24,11 @@ function resolve(block: unknown, o: { settings?: Partial<SigningSettings>; plan?
   );
 }
 
-const codeOf = (p: Promise<unknown>) => p.then(() => "ok", (e: { code: string }) => e.code);
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: { code: string }) => e.code,
+  );
 
 describe("identity verification blocks", () => {
   it("names each malformed block with its own code", () => {

@@ -15,7 +15,10 @@ function lint(files: Record<string, string>): { status: number | null; output: s
     fs.mkdirSync(path.dirname(path.join(scratch, name)), { recursive: true });
     fs.writeFileSync(path.join(scratch, name), text);
   }
-  const run = spawnSync(path.join(ROOT, "node_modules", ".bin", "biome"), ["lint", "--max-diagnostics=50", path.relative(ROOT, scratch)], { cwd: ROOT, encoding: "utf8" });
+  const run = spawnSync(path.join(ROOT, "node_modules", ".bin", "biome"), ["lint", "--max-diagnostics=50", path.relative(ROOT, scratch)], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   fs.rmSync(scratch, { recursive: true, force: true });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
@@ -24,7 +27,10 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 describe("import layers", () => {
   it("refuses lib/ importing app/ or components/", () => {
-    const r = lint({ "a.ts": 'import { GET } from "@/app/api/health/route";\nexport const handler = GET;\n', "b.ts": 'import { useHydrated } from "@/components/use-hydrated";\nexport const hook = useHydrated;\n' });
+    const r = lint({
+      "a.ts": 'import { GET } from "@/app/api/health/route";\nexport const handler = GET;\n',
+      "b.ts": 'import { useHydrated } from "@/components/use-hydrated";\nexport const hook = useHydrated;\n',
+    });
     expect(r.status).not.toBe(0);
     expect(r.output.match(/lib\/ must not import app\/ or components\//g)).toHaveLength(2);
   });

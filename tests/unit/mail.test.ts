@@ -23,7 +23,12 @@ afterAll(async () => {
 
 describe("email templates", () => {
   it("escape user text and carry the link in both versions", () => {
-    const mail = signingRequestEmail({ recipientName: "<script>alert(1)</script>", senderName: "Eve & Co", documentName: "MSA", signUrl: "https://q.example/sign/abc" });
+    const mail = signingRequestEmail({
+      recipientName: "<script>alert(1)</script>",
+      senderName: "Eve & Co",
+      documentName: "MSA",
+      signUrl: "https://q.example/sign/abc",
+    });
     expect(mail.html).not.toContain("<script>");
     expect(mail.html).toContain("&lt;script&gt;");
     expect(mail.html).toContain('href="https://q.example/sign/abc"');
@@ -36,10 +41,24 @@ describe("email templates", () => {
 describe("createMailer", () => {
   it("records every message in the outbox, with the sender as 'Name via Quire' and reply-to", async () => {
     const send = createMailer({ db: prisma, transport: outboxTransport, from: "Quire <no-reply@quire.test>" }).send;
-    const { id, transport } = await send({ kind: "test", to: "a@example.com", fromName: "Sam \"S\" Sender", replyTo: "sam@example.com", subject: "Hi", html: "<p>Hi</p>", text: "Hi", attachments: [{ filename: "x.pdf", content: Buffer.alloc(2048), contentType: "application/pdf" }] });
+    const { id, transport } = await send({
+      kind: "test",
+      to: "a@example.com",
+      fromName: 'Sam "S" Sender',
+      replyTo: "sam@example.com",
+      subject: "Hi",
+      html: "<p>Hi</p>",
+      text: "Hi",
+      attachments: [{ filename: "x.pdf", content: Buffer.alloc(2048), contentType: "application/pdf" }],
+    });
     expect(transport).toBe("outbox");
     const row = await prisma.outboxMessage.findUniqueOrThrow({ where: { id } });
-    expect(row).toMatchObject({ to: "a@example.com", fromAddress: '"Sam S Sender via Quire" <no-reply@quire.test>', replyTo: "sam@example.com", transport: "outbox" });
+    expect(row).toMatchObject({
+      to: "a@example.com",
+      fromAddress: '"Sam S Sender via Quire" <no-reply@quire.test>',
+      replyTo: "sam@example.com",
+      transport: "outbox",
+    });
     expect(row.sentAt).not.toBeNull();
     expect(row.text).toContain("Attachments: x.pdf (2 KB)");
   });
@@ -56,7 +75,13 @@ describe("createMailer", () => {
   it("marks SMTP messages sent once delivered", async () => {
     const delivered: unknown[] = [];
     const ok: MailTransport = { name: "smtp", deliver: async (m) => void delivered.push(m) };
-    const { id } = await createMailer({ db: prisma, transport: ok, from: "no-reply@quire.test" }).send({ kind: "test", to: "c@example.com", subject: "S", html: "h", text: "t" });
+    const { id } = await createMailer({ db: prisma, transport: ok, from: "no-reply@quire.test" }).send({
+      kind: "test",
+      to: "c@example.com",
+      subject: "S",
+      html: "h",
+      text: "t",
+    });
     expect(delivered).toHaveLength(1);
     expect((await prisma.outboxMessage.findUniqueOrThrow({ where: { id } })).sentAt).not.toBeNull();
   });
@@ -78,7 +103,13 @@ describe("outbox reading", () => {
     expect((await listOutbox(prisma, { orgId: mine.id, to: "ada", limit: 10, offset: 0 })).totalRecords).toBe(0);
     expect((await listOutbox(prisma, { orgId: mine.id, search: "EXAMPLE.com", limit: 1, offset: 1 })).results.map((m) => m.subject)).toEqual(["First"]);
 
-    expect(await getOutboxMessage(prisma, { orgId: mine.id, id: first.id })).toMatchObject({ id: first.id, subject: "First", to: "Ada@Example.com", cc: ["cc@example.com"], transport: "outbox" });
+    expect(await getOutboxMessage(prisma, { orgId: mine.id, id: first.id })).toMatchObject({
+      id: first.id,
+      subject: "First",
+      to: "Ada@Example.com",
+      cc: ["cc@example.com"],
+      transport: "outbox",
+    });
     await expect(getOutboxMessage(prisma, { orgId: mine.id, id: foreign.id })).rejects.toBeInstanceOf(NotFoundError);
     await expect(getOutboxMessage(prisma, { orgId: mine.id, id: "not-a-uuid" })).rejects.toBeInstanceOf(NotFoundError);
   });
@@ -94,7 +125,9 @@ describe("outbox reading", () => {
 
   it("makes links of the preview open in a new tab without breaking the doctype", () => {
     expect(previewHtml("<!doctype html><html><body>x</body></html>")).toBe('<!doctype html><html><base target="_blank"><body>x</body></html>');
-    expect(previewHtml('<html lang="en"><head><title>t</title></head></html>')).toBe('<html lang="en"><head><base target="_blank"><title>t</title></head></html>');
+    expect(previewHtml('<html lang="en"><head><title>t</title></head></html>')).toBe(
+      '<html lang="en"><head><base target="_blank"><title>t</title></head></html>',
+    );
     expect(previewHtml("<p>x</p>")).toBe('<base target="_blank"><p>x</p>');
   });
 });

@@ -39,7 +39,11 @@ const head = (name: string, fileName?: string) =>
  * A chunked body that would produce `total` bytes after a prelude, made on demand (highWaterMark 0:
  * nothing is produced before the reader asks); counts what was pulled.
  */
-function endlessUpload(total: number, prelude = head("name", undefined) + "x\r\n" + head("file", "big.docx"), repeat: Uint8Array = new Uint8Array(64 * 1024).fill(0x41)) {
+function endlessUpload(
+  total: number,
+  prelude = head("name", undefined) + "x\r\n" + head("file", "big.docx"),
+  repeat: Uint8Array = new Uint8Array(64 * 1024).fill(0x41),
+) {
   const state = { pulled: 0, cancelled: false };
   let sentPrelude = false;
   const body = new ReadableStream<Uint8Array>(

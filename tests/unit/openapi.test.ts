@@ -5,7 +5,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { ClientClosedError, ConflictError, ForbiddenError, NotFoundError, RateLimitedError, UnauthenticatedError, UnprocessableError, ValidationError, BadRequestError, QuireError } from "@/lib/errors";
+import {
+  ClientClosedError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthenticatedError,
+  UnprocessableError,
+  ValidationError,
+  BadRequestError,
+  QuireError,
+} from "@/lib/errors";
 import { SigningRuleError } from "@/lib/esign/errors";
 import { errorResponse } from "@/lib/http/errors";
 import { openApiDocument } from "@/lib/openapi/document";
@@ -89,29 +100,57 @@ describe("OpenAPI document", () => {
   it("documents every public REST route file, and only those", () => {
     const routed = new Set(routes.filter((r) => isPublicRest(r.path)).flatMap((r) => r.methods.map((m) => `${m} ${r.path}`)));
     const documented = new Set(operations.map((op) => `${op.method.toUpperCase()} ${op.path}`));
-    expect([...routed].filter((k) => !documented.has(k)), "route handlers without an operation in lib/openapi/operations.ts").toEqual([]);
-    expect([...documented].filter((k) => !routed.has(k)), "documented operations without a route handler").toEqual([]);
+    expect(
+      [...routed].filter((k) => !documented.has(k)),
+      "route handlers without an operation in lib/openapi/operations.ts",
+    ).toEqual([]);
+    expect(
+      [...documented].filter((k) => !routed.has(k)),
+      "documented operations without a route handler",
+    ).toEqual([]);
     // And every exclusion still names something that exists.
-    for (const prefix of Object.keys(NOT_PUBLIC_REST)) expect(routes.some((r) => (prefix.endsWith("/") ? r.path.startsWith(prefix) : r.path === prefix)), prefix).toBe(true);
+    for (const prefix of Object.keys(NOT_PUBLIC_REST))
+      expect(
+        routes.some((r) => (prefix.endsWith("/") ? r.path.startsWith(prefix) : r.path === prefix)),
+        prefix,
+      ).toBe(true);
   });
 
   it("covers every endpoint the contract names", () => {
     const documented = new Set(operations.map((op) => `${op.method.toUpperCase()} ${op.path}`));
     const contract = [
-      "GET /v1/deliverable", "POST /v1/deliverable", "GET /v1/deliverable/{id}", "PATCH /v1/deliverable/{id}", "DELETE /v1/deliverable/{id}",
-      "GET /v1/deliverable/file/{deliverableId}", "GET /v1/deliverable/file/pdf/{deliverableId}",
-      "GET /template-item", "POST /esign/documents/{id}/signing-url", "GET /esign/embedded-signing-settings",
-      "POST /esign/documents/{id}/resend-email", "GET /esign/documents/{id}/recipients/{recipientId}/signing-link",
-      "POST /api/webhooks", "PATCH /api/webhooks/{name}", "POST /api/webhooks/{name}/test",
-      "GET /api/webhooks/{name}", "DELETE /api/webhooks/{name}", "POST /api/webhooks/{name}/regenerate-secret",
-      "GET /api/webhooks/{name}/deliveries", "POST /api/webhooks/{name}/deliveries/{deliveryId}/replay",
+      "GET /v1/deliverable",
+      "POST /v1/deliverable",
+      "GET /v1/deliverable/{id}",
+      "PATCH /v1/deliverable/{id}",
+      "DELETE /v1/deliverable/{id}",
+      "GET /v1/deliverable/file/{deliverableId}",
+      "GET /v1/deliverable/file/pdf/{deliverableId}",
+      "GET /template-item",
+      "POST /esign/documents/{id}/signing-url",
+      "GET /esign/embedded-signing-settings",
+      "POST /esign/documents/{id}/resend-email",
+      "GET /esign/documents/{id}/recipients/{recipientId}/signing-link",
+      "POST /api/webhooks",
+      "PATCH /api/webhooks/{name}",
+      "POST /api/webhooks/{name}/test",
+      "GET /api/webhooks/{name}",
+      "DELETE /api/webhooks/{name}",
+      "POST /api/webhooks/{name}/regenerate-secret",
+      "GET /api/webhooks/{name}/deliveries",
+      "POST /api/webhooks/{name}/deliveries/{deliveryId}/replay",
     ];
     expect(contract.filter((k) => !documented.has(k))).toEqual([]);
     expect(new Set(operations.map((o) => o.operationId)).size).toBe(operations.length);
   });
 
   it("marks the deprecated signing-link endpoint with its headers", () => {
-    const op = (doc.paths?.["/esign/documents/{id}/recipients/{recipientId}/signing-link"] as Record<string, { deprecated?: boolean; responses: Record<string, { headers?: object }> }>).get;
+    const op = (
+      doc.paths?.["/esign/documents/{id}/recipients/{recipientId}/signing-link"] as Record<
+        string,
+        { deprecated?: boolean; responses: Record<string, { headers?: object }> }
+      >
+    ).get;
     expect(op.deprecated).toBe(true);
     expect(Object.keys(op.responses["200"].headers ?? {})).toEqual(["Deprecation", "Link"]);
   });
@@ -123,17 +162,42 @@ describe("OpenAPI document", () => {
       {
         op: ["post", "/v1/deliverable"],
         family: "deliverable",
-        errors: [new ValidationError("bad", [{ field: "name", message: "is required" }]), new UnauthenticatedError(), new ForbiddenError(), new NotFoundError("Template not found", "TemplateNotFound"), new UnprocessableError("too long", "FieldTooLong"), new RateLimitedError(3), new ClientClosedError()],
+        errors: [
+          new ValidationError("bad", [{ field: "name", message: "is required" }]),
+          new UnauthenticatedError(),
+          new ForbiddenError(),
+          new NotFoundError("Template not found", "TemplateNotFound"),
+          new UnprocessableError("too long", "FieldTooLong"),
+          new RateLimitedError(3),
+          new ClientClosedError(),
+        ],
       },
       {
         op: ["patch", "/template/{id}"],
         family: "listing",
-        errors: [new ValidationError("bad", [{ field: "name", message: "must not be empty" }]), new UnauthenticatedError(), new ForbiddenError(), new NotFoundError("Template not found", "TemplateNotFound"), new RateLimitedError(3)],
+        errors: [
+          new ValidationError("bad", [{ field: "name", message: "must not be empty" }]),
+          new UnauthenticatedError(),
+          new ForbiddenError(),
+          new NotFoundError("Template not found", "TemplateNotFound"),
+          new RateLimitedError(3),
+        ],
       },
       {
         op: ["patch", "/api/webhooks/{name}"],
         family: "webhook",
-        errors: [new ValidationError("bad", [{ field: "urls.0", message: "must be https" }]), new BadRequestError("Cannot test inactive webhook", "WebhookInactive"), new NotFoundError("Webhook not found", "WebhookNotFound"), new ConflictError('A webhook named "signature" is already active', "WebhookNameTaken", { constraint: "webhook_active_name_key", orgId: "o", name: "signature" }), new UnauthenticatedError(), new ForbiddenError()],
+        errors: [
+          new ValidationError("bad", [{ field: "urls.0", message: "must be https" }]),
+          new BadRequestError("Cannot test inactive webhook", "WebhookInactive"),
+          new NotFoundError("Webhook not found", "WebhookNotFound"),
+          new ConflictError('A webhook named "signature" is already active', "WebhookNameTaken", {
+            constraint: "webhook_active_name_key",
+            orgId: "o",
+            name: "signature",
+          }),
+          new UnauthenticatedError(),
+          new ForbiddenError(),
+        ],
       },
       {
         op: ["post", "/esign/documents/{id}/signing-url"],
@@ -172,7 +236,21 @@ describe("OpenAPI document", () => {
 
   it("serves components for the API's resource shapes", () => {
     const names = Object.keys(doc.components?.schemas ?? {});
-    for (const n of ["DeliverableListItem", "Deliverable", "CreatedDeliverable", "Variable", "Tag", "TemplateItem", "Webhook", "WebhookWithSecret", "WebhookDelivery", "IdentityVerification", "SigningUrlResult", "EmbeddedSigningSettings", "SigningRecipientInput"]) {
+    for (const n of [
+      "DeliverableListItem",
+      "Deliverable",
+      "CreatedDeliverable",
+      "Variable",
+      "Tag",
+      "TemplateItem",
+      "Webhook",
+      "WebhookWithSecret",
+      "WebhookDelivery",
+      "IdentityVerification",
+      "SigningUrlResult",
+      "EmbeddedSigningSettings",
+      "SigningRecipientInput",
+    ]) {
       expect(names).toContain(n);
     }
   });

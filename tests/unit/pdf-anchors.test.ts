@@ -50,7 +50,9 @@ describe("findAnchors", () => {
 
   it("names every anchor that is missing, and rejects a broken regex", async () => {
     const file = await pdf();
-    await expect(findAnchors(file, [{ anchor: "[[nowhere]]" }, { anchor: "[[sign:client]]" }, { anchor: "[[gone]]" }])).rejects.toThrow(/\[\[nowhere\]\], \[\[gone\]\]/);
+    await expect(findAnchors(file, [{ anchor: "[[nowhere]]" }, { anchor: "[[sign:client]]" }, { anchor: "[[gone]]" }])).rejects.toThrow(
+      /\[\[nowhere\]\], \[\[gone\]\]/,
+    );
     await expect(findAnchors(file, [{ anchor: "([", useRegex: true }])).rejects.toMatchObject({ code: "InvalidAnchorRegex" });
   });
 });

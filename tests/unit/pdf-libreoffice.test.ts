@@ -77,7 +77,10 @@ describe("LibreOfficePool (2 slots)", () => {
     // that crashes it, built here.
     const raw = new LibreOfficePool({ size: 1, timeoutMs: 60_000, tmpDir: fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-raw-")), prepareDocx: (d) => d });
     try {
-      const err = await raw.convert(withWordComment(buildDocx(["Crashes soffice"])), "docx").then(() => null, (e: unknown) => e);
+      const err = await raw.convert(withWordComment(buildDocx(["Crashes soffice"])), "docx").then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(UnprocessableError);
       expect((err as UnprocessableError).code).toBe("DocumentNotConvertible");
       expect((err as Error).message).toMatch(/LibreOffice stops every time it opens it/);

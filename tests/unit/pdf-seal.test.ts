@@ -26,7 +26,11 @@ beforeAll(async () => {
 });
 afterAll(() => tsa?.close());
 
-function seal(original: Buffer, fields: StampField[], extra: { hide?: (StampField | { page: number; x: number; y: number; width: number; height: number })[]; tsaUrl?: string; id?: string } = {}) {
+function seal(
+  original: Buffer,
+  fields: StampField[],
+  extra: { hide?: (StampField | { page: number; x: number; y: number; width: number; height: number })[]; tsaUrl?: string; id?: string } = {},
+) {
   return sealCompletedDocument({
     original,
     fields,
@@ -36,7 +40,16 @@ function seal(original: Buffer, fields: StampField[], extra: { hide?: (StampFiel
       documentName: "Agreement",
       documentId: extra.id ?? "4f1c2d3e-0000-4000-8000-000000000001",
       completedAt: new Date("2026-11-22T12:00:00Z"),
-      signers: [{ name: "Zoë Ångström", email: "zoe@example.com", signedAt: new Date("2026-11-22T11:59:00Z"), ip: "203.0.113.9", userAgent: "Mozilla/5.0 ".repeat(20), verification: "email passcode" }],
+      signers: [
+        {
+          name: "Zoë Ångström",
+          email: "zoe@example.com",
+          signedAt: new Date("2026-11-22T11:59:00Z"),
+          ip: "203.0.113.9",
+          userAgent: "Mozilla/5.0 ".repeat(20),
+          verification: "email passcode",
+        },
+      ],
     },
     signing: { p12: cert.p12, password: cert.password, name: "Quire" },
   });
@@ -55,7 +68,10 @@ describe("page geometry", () => {
 describe("sealCompletedDocument", () => {
   it("stamps coordinate and anchor fields within 2 pt of where they were asked on every geometry, and removes the anchors", async () => {
     const original = await oddPdf();
-    const hits = await findAnchors(original, ODD_PAGES.map((_, i) => ({ anchor: `[[sign:p${i + 1}]]`, size: { width: 150, height: 40 } })));
+    const hits = await findAnchors(
+      original,
+      ODD_PAGES.map((_, i) => ({ anchor: `[[sign:p${i + 1}]]`, size: { width: 150, height: 40 } })),
+    );
     const before = popplerWords(original);
     const fields: StampField[] = [];
     const hide = [];
@@ -93,15 +109,24 @@ describe("sealCompletedDocument", () => {
     const font = await doc.embedFont(StandardFonts.Helvetica);
     doc.addPage([595, 842]).drawText("Agreement [[sign:client]]", { x: 50, y: 780, size: 14, font });
     const original = Buffer.from(await doc.save());
-    const first = await seal(original, [{ page: 1, x: 50, y: 100, width: 200, height: 20, type: "full_name", value: "Zoë Ångström" }, { page: 1, x: 50, y: 140, width: 20, height: 20, type: "checkbox", value: "true" }, { page: 1, x: 50, y: 180, width: 200, height: 20, type: "text", value: "Łukasz Żółć" }, { page: 1, x: 300, y: 100, width: 160, height: 40, type: "signature", value: PNG }]);
+    const first = await seal(original, [
+      { page: 1, x: 50, y: 100, width: 200, height: 20, type: "full_name", value: "Zoë Ångström" },
+      { page: 1, x: 50, y: 140, width: 20, height: 20, type: "checkbox", value: "true" },
+      { page: 1, x: 50, y: 180, width: 200, height: 20, type: "text", value: "Łukasz Żółć" },
+      { page: 1, x: 300, y: 100, width: 160, height: 40, type: "signature", value: PNG },
+    ]);
     expect(first.pdf.subarray(0, original.length).equals(original)).toBe(true);
-    const second = await seal(first.pdf, [{ page: 1, x: 50, y: 300, width: 200, height: 20, type: "text", value: "Second round" }], { id: "4f1c2d3e-0000-4000-8000-000000000002" });
+    const second = await seal(first.pdf, [{ page: 1, x: 50, y: 300, width: 200, height: 20, type: "text", value: "Second round" }], {
+      id: "4f1c2d3e-0000-4000-8000-000000000002",
+    });
     expect(second.pdf.subarray(0, first.pdf.length).equals(first.pdf)).toBe(true);
     const report = pdfsig(second.pdf);
     expect(report.match(/Signature is Valid/g)).toHaveLength(2);
     const names = [...report.matchAll(/Signature Field Name: (.+)/g)].map((m) => m[1]);
     expect(new Set(names).size).toBe(2);
-    const text = popplerWords(second.pdf).map((w) => w.text).join(" ");
+    const text = popplerWords(second.pdf)
+      .map((w) => w.text)
+      .join(" ");
     expect(text).toContain("Zoë"); // WinAnsi: a standard font
     expect(text).toContain("Łukasz"); // beyond WinAnsi: the embedded Unicode font
     expect(text).toContain("Certificate of completion".split(" ")[0]);
@@ -146,6 +171,10 @@ describe("sealCompletedDocument", () => {
     // B-LT: the validation data sits in a DSS after the signature.
     expect(stamped.pdf.toString("latin1")).toMatch(/\/DSS\s/);
     // The certificate page names the level.
-    expect(popplerWords(stamped.pdf).map((w) => w.text).join(" ")).toContain("B-LT");
+    expect(
+      popplerWords(stamped.pdf)
+        .map((w) => w.text)
+        .join(" "),
+    ).toContain("B-LT");
   });
 });

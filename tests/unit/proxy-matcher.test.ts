@@ -31,8 +31,20 @@ describe("proxy matcher", () => {
 
   it("runs on pages and on any path holding a %, and not on other API paths", () => {
     const runs = (p: string) => config.matcher.some((m) => new RegExp(`^${m.source.replace("(.*%.*)", ".*%.*")}$`).test(p));
-    for (const p of ["/", "/login", "/templates/x", "/sign/abc", "/deliverables/new", "/v1/deliverable/%zz", "/api/webhooks/%00", "/templates%2f"]) expect([p, runs(p)]).toEqual([p, true]);
-    for (const p of ["/v1/deliverable", "/api/health", "/esign/documents/x/signing-url", "/template-item", "/template", "/tag/x", "/turbosign/documents", "/embed.js", "/_next/static/x.js"]) expect([p, runs(p)]).toEqual([p, false]);
+    for (const p of ["/", "/login", "/templates/x", "/sign/abc", "/deliverables/new", "/v1/deliverable/%zz", "/api/webhooks/%00", "/templates%2f"])
+      expect([p, runs(p)]).toEqual([p, true]);
+    for (const p of [
+      "/v1/deliverable",
+      "/api/health",
+      "/esign/documents/x/signing-url",
+      "/template-item",
+      "/template",
+      "/tag/x",
+      "/turbosign/documents",
+      "/embed.js",
+      "/_next/static/x.js",
+    ])
+      expect([p, runs(p)]).toEqual([p, false]);
   });
 
   it("answers before a route in the family every documented operation declares", () => {

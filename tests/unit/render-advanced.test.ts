@@ -97,7 +97,12 @@ describe("advanced templates", () => {
   });
 
   it("drops the rows and paragraphs of an empty loop and a false condition", async () => {
-    const { file } = await render(INVOICE, [json("{client}", { name: "Initech" }), json("{vip}", true), json("{items}", []), { placeholder: "{total}", text: "10", mimeType: "text" }]);
+    const { file } = await render(INVOICE, [
+      json("{client}", { name: "Initech" }),
+      json("{vip}", true),
+      json("{items}", []),
+      { placeholder: "{total}", text: "10", mimeType: "text" },
+    ]);
     const xml = documentXml(file);
     expectWellFormed(xml);
     expect(rowsOf(xml)).toEqual(["Item|Qty|Amount"]);
@@ -106,10 +111,19 @@ describe("advanced templates", () => {
   });
 
   it("repeats nested loops and reads the outer item from the inner one", async () => {
-    const template = docx([para("{#teams}"), para("Team {name}"), para("{#members}"), para("{name} ({role}) of {team}"), para("{/members}"), para("{/teams}")].join(""));
+    const template = docx(
+      [para("{#teams}"), para("Team {name}"), para("{#members}"), para("{name} ({role}) of {team}"), para("{/members}"), para("{/teams}")].join(""),
+    );
     const { file } = await render(template, [
       json("{teams}", [
-        { name: "Red", team: "R", members: [{ name: "Ann", role: "lead" }, { name: "Bo", role: "dev" }] },
+        {
+          name: "Red",
+          team: "R",
+          members: [
+            { name: "Ann", role: "lead" },
+            { name: "Bo", role: "dev" },
+          ],
+        },
         { name: "Blue", team: "B", members: [] },
       ]),
     ]);
@@ -127,7 +141,9 @@ describe("advanced templates", () => {
   it("takes value as an alias of text, and refuses both when they differ", async () => {
     const template = docx(para("Dear {Name}"));
     expect(visibleText(documentXml((await render(template, [{ placeholder: "{Name}", value: "Ada", mimeType: "text" }])).file))).toContain("Dear Ada");
-    expect(visibleText(documentXml((await render(template, [{ placeholder: "{Name}", value: "Ada", text: "Ada", mimeType: "text" }])).file))).toContain("Dear Ada");
+    expect(visibleText(documentXml((await render(template, [{ placeholder: "{Name}", value: "Ada", text: "Ada", mimeType: "text" }])).file))).toContain(
+      "Dear Ada",
+    );
     const err = await rejection(render(template, [{ placeholder: "{Name}", value: "Ada", text: "Bob", mimeType: "text" }]));
     expect(err).toMatchObject({ code: "TextValueConflict" });
     expect(err.message).toContain("{Name}");
@@ -138,7 +154,9 @@ describe("advanced templates", () => {
     expect(bad).toMatchObject({ code: "InvalidJsonValue" });
     expect(bad.message).toMatch(/\{client\}.*JSON/);
 
-    const mixed = await rejection(render(INVOICE, [{ placeholder: "{items}", value: "[]", mimeType: "text", variableStack: [{ text: "x", mimeType: "text" }] }]));
+    const mixed = await rejection(
+      render(INVOICE, [{ placeholder: "{items}", value: "[]", mimeType: "text", variableStack: [{ text: "x", mimeType: "text" }] }]),
+    );
     expect(mixed).toMatchObject({ code: "AdvancedVariableMixed" });
     expect(mixed.message).toContain("{items}");
 
@@ -156,7 +174,7 @@ describe("advanced templates", () => {
   });
 
   it("evaluates expressions without running code or writing data", async () => {
-    const template = docx(para("{a + b} {name | upper} {a / b | fixed:2} {tags | join:\" / \"} {note | default:\"none\"}") + para("{items.length} items"));
+    const template = docx(para('{a + b} {name | upper} {a / b | fixed:2} {tags | join:" / "} {note | default:"none"}') + para("{items.length} items"));
     const { file } = await render(template, [json("{a}", 2), json("{b}", 3), json("{name}", "ada"), json("{tags}", ["x", "y"]), json("{items}", [1, 2])]);
     const text = visibleText(documentXml(file));
     expect(text).toContain("5 ADA 0.67 x / y none");
@@ -173,7 +191,9 @@ describe("advanced templates", () => {
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // A data key named __proto__ is only data.
-    const proto = await render(docx(para("{o.__proto__}")), [{ placeholder: "{o}", value: '{"__proto__": {"polluted": true}}', mimeType: "text" }]).catch((e: Error) => e);
+    const proto = await render(docx(para("{o.__proto__}")), [{ placeholder: "{o}", value: '{"__proto__": {"polluted": true}}', mimeType: "text" }]).catch(
+      (e: Error) => e,
+    );
     expect(proto).toBeInstanceOf(Error);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -188,16 +208,28 @@ describe("advanced templates", () => {
   });
 
   it("prints the filled invoice with no blank lines where content was dropped (LibreOffice, pdftotext)", async () => {
-    const { file } = await render(INVOICE, [json("{client}", { name: "Initech", address: { street: "1 Main St", city: "Springfield" } }), json("{vip}", false), json("{items}", [{ name: "Design", quantity: 2, price: 400 }]), { placeholder: "{total}", value: "800", mimeType: "text" }]);
+    const { file } = await render(INVOICE, [
+      json("{client}", { name: "Initech", address: { street: "1 Main St", city: "Springfield" } }),
+      json("{vip}", false),
+      json("{items}", [{ name: "Design", quantity: 2, price: 400 }]),
+      { placeholder: "{total}", value: "800", mimeType: "text" },
+    ]);
     const dir = await mkdtemp(path.join(tmpdir(), "quire-advanced-"));
     try {
       await writeFile(path.join(dir, "out.docx"), file);
-      await run("soffice", ["--headless", `-env:UserInstallation=file://${dir}/profile`, "--convert-to", "pdf", "--outdir", dir, path.join(dir, "out.docx")], { timeout: 90_000 });
+      await run("soffice", ["--headless", `-env:UserInstallation=file://${dir}/profile`, "--convert-to", "pdf", "--outdir", dir, path.join(dir, "out.docx")], {
+        timeout: 90_000,
+      });
       expect((await readFile(path.join(dir, "out.pdf"))).subarray(0, 5).toString()).toBe("%PDF-");
       const { stdout } = await run("pdftotext", ["-layout", path.join(dir, "out.pdf"), "-"]);
       const lines = stdout.split("\n").map((l) => l.trim());
-      const body = lines.slice(lines.findIndex((l) => l.startsWith("Invoice")), lines.findIndex((l) => l.startsWith("Thank you")) + 1);
-      expect(body.join("\n")).toMatch(/Invoice for Initech\n1 Main St, Springfield\nStandard terms apply\n[\s\S]*Design\s+2\s+800[\s\S]*- Design\nTotal: 800\nThank you\./);
+      const body = lines.slice(
+        lines.findIndex((l) => l.startsWith("Invoice")),
+        lines.findIndex((l) => l.startsWith("Thank you")) + 1,
+      );
+      expect(body.join("\n")).toMatch(
+        /Invoice for Initech\n1 Main St, Springfield\nStandard terms apply\n[\s\S]*Design\s+2\s+800[\s\S]*- Design\nTotal: 800\nThank you\./,
+      );
       expect(body.join("\n")).not.toContain("Priority");
       expect(body.join("\n")).not.toContain("Large order");
     } finally {

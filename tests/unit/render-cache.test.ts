@@ -10,7 +10,8 @@ import { clearStackCache } from "@/lib/deliverables/render/stacks";
 import { installNativeDeflate } from "@/lib/deliverables/render/zip-codec";
 import { docx, documentXml, noFetch, para, rejection, visibleText } from "./render-fixtures";
 
-const render = (template: Buffer, name: string) => renderTemplate(template, "docx", [{ placeholder: `{${name}}`, text: "filled", mimeType: "text" }], { fetchImage: noFetch });
+const render = (template: Buffer, name: string) =>
+  renderTemplate(template, "docx", [{ placeholder: `{${name}}`, text: "filled", mimeType: "text" }], { fetchImage: noFetch });
 
 describe("LruCache", () => {
   it("keeps at most its size, forgetting the least recently used entry first", () => {
@@ -60,11 +61,20 @@ describe("template inspection cache", () => {
 describe("stack expansion cache", () => {
   afterEach(() => clearStackCache());
   const stacked = (entries: string[]) =>
-    renderTemplate(docx(para("Item: {Item}") + para("Total {Total}")), "docx", [
-      { placeholder: "{Item}", mimeType: "text", variableStack: entries.map((text) => ({ text, mimeType: "text" as const })) },
-      { placeholder: "{Total}", text: "3", mimeType: "text" },
-    ], { fetchImage: noFetch });
-  const lines = async (entries: string[]) => visibleText(documentXml((await stacked(entries)).file)).trim().split(/\s*\n\s*|(?=Item:|Total)/).filter(Boolean);
+    renderTemplate(
+      docx(para("Item: {Item}") + para("Total {Total}")),
+      "docx",
+      [
+        { placeholder: "{Item}", mimeType: "text", variableStack: entries.map((text) => ({ text, mimeType: "text" as const })) },
+        { placeholder: "{Total}", text: "3", mimeType: "text" },
+      ],
+      { fetchImage: noFetch },
+    );
+  const lines = async (entries: string[]) =>
+    visibleText(documentXml((await stacked(entries)).file))
+      .trim()
+      .split(/\s*\n\s*|(?=Item:|Total)/)
+      .filter(Boolean);
 
   it("renders each create's own values when the stack's shape repeats", async () => {
     expect(await lines(["a", "b"])).toEqual(["Item: a", "Item: b", "Total 3"]);

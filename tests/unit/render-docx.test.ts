@@ -8,21 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { renderTemplate, type VariableInput } from "@/lib/deliverables/render";
 import { buildSampleContractDocx } from "@/lib/templates/samples";
 import { buildDocx } from "../support/ooxml";
-import {
-  dataUrl,
-  docx,
-  documentXml,
-  expectWellFormed,
-  gif,
-  HEADING_STYLES,
-  jpeg,
-  noFetch,
-  para,
-  png,
-  visibleText,
-  zipNames,
-  zipText,
-} from "./render-fixtures";
+import { dataUrl, docx, documentXml, expectWellFormed, gif, HEADING_STYLES, jpeg, noFetch, para, png, visibleText, zipNames, zipText } from "./render-fixtures";
 
 const EMU = 9525; // per pixel at 96 dpi
 const TWIP = 635; // EMU per twip
@@ -58,8 +44,22 @@ describe("renderTemplate DOCX: the sample contract", () => {
         // Object keys out of order: rendered in index order.
         variableStack: { "1": { text: "Build", mimeType: "text" }, "0": { text: "<b>Design</b>", mimeType: "html" } },
       },
-      { placeholder: "{ItemQty}", mimeType: "text", variableStack: [{ text: "1", mimeType: "text" }, { text: "3", mimeType: "text" }] },
-      { placeholder: "{ItemPrice}", mimeType: "text", variableStack: [{ text: "€1,000", mimeType: "text" }, { text: "€3,000", mimeType: "text" }] },
+      {
+        placeholder: "{ItemQty}",
+        mimeType: "text",
+        variableStack: [
+          { text: "1", mimeType: "text" },
+          { text: "3", mimeType: "text" },
+        ],
+      },
+      {
+        placeholder: "{ItemPrice}",
+        mimeType: "text",
+        variableStack: [
+          { text: "€1,000", mimeType: "text" },
+          { text: "€3,000", mimeType: "text" },
+        ],
+      },
     ]);
     const xml = documentXml(result.file);
     expectWellFormed(xml);
@@ -81,7 +81,9 @@ describe("renderTemplate DOCX: the sample contract", () => {
     const link = /<w:hyperlink r:id="([^"]+)" w:history="1">.*?specify.*?<\/w:hyperlink>/.exec(xml);
     expect(link).not.toBeNull();
     const rels = zipText(result.file, "word/_rels/document.xml.rels");
-    expect(rels).toContain(`<Relationship Id="${link![1]}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com/spec?a=1&amp;b=2" TargetMode="External"/>`);
+    expect(rels).toContain(
+      `<Relationship Id="${link![1]}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com/spec?a=1&amp;b=2" TargetMode="External"/>`,
+    );
     expect(xml.match(/<w:numPr>/g)).toHaveLength(4);
     expect(xml).toContain('<w:numPr><w:ilvl w:val="1"/>');
     expect(xml.match(/<w:tbl>/g)).toHaveLength(2);
@@ -93,7 +95,9 @@ describe("renderTemplate DOCX: the sample contract", () => {
     expect(numbering).toContain('<w:numFmt w:val="bullet"/>');
     expect(numbering).toContain('<w:numFmt w:val="decimal"/>');
     expect(rels).toContain('Target="numbering.xml"');
-    expect(zipText(result.file, "[Content_Types].xml")).toContain('<Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/>');
+    expect(zipText(result.file, "[Content_Types].xml")).toContain(
+      '<Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/>',
+    );
 
     // image: media part, relationship, and sized to the text width (A4 minus 1in margins)
     const media = zipNames(result.file).filter((name) => name.startsWith("word/media/"));
@@ -119,7 +123,16 @@ describe("renderTemplate DOCX: the sample contract", () => {
     const text = visibleText(documentXml(result.file));
     expect(text).not.toMatch(/[{}]/);
     expect(result.missingPlaceholders).toEqual([
-      "{%Logo}", "{EffectiveDate}", "{ProviderName}", "{ClientName}", "{ClientAddress}", "{@Scope}", "{ItemName}", "{ItemQty}", "{ItemPrice}", "{Fee}",
+      "{%Logo}",
+      "{EffectiveDate}",
+      "{ProviderName}",
+      "{ClientName}",
+      "{ClientAddress}",
+      "{@Scope}",
+      "{ItemName}",
+      "{ItemQty}",
+      "{ItemPrice}",
+      "{Fee}",
     ]);
   });
 
@@ -137,7 +150,11 @@ describe("renderTemplate DOCX: the sample contract", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "quire-render-"));
     try {
       await writeFile(path.join(dir, "out.docx"), result.file);
-      await promisify(execFile)("soffice", ["--headless", `-env:UserInstallation=file://${dir}/profile`, "--convert-to", "pdf", "--outdir", dir, path.join(dir, "out.docx")], { timeout: 90_000 });
+      await promisify(execFile)(
+        "soffice",
+        ["--headless", `-env:UserInstallation=file://${dir}/profile`, "--convert-to", "pdf", "--outdir", dir, path.join(dir, "out.docx")],
+        { timeout: 90_000 },
+      );
       const pdf = await readFile(path.join(dir, "out.pdf"));
       expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
       const { stdout } = await promisify(execFile)("pdftotext", [path.join(dir, "out.pdf"), "-"]).catch(() => ({ stdout: "Globex Scope Design" }));
@@ -175,7 +192,9 @@ describe("renderTemplate DOCX: plain {Name} tags take any mimeType", () => {
   });
 
   it("markdown renders as html", async () => {
-    const result = await render(buildDocx(["{Notes}"]), [{ placeholder: "{Notes}", mimeType: "markdown", text: "Some *emphasis* and **strong**\n\n1. first\n2. second" }]);
+    const result = await render(buildDocx(["{Notes}"]), [
+      { placeholder: "{Notes}", mimeType: "markdown", text: "Some *emphasis* and **strong**\n\n1. first\n2. second" },
+    ]);
     const xml = documentXml(result.file);
     expect(xml).toContain('<w:rPr><w:i/><w:iCs/></w:rPr><w:t xml:space="preserve">emphasis</w:t>');
     expect(xml).toContain('<w:rPr><w:b/><w:bCs/></w:rPr><w:t xml:space="preserve">strong</w:t>');
@@ -247,7 +266,9 @@ describe("renderTemplate DOCX: hostile values", () => {
 describe("renderTemplate DOCX: images", () => {
   it("fits the table cell it stands in, and keeps JPEG and GIF types", async () => {
     const cell = (text: string, width: number) => `<w:tc><w:tcPr><w:tcW w:w="${width}" w:type="dxa"/></w:tcPr>${para(text)}</w:tc>`;
-    const template = docx(`<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="2216"/><w:gridCol w:w="2000"/></w:tblGrid><w:tr>${cell("{%Photo}", 2216)}${cell("{%Anim}", 2000)}</w:tr></w:tbl>${para("end")}`);
+    const template = docx(
+      `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol w:w="2216"/><w:gridCol w:w="2000"/></w:tblGrid><w:tr>${cell("{%Photo}", 2216)}${cell("{%Anim}", 2000)}</w:tr></w:tbl>${para("end")}`,
+    );
     const result = await render(template, [
       { placeholder: "{%Photo}", mimeType: "image", text: dataUrl(jpeg(800, 400), "image/jpeg") },
       { placeholder: "{%Anim}", mimeType: "image", text: gif(10, 10).toString("base64") },
@@ -256,7 +277,11 @@ describe("renderTemplate DOCX: images", () => {
     const extents = [...xml.matchAll(/<wp:extent cx="(\d+)" cy="(\d+)"\/>/g)].map((m) => [Number(m[1]), Number(m[2])]);
     expect(extents[0]).toEqual([2000 * TWIP, 1000 * TWIP]);
     expect(extents[1]).toEqual([10 * EMU, 10 * EMU]);
-    expect(zipNames(result.file).filter((n) => n.startsWith("word/media/")).sort()).toEqual(["word/media/quire_image_1.jpeg", "word/media/quire_image_2.gif"]);
+    expect(
+      zipNames(result.file)
+        .filter((n) => n.startsWith("word/media/"))
+        .sort(),
+    ).toEqual(["word/media/quire_image_1.jpeg", "word/media/quire_image_2.gif"]);
     const types = zipText(result.file, "[Content_Types].xml");
     expect(types).toMatch(/<Default (ContentType="image\/jpeg" Extension="jpeg"|Extension="jpeg" ContentType="image\/jpeg")\/>/);
     expect(types).toMatch(/<Default (ContentType="image\/gif" Extension="gif"|Extension="gif" ContentType="image\/gif")\/>/);
@@ -267,7 +292,9 @@ describe("renderTemplate DOCX: images", () => {
 
   it("downloads https images through fetchImage", async () => {
     const fetchImage = vi.fn(async () => png(20, 20));
-    const result = await render(buildDocx(["{%Logo}"]), [{ placeholder: "{%Logo}", mimeType: "image", text: "https://cdn.example.com/logo.png" }], { fetchImage });
+    const result = await render(buildDocx(["{%Logo}"]), [{ placeholder: "{%Logo}", mimeType: "image", text: "https://cdn.example.com/logo.png" }], {
+      fetchImage,
+    });
     expect(fetchImage).toHaveBeenCalledWith("https://cdn.example.com/logo.png");
     expect(documentXml(result.file)).toContain(`<wp:extent cx="${20 * EMU}" cy="${20 * EMU}"/>`);
   });
@@ -297,9 +324,19 @@ describe("renderTemplate DOCX: variableStack", () => {
 
   it("repeats a table row max(entries) times; shorter stacks leave cells empty", async () => {
     const row = (cells: string[]) => `<w:tr>${cells.map((c) => `<w:tc>${para(c)}</w:tc>`).join("")}</w:tr>`;
-    const template = docx(`<w:tbl><w:tblPr/><w:tblGrid><w:gridCol/><w:gridCol/><w:gridCol/></w:tblGrid>${row(["Name", "Qty", "Unit"])}${row(["{Name}", "{Qty}", "{Unit}"])}</w:tbl>${para("")}`);
+    const template = docx(
+      `<w:tbl><w:tblPr/><w:tblGrid><w:gridCol/><w:gridCol/><w:gridCol/></w:tblGrid>${row(["Name", "Qty", "Unit"])}${row(["{Name}", "{Qty}", "{Unit}"])}</w:tbl>${para("")}`,
+    );
     const result = await render(template, [
-      { placeholder: "{Name}", mimeType: "text", variableStack: [{ text: "a", mimeType: "text" }, { text: "b", mimeType: "text" }, { text: "c", mimeType: "text" }] },
+      {
+        placeholder: "{Name}",
+        mimeType: "text",
+        variableStack: [
+          { text: "a", mimeType: "text" },
+          { text: "b", mimeType: "text" },
+          { text: "c", mimeType: "text" },
+        ],
+      },
       { placeholder: "{Qty}", mimeType: "text", variableStack: { "0": { text: "1", mimeType: "text" } } },
       { placeholder: "{Unit}", mimeType: "text", text: "pcs" },
     ]);
@@ -346,7 +383,9 @@ describe("renderTemplate DOCX: subvariables", () => {
 describe("renderTemplate DOCX: styles, numbering, headers and fonts", () => {
   it("uses the template's heading, list and hyperlink styles and counts fonts through styles", async () => {
     const template = docx(para("{Body}"), { styles: HEADING_STYLES });
-    const result = await render(template, [{ placeholder: "{Body}", mimeType: "html", text: "<h1>Top</h1><h2>Sub</h2><p>text <a href='https://x.example'>link</a></p><ul><li>item</li></ul>" }]);
+    const result = await render(template, [
+      { placeholder: "{Body}", mimeType: "html", text: "<h1>Top</h1><h2>Sub</h2><p>text <a href='https://x.example'>link</a></p><ul><li>item</li></ul>" },
+    ]);
     const xml = documentXml(result.file);
     expect(xml).toContain('<w:pStyle w:val="Heading1"/>');
     expect(xml).toContain('<w:pStyle w:val="berschrift2"/>');
@@ -374,14 +413,18 @@ describe("renderTemplate DOCX: styles, numbering, headers and fonts", () => {
   });
 
   it("renders placeholders in headers, with the header's own relationships", async () => {
-    const result = await render(docx(para("body"), { header: para("{Head}") }), [{ placeholder: "{Head}", mimeType: "html", text: "<a href='https://h.example'>home</a>" }]);
+    const result = await render(docx(para("body"), { header: para("{Head}") }), [
+      { placeholder: "{Head}", mimeType: "html", text: "<a href='https://h.example'>home</a>" },
+    ]);
     const header = zipText(result.file, "word/header1.xml");
     expect(header).toContain('<w:hyperlink r:id="quireLink1"');
     expect(zipText(result.file, "word/_rels/header1.xml.rels")).toContain('Target="https://h.example" TargetMode="External"');
   });
 
   it("applies defaultFont to docDefaults and reports it", async () => {
-    const result = await render(docx(para("{A}"), { styles: HEADING_STYLES }), [{ placeholder: "{A}", mimeType: "text", text: "x" }], { defaultFont: "Fira Sans" });
+    const result = await render(docx(para("{A}"), { styles: HEADING_STYLES }), [{ placeholder: "{A}", mimeType: "text", text: "x" }], {
+      defaultFont: "Fira Sans",
+    });
     const styles = zipText(result.file, "word/styles.xml");
     expectWellFormed(styles);
     expect(styles).toContain('<w:rPrDefault><w:rPr><w:rFonts w:ascii="Fira Sans" w:hAnsi="Fira Sans"/></w:rPr></w:rPrDefault>');

@@ -142,9 +142,15 @@ describe("htmlToOoxml: DOCX", () => {
   });
 
   it("writes tables with borders, a grid and a paragraph after them", () => {
-    const xml = htmlToOoxml("<table><thead><tr><th>H1</th><th>H2</th></tr></thead><tr><td colspan=2>wide</td></tr><tr><td>short</td></tr></table>", "block", context("docx"));
+    const xml = htmlToOoxml(
+      "<table><thead><tr><th>H1</th><th>H2</th></tr></thead><tr><td colspan=2>wide</td></tr><tr><td>short</td></tr></table>",
+      "block",
+      context("docx"),
+    );
     expectWellFormed(wrap(xml));
-    expect(xml).toMatch(/^<w:tbl><w:tblPr>.*<w:tblBorders>.*<\/w:tblBorders>.*<\/w:tblPr><w:tblGrid><w:gridCol w:w="4500"\/><w:gridCol w:w="4500"\/><\/w:tblGrid>/);
+    expect(xml).toMatch(
+      /^<w:tbl><w:tblPr>.*<w:tblBorders>.*<\/w:tblBorders>.*<\/w:tblPr><w:tblGrid><w:gridCol w:w="4500"\/><w:gridCol w:w="4500"\/><\/w:tblGrid>/,
+    );
     expect(xml).toContain("<w:trPr><w:tblHeader/></w:trPr>");
     expect(xml).toContain('<w:gridSpan w:val="2"/>');
     // The short row is padded to the grid: every row has two columns' worth of cells.
@@ -174,7 +180,9 @@ describe("htmlToOoxml: PPTX", () => {
     const xml = htmlToOoxml("<p>plain <strong>bold</strong> <em>it</em></p>", "block", context("pptx", { runProps: base }));
     expectWellFormed(wrap(xml));
     expect(xml).toMatch(/^<a:p><a:r><a:rPr lang="en-GB" sz="2000" dirty="0">/);
-    expect(xml).toContain('<a:rPr lang="en-GB" sz="2000" dirty="0" b="1"><a:solidFill><a:srgbClr val="262626"/></a:solidFill><a:latin typeface="Arial"/></a:rPr><a:t>bold</a:t>');
+    expect(xml).toContain(
+      '<a:rPr lang="en-GB" sz="2000" dirty="0" b="1"><a:solidFill><a:srgbClr val="262626"/></a:solidFill><a:latin typeface="Arial"/></a:rPr><a:t>bold</a:t>',
+    );
     expect(xml).toContain('i="1"');
   });
 
@@ -188,7 +196,11 @@ describe("htmlToOoxml: PPTX", () => {
   });
 
   it("scales headings from the template size and turns tables into tab-separated lines", () => {
-    const xml = htmlToOoxml("<h1>Head</h1><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>", "block", context("pptx", { runProps: base }));
+    const xml = htmlToOoxml(
+      "<h1>Head</h1><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>",
+      "block",
+      context("pptx", { runProps: base }),
+    );
     expect(xml).toContain('sz="3200"');
     expect(xml).not.toContain("tbl");
     expect(visibleText(xml)).toBe("Head\na\tb\n1\t2\n");

@@ -93,10 +93,22 @@ describe("renderTemplate PPTX: small slides", () => {
   });
 
   it("repeats a table row per stack entry with unique row ids", async () => {
-    const template = await deckWithSlide(tableFrame(2, [["Item", "Cost"], ["{Item}", "{Cost}"]]));
+    const template = await deckWithSlide(
+      tableFrame(2, [
+        ["Item", "Cost"],
+        ["{Item}", "{Cost}"],
+      ]),
+    );
     const result = await render(template, [
       { placeholder: "{Item}", mimeType: "text", variableStack: { "1": { text: "Build", mimeType: "text" }, "0": { text: "Plan", mimeType: "html" } } },
-      { placeholder: "{Cost}", mimeType: "text", variableStack: [{ text: "5", mimeType: "text" }, { text: "9", mimeType: "text" }] },
+      {
+        placeholder: "{Cost}",
+        mimeType: "text",
+        variableStack: [
+          { text: "5", mimeType: "text" },
+          { text: "9", mimeType: "text" },
+        ],
+      },
     ]);
     const xml = slideXml(result.file, 3);
     expectWellFormed(xml);
@@ -135,7 +147,14 @@ describe("renderTemplate PPTX: small slides", () => {
   it("stacks a paragraph in a text box", async () => {
     const template = await deckWithSlide(textShape(2, [pptxRun("- {Point}")]));
     const result = await render(template, [
-      { placeholder: "{Point}", mimeType: "text", variableStack: [{ text: "one", mimeType: "text" }, { text: "<b>two</b>", mimeType: "html" }] },
+      {
+        placeholder: "{Point}",
+        mimeType: "text",
+        variableStack: [
+          { text: "one", mimeType: "text" },
+          { text: "<b>two</b>", mimeType: "html" },
+        ],
+      },
     ]);
     const xml = slideXml(result.file, 3);
     expect(visibleText(xml)).toBe("- one\n- two\n");

@@ -84,11 +84,7 @@ describe("renderTemplate: variables", () => {
   });
 
   it("lists every problem of a bad request in one error", async () => {
-    const error = await validation([
-      { placeholder: "{Name}", mimeType: "text" },
-      { placeholder: "{%Logo}", mimeType: "gif", text: "x" },
-      text("{Missing}"),
-    ]);
+    const error = await validation([{ placeholder: "{Name}", mimeType: "text" }, { placeholder: "{%Logo}", mimeType: "gif", text: "x" }, text("{Missing}")]);
     expect(error.code).toBe("ValidationError");
     expect(error.issues.map((i) => i.field)).toEqual(["variables.0.text", "variables.1.mimeType", "variables.2.placeholder"]);
     expect(error.message).toMatch(/^3 problems with the variables: /);
@@ -96,14 +92,18 @@ describe("renderTemplate: variables", () => {
 
   it("validates stacks: size, keys, entries, and no stacks on sections", async () => {
     const entry = { text: "x", mimeType: "text" };
-    expect((await validation([{ placeholder: "{Name}", mimeType: "text", variableStack: Array.from({ length: 1001 }, () => entry) }])).code).toBe("StackTooLarge");
+    expect((await validation([{ placeholder: "{Name}", mimeType: "text", variableStack: Array.from({ length: 1001 }, () => entry) }])).code).toBe(
+      "StackTooLarge",
+    );
     expect((await validation([{ placeholder: "{Name}", mimeType: "text", variableStack: { first: entry } }])).code).toBe("InvalidStack");
     expect((await validation([{ placeholder: "{Name}", mimeType: "text", variableStack: [{ text: 1, mimeType: "text" }] }])).code).toBe("InvalidStack");
     expect((await validation([{ placeholder: "{#Section}", mimeType: "text", variableStack: [entry] }])).code).toBe("StackNotSupported");
   });
 
   it("validates subvariables: one level, tokens present, html parents", async () => {
-    const parent = (subvariables: unknown[], mimeType = "html", value = "<p>Hi {First}</p>") => [{ placeholder: "{Name}", mimeType, text: value, subvariables }];
+    const parent = (subvariables: unknown[], mimeType = "html", value = "<p>Hi {First}</p>") => [
+      { placeholder: "{Name}", mimeType, text: value, subvariables },
+    ];
     const nested = await validation(parent([{ placeholder: "{First}", mimeType: "text", text: "A", subvariables: [] }]));
     expect(nested.code).toBe("SubvariableNesting");
     const missing = await validation(parent([{ placeholder: "{Last}", mimeType: "text", text: "B" }]));
@@ -172,7 +172,20 @@ describe("renderTemplate: images", () => {
 describe("renderTemplate: templates", () => {
   it("says why a stack cannot repeat the paragraph that opens a section (the section would no longer balance)", async () => {
     const file = buildDocx(["{#S}{Line}", "{/S}"]);
-    const error = await validation([{ placeholder: "{Line}", mimeType: "text", variableStack: [{ text: "a", mimeType: "text" }, { text: "b", mimeType: "text" }] }], noFetch, file);
+    const error = await validation(
+      [
+        {
+          placeholder: "{Line}",
+          mimeType: "text",
+          variableStack: [
+            { text: "a", mimeType: "text" },
+            { text: "b", mimeType: "text" },
+          ],
+        },
+      ],
+      noFetch,
+      file,
+    );
     expect(error.code).toBe("StackNotSupported");
     expect(error.message).toMatch(/^\{Line\} has a variableStack, which repeats its whole paragraph, and that paragraph also holds \{#S\}/);
     expect(error.issues.length).toBeGreaterThan(0);
@@ -202,7 +215,9 @@ describe("deep nesting", () => {
       expect(err).toMatchObject({ code: "NestingTooDeep" });
       expect(err.message).toMatch(/\{@Body\}.*nested \d+ levels deep; at most 100/);
     }
-    const ok = await renderTemplate(template, "docx", [{ placeholder: "{@Body}", text: `${">".repeat(50)} fine`, mimeType: "markdown" }], { fetchImage: noFetch });
+    const ok = await renderTemplate(template, "docx", [{ placeholder: "{@Body}", text: `${">".repeat(50)} fine`, mimeType: "markdown" }], {
+      fetchImage: noFetch,
+    });
     expect(ok.file.length).toBeGreaterThan(0);
   });
 });
@@ -210,7 +225,8 @@ describe("deep nesting", () => {
 describe("template text Word writes that is not template content", () => {
   it("ignores a { in the document properties, and leaves them as they were", async () => {
     const { withParts, documentXml, visibleText } = await import("./render-fixtures");
-    const core = '<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Offer {draft</dc:title><dc:creator>{Name}</dc:creator></cp:coreProperties>';
+    const core =
+      '<?xml version="1.0"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Offer {draft</dc:title><dc:creator>{Name}</dc:creator></cp:coreProperties>';
     const template = withParts(docx(para("Dear {Name}")), { "docProps/core.xml": core });
     const { file } = await renderTemplate(template, "docx", [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }], { fetchImage: noFetch });
     expect(visibleText(documentXml(file))).toContain("Dear Ada");
@@ -218,7 +234,7 @@ describe("template text Word writes that is not template content", () => {
     expect(new PizZip(file).file("docProps/core.xml")!.asText()).toBe(core);
   });
 
-  it("names a {=…} tag and where it is, instead of \"Cannot parser delimiters\"", async () => {
+  it('names a {=…} tag and where it is, instead of "Cannot parser delimiters"', async () => {
     const { inspectTemplate } = await import("@/lib/templates/inspect");
     const err = await rejection(inspectTemplate(docx(para("Total: {= price * 2}")), "formula.docx", { maxBytes: 1e7 }));
     expect(err).toMatchObject({ code: "TemplateTagError" });
@@ -229,7 +245,23 @@ describe("template text Word writes that is not template content", () => {
   it("says exactly why a variableStack cannot share its table row with a section", async () => {
     const cell = (t: string) => `<w:tc>${para(t)}</w:tc>`;
     const template = docx(`<w:tbl><w:tr>${cell("{#vip}VIP")}${cell("{Item}{/vip}")}</w:tr></w:tbl>`);
-    const err = await rejection(renderTemplate(template, "docx", [{ placeholder: "{Item}", mimeType: "text", variableStack: [{ text: "a", mimeType: "text" }, { text: "b", mimeType: "text" }] }], { fetchImage: noFetch }));
+    const err = await rejection(
+      renderTemplate(
+        template,
+        "docx",
+        [
+          {
+            placeholder: "{Item}",
+            mimeType: "text",
+            variableStack: [
+              { text: "a", mimeType: "text" },
+              { text: "b", mimeType: "text" },
+            ],
+          },
+        ],
+        { fetchImage: noFetch },
+      ),
+    );
     expect(err).toMatchObject({ code: "StackNotSupported" });
     expect(err.message).toContain("{Item} has a variableStack, which repeats its whole table row, and that table row also holds {#vip}");
   });

@@ -11,7 +11,7 @@ describe("request ids", () => {
   });
 
   it("replaces a missing, empty, too long or unsafe id with a fresh UUID", () => {
-    for (const id of [undefined, "", "x".repeat(129), "has space", "quote\"", "semi;colon", "a/b", "<script>"]) {
+    for (const id of [undefined, "", "x".repeat(129), "has space", 'quote"', "semi;colon", "a/b", "<script>"]) {
       const got = requestIdFrom(withId(id));
       expect(got, String(id)).toMatch(UUID);
     }

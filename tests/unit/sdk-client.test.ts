@@ -60,7 +60,14 @@ describe("QuireClient requests", () => {
     const { seen, fetch } = recorder(() => Response.json(reply));
     const client = new QuireClient({ ...options, fetch });
     const recipients = [{ name: "Ada", email: "ada@example.com", signingOrder: 1 }];
-    await client.esign.prepareForSigning({ file: new Uint8Array([37, 80, 68, 70]), fileName: "a.pdf", recipients, sendEmail: false, ccEmails: ["c@example.com"], expiresAt: new Date("2030-01-01T00:00:00Z") });
+    await client.esign.prepareForSigning({
+      file: new Uint8Array([37, 80, 68, 70]),
+      fileName: "a.pdf",
+      recipients,
+      sendEmail: false,
+      ccEmails: ["c@example.com"],
+      expiresAt: new Date("2030-01-01T00:00:00Z"),
+    });
     const form = seen[0].body as FormData;
     expect(form).toBeInstanceOf(FormData);
     expect(seen[0].headers["content-type"]).toBeUndefined(); // fetch sets the multipart boundary
@@ -97,15 +104,30 @@ describe("QuireClient requests", () => {
 });
 
 describe("QuireApiError", () => {
-  const failing = (status: number, body: string, headers: Record<string, string> = {}) => new QuireClient({ ...options, fetch: recorder(() => new Response(body, { status, headers })).fetch });
-  const errorOf = async (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as QuireApiError);
+  const failing = (status: number, body: string, headers: Record<string, string> = {}) =>
+    new QuireClient({ ...options, fetch: recorder(() => new Response(body, { status, headers })).fetch });
+  const errorOf = async (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => e as QuireApiError,
+    );
 
   it("carries status, code and body for every family's error shape", async () => {
     const cases: [number, string, string | null, string][] = [
       [404, JSON.stringify({ error: "DeliverableNotFound", message: "Deliverable not found" }), "DeliverableNotFound", "Deliverable not found"],
-      [400, JSON.stringify({ message: "Recipient 0 has no phone", type: "OtpPhoneRequired", error: "Recipient 0 has no phone", code: "OtpPhoneRequired" }), "OtpPhoneRequired", "Recipient 0 has no phone"],
+      [
+        400,
+        JSON.stringify({ message: "Recipient 0 has no phone", type: "OtpPhoneRequired", error: "Recipient 0 has no phone", code: "OtpPhoneRequired" }),
+        "OtpPhoneRequired",
+        "Recipient 0 has no phone",
+      ],
       [404, JSON.stringify({ message: "Document not found", type: "DocumentNotFound" }), "DocumentNotFound", "Document not found"],
-      [400, JSON.stringify({ message: "Validation failed", type: "ValidationError", data: { errors: [{ field: "limit", message: "must be a whole number" }] } }), "ValidationError", "Validation failed"],
+      [
+        400,
+        JSON.stringify({ message: "Validation failed", type: "ValidationError", data: { errors: [{ field: "limit", message: "must be a whole number" }] } }),
+        "ValidationError",
+        "Validation failed",
+      ],
       [409, JSON.stringify({ message: "taken", error: "WebhookNameTaken", data: { name: "signature" } }), "WebhookNameTaken", "taken"],
       [404, JSON.stringify({ error: "Webhook not found" }), null, "Webhook not found"],
       [401, "", null, "HTTP 401"],
@@ -131,7 +153,13 @@ describe("createEmbeddedSignature", () => {
     returnUrl: "https://app.example.com/done",
     recipients: [
       { name: "Ada", email: "ada@example.com", auth: { emailOtp: true }, fields: { signature: "Signature A:", date: "Date A:" } },
-      { name: "Bob", email: "bob@example.com", phone: "+14155550100", auth: { smsOtp: {} }, fields: { initials: "Init B:", fullName: { anchor: "Name B:", placement: "below" } } },
+      {
+        name: "Bob",
+        email: "bob@example.com",
+        phone: "+14155550100",
+        auth: { smsOtp: {} },
+        fields: { initials: "Init B:", fullName: { anchor: "Name B:", placement: "below" } },
+      },
       { name: "Cy", email: "cy@example.com" },
     ],
   };
@@ -141,13 +169,26 @@ describe("createEmbeddedSignature", () => {
       if (req.url.endsWith("/prepare-for-signing")) {
         const recipients = (req.body as { recipients: { email: string; name: string; signingOrder: number }[] }).recipients;
         // The service lists recipients by signing order.
-        const listed = recipients.map((r, i) => ({ id: `r${i}`, name: r.name, email: r.email, externalId: null, signingOrder: r.signingOrder, status: statuses[i] })).sort((a, b) => a.signingOrder - b.signingOrder);
+        const listed = recipients
+          .map((r, i) => ({ id: `r${i}`, name: r.name, email: r.email, externalId: null, signingOrder: r.signingOrder, status: statuses[i] }))
+          .sort((a, b) => a.signingOrder - b.signingOrder);
         return Response.json({ data: { success: true, documentId: "doc-1", status: "sent", message: "not sent", recipients: listed } });
       }
       const m = /\/esign\/documents\/doc-1\/signing-url$/.exec(req.url);
       if (m) {
         const { recipientId } = req.body as { recipientId: string };
-        return Response.json({ data: { results: { url: `https://quire.example.com/sign/open?token=${recipientId}`, expiresAt: null, recipientId, externalId: null, identityVerificationMode: "otp", pendingChecks: ["email_otp"] } } });
+        return Response.json({
+          data: {
+            results: {
+              url: `https://quire.example.com/sign/open?token=${recipientId}`,
+              expiresAt: null,
+              recipientId,
+              externalId: null,
+              identityVerificationMode: "otp",
+              pendingChecks: ["email_otp"],
+            },
+          },
+        });
       }
       return new Response("unexpected", { status: 500 });
     });
@@ -175,7 +216,11 @@ describe("createEmbeddedSignature", () => {
         { type: "full_name", recipientEmail: "bob@example.com", template: { anchor: "Name B:", placement: "below" } },
       ],
     });
-    expect(seen[1]).toMatchObject({ method: "POST", url: "https://quire.example.com/esign/documents/doc-1/signing-url", body: { recipientId: "r0", returnUrl: "https://app.example.com/done" } });
+    expect(seen[1]).toMatchObject({
+      method: "POST",
+      url: "https://quire.example.com/esign/documents/doc-1/signing-url",
+      body: { recipientId: "r0", returnUrl: "https://app.example.com/done" },
+    });
     expect(result).toEqual({
       documentId: "doc-1",
       recipients: [
@@ -223,22 +268,39 @@ describe("createEmbeddedSignature", () => {
   it("throws PhoneRequiredForSmsOtp and input errors before any request", async () => {
     const { seen, fetch } = server(["ready"]);
     const client = new QuireClient({ ...options, fetch });
-    const attempt = (input: CreateEmbeddedSignatureInput) => client.esign.createEmbeddedSignature(input).then(() => null, (e: unknown) => e);
+    const attempt = (input: CreateEmbeddedSignatureInput) =>
+      client.esign.createEmbeddedSignature(input).then(
+        () => null,
+        (e: unknown) => e,
+      );
 
     const noPhone = await attempt({ ...base, recipients: [base.recipients[0], { name: "Bob", email: "bob@example.com", auth: { smsOtp: {} } }] });
     expect(noPhone).toBeInstanceOf(PhoneRequiredForSmsOtp);
     expect(noPhone).toMatchObject({ code: "PhoneRequiredForSmsOtp", recipientIndex: 1, email: "bob@example.com", field: "recipients.1.phone" });
-    expect(await attempt({ ...base, recipients: [{ name: "Bob", email: "bob@example.com", phone: "  ", auth: { smsOtp: { phone: "" } } }] })).toBeInstanceOf(PhoneRequiredForSmsOtp);
+    expect(await attempt({ ...base, recipients: [{ name: "Bob", email: "bob@example.com", phone: "  ", auth: { smsOtp: { phone: "" } } }] })).toBeInstanceOf(
+      PhoneRequiredForSmsOtp,
+    );
 
     const bad: [Partial<CreateEmbeddedSignatureInput>, RegExp][] = [
       [{ fileLink: undefined }, /exactly one document source/],
       [{ templateId: "tpl" }, /exactly one document source.*fileLink, templateId/],
       [{ fileLink: undefined, fileName: "x.pdf", deliverableId: "d" }, /fileName goes with file/],
       [{ recipients: [] }, /at least one signer/],
-      [{ recipients: [{ name: "A", email: "a@example.com" }, { name: "B", email: "A@example.com" }] }, /listed twice/],
+      [
+        {
+          recipients: [
+            { name: "A", email: "a@example.com" },
+            { name: "B", email: "A@example.com" },
+          ],
+        },
+        /listed twice/,
+      ],
       [{ recipients: [{ name: "A", email: "a@example.com", auth: { sms: { phone: "+1" } } as never }] }, /unknown key/],
       [{ recipients: [{ name: "A", email: "a@example.com", auth: { emailOtp: true, smsOtp: { phone: "+14155550100" } } as never }] }, /choose one/],
-      [{ recipients: [{ name: "A", email: "a@example.com", phone: "+14155550100", auth: { smsOtp: { phone: "+14155550199" } } }] }, /two different phone numbers/],
+      [
+        { recipients: [{ name: "A", email: "a@example.com", phone: "+14155550100", auth: { smsOtp: { phone: "+14155550199" } } }] },
+        /two different phone numbers/,
+      ],
       [{ recipients: [{ name: "A", email: "a@example.com", fields: { stamp: "X" } as never }] }, /unknown field/],
       [{ recipients: [{ name: "A", email: "a@example.com", signingOrder: 0 }] }, /signingOrder/],
     ];
@@ -253,10 +315,23 @@ describe("createEmbeddedSignature", () => {
   it("tags an API error of a later step with the document id", async () => {
     const { fetch } = recorder((req) =>
       req.url.endsWith("/prepare-for-signing")
-        ? Response.json({ data: { success: true, documentId: "doc-9", status: "sent", message: "", recipients: [{ id: "r0", name: "Ada", email: "ada@example.com", externalId: null, signingOrder: 1, status: "ready" }] } })
-        : Response.json({ message: "not enabled", type: "EmbeddedSigningNotEnabled", error: "not enabled", code: "EmbeddedSigningNotEnabled" }, { status: 403 }),
+        ? Response.json({
+            data: {
+              success: true,
+              documentId: "doc-9",
+              status: "sent",
+              message: "",
+              recipients: [{ id: "r0", name: "Ada", email: "ada@example.com", externalId: null, signingOrder: 1, status: "ready" }],
+            },
+          })
+        : Response.json(
+            { message: "not enabled", type: "EmbeddedSigningNotEnabled", error: "not enabled", code: "EmbeddedSigningNotEnabled" },
+            { status: 403 },
+          ),
     );
-    const err = await new QuireClient({ ...options, fetch }).esign.createEmbeddedSignature({ ...base, recipients: [base.recipients[0]] }).catch((e: unknown) => e as QuireApiError);
+    const err = await new QuireClient({ ...options, fetch }).esign
+      .createEmbeddedSignature({ ...base, recipients: [base.recipients[0]] })
+      .catch((e: unknown) => e as QuireApiError);
     expect(err).toBeInstanceOf(QuireApiError);
     expect(err).toMatchObject({ status: 403, code: "EmbeddedSigningNotEnabled", documentId: "doc-9" });
   });

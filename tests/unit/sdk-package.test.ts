@@ -77,7 +77,15 @@ describe("@quire/sdk package", () => {
         url: seen[0][0], auth: seen[0][1].Authorization, isApiError: err instanceof QuireApiError, status: err.status, code: err.code }));
     `;
     const result = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: out, encoding: "utf8" }).trim());
-    expect(result).toEqual({ ok: true, bad: false, url: "https://quire.example.com/v1/deliverable/d1", auth: "Bearer qk_test", isApiError: true, status: 404, code: "DeliverableNotFound" });
+    expect(result).toEqual({
+      ok: true,
+      bad: false,
+      url: "https://quire.example.com/v1/deliverable/d1",
+      auth: "Bearer qk_test",
+      isApiError: true,
+      status: 404,
+      code: "DeliverableNotFound",
+    });
   });
 
   it("its declarations type-check a consumer without @types/node (and reject a misuse)", () => {
@@ -85,7 +93,22 @@ describe("@quire/sdk package", () => {
     fs.mkdirSync(consumer);
     const write = (name: string, body: string) => fs.writeFileSync(path.join(consumer, name), body);
     // skipLibCheck false: the emitted .d.ts files are checked too; no node types: they must not need them.
-    write("tsconfig.json", JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false, types: [], lib: ["ES2022", "DOM"] }, include: ["*.ts"] }));
+    write(
+      "tsconfig.json",
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+          lib: ["ES2022", "DOM"],
+        },
+        include: ["*.ts"],
+      }),
+    );
     const sdk = JSON.stringify(path.join(out, "index.js"));
     write(
       "ok.ts",
@@ -98,7 +121,10 @@ describe("@quire/sdk package", () => {
        export async function g() { const r = await f(); const s: "ready" | "pending" | "completed" = r.recipients[0].status; const u: string | null = r.recipients[0].embedUrl; return [s, u]; }
 `,
     );
-    write("bad.ts", `import { QuireClient } from ${sdk};\nnew QuireClient({ baseUrl: "https://q.example", apiKey: "k", orgId: "o" }).esign.createEmbeddedSignature({ recipients: [{ name: "A", email: "a@x", auth: { sms: true } }] });\n`);
+    write(
+      "bad.ts",
+      `import { QuireClient } from ${sdk};\nnew QuireClient({ baseUrl: "https://q.example", apiKey: "k", orgId: "o" }).esign.createEmbeddedSignature({ recipients: [{ name: "A", email: "a@x", auth: { sms: true } }] });\n`,
+    );
     let output = "";
     try {
       execFileSync(process.execPath, [TSC, "-p", path.join(consumer, "tsconfig.json")], { cwd: consumer, encoding: "utf8" });

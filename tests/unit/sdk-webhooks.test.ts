@@ -7,7 +7,13 @@ import { constructWebhookEvent, parseSignatureHeader, signWebhookPayload, verify
 import { signatureHeader } from "@/lib/webhooks/delivery";
 
 const SECRET = `whsec_${crypto.randomBytes(32).toString("base64url")}`;
-const BODY = JSON.stringify({ id: crypto.randomUUID(), event: "signature.document.completed", createdOn: new Date().toISOString(), orgId: crypto.randomUUID(), data: { name: "Café agreement ✓" } });
+const BODY = JSON.stringify({
+  id: crypto.randomUUID(),
+  event: "signature.document.completed",
+  createdOn: new Date().toISOString(),
+  orgId: crypto.randomUUID(),
+  data: { name: "Café agreement ✓" },
+});
 
 function header(body: string | Uint8Array, secret = SECRET, t = Math.floor(Date.now() / 1000)): string {
   const mac = crypto.createHmac("sha256", secret).update(`${t}.`).update(body).digest("hex");

@@ -23,7 +23,8 @@ describe("template doctor", () => {
 
   it("reports a tag in a comment, which Quire does not fill", () => {
     const file = withParts(docx(para("Dear {ClientName}")), {
-      "word/comments.xml": '<?xml version="1.0"?><w:comments xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:comment w:id="0"><w:p><w:r><w:t>Check {Fee} with legal</w:t></w:r></w:p></w:comment></w:comments>',
+      "word/comments.xml":
+        '<?xml version="1.0"?><w:comments xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:comment w:id="0"><w:p><w:r><w:t>Check {Fee} with legal</w:t></w:r></w:p></w:comment></w:comments>',
     });
     const [finding] = check(file);
     expect(finding).toMatchObject({ code: "TagNotFilled", severity: "warning", location: "word/comments.xml" });
@@ -41,7 +42,10 @@ describe("template doctor", () => {
   it("reports fonts the converter lacks, and metric-compatible substitutes as information", () => {
     const run = (font: string, text: string) => `<w:p><w:r><w:rPr><w:rFonts w:ascii="${font}" w:hAnsi="${font}"/></w:rPr><w:t>${text}</w:t></w:r></w:p>`;
     const file = docx(run("Frobnicate Sans", "odd") + run("Calibri", "common") + run("Georgia", "installed"));
-    const findings = check(file, FONTS.filter((f) => f !== "Calibri")).filter((f) => f.location === "fonts");
+    const findings = check(
+      file,
+      FONTS.filter((f) => f !== "Calibri"),
+    ).filter((f) => f.location === "fonts");
     expect(findings.map((f) => [f.code, f.severity, f.message.split(" ")[0]]).sort()).toEqual([
       ["FontMissing", "warning", "Frobnicate"],
       ["FontSubstituted", "info", "Calibri"],

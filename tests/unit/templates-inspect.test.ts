@@ -68,7 +68,7 @@ describe("inspectTemplate: accepted files", () => {
   });
 
   it("joins a tag that Word split across runs", async () => {
-    const body = '<w:p><w:r><w:t>Dear {Client</w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>Name}, hello</w:t></w:r></w:p>';
+    const body = "<w:p><w:r><w:t>Dear {Client</w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>Name}, hello</w:t></w:r></w:p>";
     expect(await placeholdersOf(docx(body))).toEqual([{ placeholder: "{ClientName}", name: "ClientName", kind: "text" }]);
   });
 
@@ -108,13 +108,7 @@ describe("inspectTemplate: accepted files", () => {
     const result = await inspectTemplate(await buildSampleProposalPptx(), "deck.pptx", { maxBytes: MAX });
     expect(result.kind).toBe("pptx");
     expect(result.fileType).toBe("application/vnd.openxmlformats-officedocument.presentationml.presentation");
-    expect(result.placeholders.map((p) => p.placeholder)).toEqual([
-      "{ProposalTitle}",
-      "{ClientName}",
-      "{PreparedBy}",
-      "{Summary}",
-      "{Price}",
-    ]);
+    expect(result.placeholders.map((p) => p.placeholder)).toEqual(["{ProposalTitle}", "{ClientName}", "{PreparedBy}", "{Summary}", "{Price}"]);
   });
 
   it("accepts a document without placeholders", async () => {
@@ -190,12 +184,7 @@ describe("inspectTemplate: rejected files", () => {
   });
 
   it("rejects malformed XML as corrupt, naming the part", async () => {
-    await expectRejected(
-      docx("<w:p><w:r><w:t>{A}</w:t></w:r></w:body>"),
-      "a.docx",
-      "TemplateCorrupt",
-      /word\/document\.xml is not well-formed XML/,
-    );
+    await expectRejected(docx("<w:p><w:r><w:t>{A}</w:t></w:r></w:body>"), "a.docx", "TemplateCorrupt", /word\/document\.xml is not well-formed XML/);
   });
 
   it("rejects a zip bomb from its declared sizes, before inflating", async () => {

@@ -63,7 +63,10 @@ describe("sample templates", () => {
     const result = await inspectTemplate(await buildSampleInvoiceDocx(), "invoice.docx", { maxBytes: MAX });
     const kinds = new Set(result.placeholders.map((p) => p.kind));
     for (const kind of ["path", "loop", "condition", "expression"] as const) expect(kinds, kind).toContain(kind);
-    expect(result.placeholders.find((p) => p.placeholder === "{#items}")).toMatchObject({ kind: "loop", fields: ["description", "quantity", "unitPrice | fixed:2", "quantity * unitPrice | fixed:2"] });
+    expect(result.placeholders.find((p) => p.placeholder === "{#items}")).toMatchObject({
+      kind: "loop",
+      fields: ["description", "quantity", "unitPrice | fixed:2", "quantity * unitPrice | fixed:2"],
+    });
     const dataNames = new Set(result.placeholders.flatMap((p) => p.data ?? []));
     expect([...dataNames].sort()).toEqual(Object.keys(SAMPLE_INVOICE_DATA).sort());
   });
@@ -127,13 +130,28 @@ describe.skipIf(!hasSoffice)("sample templates open in LibreOffice", () => {
   });
 
   it("fills the invoice from its example data and prints it with no line left blank", { timeout: 180_000 }, async () => {
-    const variables = Object.entries(SAMPLE_INVOICE_DATA).map(([name, value]) => ({ placeholder: `{${name}}`, value: JSON.stringify(value), mimeType: "text" as const }));
+    const variables = Object.entries(SAMPLE_INVOICE_DATA).map(([name, value]) => ({
+      placeholder: `{${name}}`,
+      value: JSON.stringify(value),
+      mimeType: "text" as const,
+    }));
     const { file, missingPlaceholders } = await renderTemplate(await buildSampleInvoiceDocx(), "docx", variables, { fetchImage: async () => Buffer.alloc(0) });
     expect(missingPlaceholders).toEqual([]);
     const text = await toPdfText(file, "invoice.docx");
     if (text === null) return;
-    const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
-    for (const expected of ["Invoice 2026-0042", "Bill to: Initech GmbH", "Hauptstraße 1, 10115 Berlin", "VAT ID: DE123456789", "Subtotal: 1550.00 EUR", "Tax (20%): 310.00 EUR", "Total: 1860.00 EUR"]) {
+    const lines = text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
+    for (const expected of [
+      "Invoice 2026-0042",
+      "Bill to: Initech GmbH",
+      "Hauptstraße 1, 10115 Berlin",
+      "VAT ID: DE123456789",
+      "Subtotal: 1550.00 EUR",
+      "Tax (20%): 310.00 EUR",
+      "Total: 1860.00 EUR",
+    ]) {
       expect(lines, expected).toContain(expected);
     }
     expect(text).toMatch(/Discovery workshop\s+1\s+550\.00\s+550\.00/);

@@ -15,7 +15,17 @@ let orgId: string;
 let webhookId: string;
 
 async function dueDeliveries(url: string, count: number): Promise<string[]> {
-  const rows = Array.from({ length: count }, (_, i) => ({ id: crypto.randomUUID(), webhookId, orgId, eventId: crypto.randomUUID(), eventType: "signature.document.voided", url, payload: { n: i }, maxAttempts: 6, nextAttemptAt: new Date(Date.now() - 1000) }));
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: crypto.randomUUID(),
+    webhookId,
+    orgId,
+    eventId: crypto.randomUUID(),
+    eventType: "signature.document.voided",
+    url,
+    payload: { n: i },
+    maxAttempts: 6,
+    nextAttemptAt: new Date(Date.now() - 1000),
+  }));
   await prisma.webhookDelivery.createMany({ data: rows });
   return rows.map((r) => r.id);
 }

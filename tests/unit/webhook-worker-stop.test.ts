@@ -17,7 +17,16 @@ async function dueDeliveries(url: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const row = await prisma.webhookDelivery.create({
-      data: { webhookId, orgId, eventId: crypto.randomUUID(), eventType: "signature.document.voided", url, payload: { n: i }, maxAttempts: 6, nextAttemptAt: new Date(Date.now() - 1000 + i) },
+      data: {
+        webhookId,
+        orgId,
+        eventId: crypto.randomUUID(),
+        eventType: "signature.document.voided",
+        url,
+        payload: { n: i },
+        maxAttempts: 6,
+        nextAttemptAt: new Date(Date.now() - 1000 + i),
+      },
     });
     ids.push(row.id);
   }

@@ -23,8 +23,16 @@ export default async function ApiDocsPage() {
   const schemas = Object.entries(doc.components?.schemas ?? {}).sort(([a], [b]) => a.localeCompare(b));
   return (
     <>
-      <PageHeader title="API reference" description={`${doc.info.title} ${doc.info.version}: every REST operation, generated from the schemas the server validates with.`}>
-        <a href="/api/openapi.json" target="_blank" rel="noopener" className="inline-flex w-fit items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-brand-700 hover:bg-slate-50">
+      <PageHeader
+        title="API reference"
+        description={`${doc.info.title} ${doc.info.version}: every REST operation, generated from the schemas the server validates with.`}
+      >
+        <a
+          href="/api/openapi.json"
+          target="_blank"
+          rel="noopener"
+          className="inline-flex w-fit items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-brand-700 hover:bg-slate-50"
+        >
           OpenAPI JSON
         </a>
       </PageHeader>

@@ -27,24 +27,24 @@ export default async function ApiKeysPage() {
           </Card>
         )}
         <DataTable minWidth="36rem" columns={["Name", "Prefix", "Role", "Last used", "Status", ""]}>
-              {keys.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="px-4 py-6 text-center text-slate-500">
-                    No keys yet.
-                  </td>
-                </tr>
-              ) : null}
-              {keys.map((key) => (
-                <tr key={key.id} data-testid={`key-row-${key.prefix}`} className="border-b border-slate-100 last:border-0">
-                  <td className="px-4 py-2">{key.name}</td>
-                  <td className="px-4 py-2 font-mono text-xs">{key.prefix}</td>
-                  <td className="px-4 py-2">{key.role}</td>
-                  <td className="px-4 py-2 text-slate-600">{formatDate(key.lastUsedAt)}</td>
-                  <td className="px-4 py-2">{key.revokedAt ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>}</td>
-                  <td className="px-4 py-2 text-right">{isAdmin && !key.revokedAt ? <RevokeButton id={key.id} label={key.name} /> : null}</td>
-                </tr>
-              ))}
-            </DataTable>
+          {keys.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="px-4 py-6 text-center text-slate-500">
+                No keys yet.
+              </td>
+            </tr>
+          ) : null}
+          {keys.map((key) => (
+            <tr key={key.id} data-testid={`key-row-${key.prefix}`} className="border-b border-slate-100 last:border-0">
+              <td className="px-4 py-2">{key.name}</td>
+              <td className="px-4 py-2 font-mono text-xs">{key.prefix}</td>
+              <td className="px-4 py-2">{key.role}</td>
+              <td className="px-4 py-2 text-slate-600">{formatDate(key.lastUsedAt)}</td>
+              <td className="px-4 py-2">{key.revokedAt ? <Badge tone="red">revoked</Badge> : <Badge tone="green">active</Badge>}</td>
+              <td className="px-4 py-2 text-right">{isAdmin && !key.revokedAt ? <RevokeButton id={key.id} label={key.name} /> : null}</td>
+            </tr>
+          ))}
+        </DataTable>
       </div>
     </>
   );

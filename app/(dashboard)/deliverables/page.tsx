@@ -59,26 +59,26 @@ export default async function DeliverablesPage({ searchParams }: { searchParams:
         <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">Apply</button>
       </form>
       <DataTable minWidth="34rem" columns={["Name", "Tags", "Size", "Created"]}>
-            {results.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="px-4 py-8 text-center text-slate-500">
-                  {params.q || selectedTags.length ? "Nothing matches." : "No deliverables yet: generate one from a template."}
-                </td>
-              </tr>
-            ) : null}
-            {results.map((d) => (
-              <tr key={d.id} className="border-b border-slate-100 last:border-0">
-                <td className="px-4 py-2">
-                  <Link href={`/deliverables/${d.id}`} className="font-medium text-brand-700 hover:underline">
-                    {d.name}
-                  </Link>
-                </td>
-                <td className="px-4 py-2 text-slate-600">{d.tags?.map((t) => t.label).join(", ")}</td>
-                <td className="px-4 py-2 text-slate-600">{Math.max(1, Math.round(d.fileSize / 1024))} KB</td>
-                <td className="px-4 py-2 text-slate-600">{formatDate(new Date(d.createdOn))}</td>
-              </tr>
-            ))}
-          </DataTable>
+        {results.length === 0 ? (
+          <tr>
+            <td colSpan={4} className="px-4 py-8 text-center text-slate-500">
+              {params.q || selectedTags.length ? "Nothing matches." : "No deliverables yet: generate one from a template."}
+            </td>
+          </tr>
+        ) : null}
+        {results.map((d) => (
+          <tr key={d.id} className="border-b border-slate-100 last:border-0">
+            <td className="px-4 py-2">
+              <Link href={`/deliverables/${d.id}`} className="font-medium text-brand-700 hover:underline">
+                {d.name}
+              </Link>
+            </td>
+            <td className="px-4 py-2 text-slate-600">{d.tags?.map((t) => t.label).join(", ")}</td>
+            <td className="px-4 py-2 text-slate-600">{Math.max(1, Math.round(d.fileSize / 1024))} KB</td>
+            <td className="px-4 py-2 text-slate-600">{formatDate(new Date(d.createdOn))}</td>
+          </tr>
+        ))}
+      </DataTable>
       <Pager page={page} pageSize={PAGE_SIZE} total={totalRecords} href={pageLink} />
     </>
   );

@@ -18,7 +18,12 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
   const params = await searchParams;
   const status = STATUSES.find((s) => s === params.status);
   const page = Math.max(1, Number(params.page) || 1);
-  const { results, totalRecords } = await listDocuments(await sql(), org.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status, query: params.q || undefined });
+  const { results, totalRecords } = await listDocuments(await sql(), org.id, {
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+    status,
+    query: params.q || undefined,
+  });
   const href = (p: number) => `/documents?${new URLSearchParams({ ...(status ? { status } : {}), ...(params.q ? { q: params.q } : {}), page: String(p) })}`;
   return (
     <>
@@ -38,29 +43,29 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
         <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium">Apply</button>
       </form>
       <DataTable columns={["Name", "Status", "Signers", "Created"]}>
-            {results.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="px-4 py-8 text-center text-slate-500">
-                  No documents yet.
-                </td>
-              </tr>
-            ) : null}
-            {results.map((d) => (
-              <tr key={d.id} className="border-b border-slate-100 last:border-0">
-                <td className="px-4 py-2">
-                  <Link href={`/documents/${d.id}`} className="font-medium text-brand-700 hover:underline">
-                    {d.name}
-                  </Link>
-                </td>
-                <td className="px-4 py-2">
-                  <Badge tone={TONE[d.status]}>{d.status}</Badge>
-                </td>
-                <td className="px-4 py-2 text-slate-600">
-                  {d.recipients.filter((r) => r.status === "completed").length} / {d.recipients.length}
-                </td>
-                <td className="px-4 py-2 text-slate-600">{formatDate(new Date(d.createdOn))}</td>
-              </tr>
-            ))}
+        {results.length === 0 ? (
+          <tr>
+            <td colSpan={4} className="px-4 py-8 text-center text-slate-500">
+              No documents yet.
+            </td>
+          </tr>
+        ) : null}
+        {results.map((d) => (
+          <tr key={d.id} className="border-b border-slate-100 last:border-0">
+            <td className="px-4 py-2">
+              <Link href={`/documents/${d.id}`} className="font-medium text-brand-700 hover:underline">
+                {d.name}
+              </Link>
+            </td>
+            <td className="px-4 py-2">
+              <Badge tone={TONE[d.status]}>{d.status}</Badge>
+            </td>
+            <td className="px-4 py-2 text-slate-600">
+              {d.recipients.filter((r) => r.status === "completed").length} / {d.recipients.length}
+            </td>
+            <td className="px-4 py-2 text-slate-600">{formatDate(new Date(d.createdOn))}</td>
+          </tr>
+        ))}
       </DataTable>
       <Pager page={page} pageSize={PAGE_SIZE} total={totalRecords} href={href} />
     </>

@@ -26,7 +26,13 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
       <form className="mb-4 flex flex-wrap items-end gap-3" role="search">
         <label className="min-w-0 flex-1 basis-48">
           <span className="text-sm font-medium">Search by recipient</span>
-          <input name="q" type="search" defaultValue={search} placeholder="name@example.com" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+          <input
+            name="q"
+            type="search"
+            defaultValue={search}
+            placeholder="name@example.com"
+            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+          />
         </label>
         <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium">Search</button>
       </form>

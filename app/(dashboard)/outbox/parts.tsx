@@ -24,7 +24,8 @@ export function TransportBanner() {
     </p>
   ) : (
     <p className="mb-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-      <code>SMTP_URL</code> is not set, so emails are <strong>not delivered</strong>: they are only recorded here. Open a message to follow its links. Set <code>SMTP_URL</code> to deliver them as well.
+      <code>SMTP_URL</code> is not set, so emails are <strong>not delivered</strong>: they are only recorded here. Open a message to follow its links. Set{" "}
+      <code>SMTP_URL</code> to deliver them as well.
     </p>
   );
 }

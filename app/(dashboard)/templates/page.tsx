@@ -81,7 +81,11 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
             </Link>
           </span>
         ))}
-        {folder && canEdit ? <span className="ml-auto"><FolderMenu id={folder.id} name={folder.name} parentId={folder.templateFolderId} /></span> : null}
+        {folder && canEdit ? (
+          <span className="ml-auto">
+            <FolderMenu id={folder.id} name={folder.name} parentId={folder.templateFolderId} />
+          </span>
+        ) : null}
       </nav>
       {canEdit ? (
         <div className="mb-4">
@@ -126,10 +130,18 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
         </label>
         <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">Apply</button>
         <span className="flex gap-1 text-sm">
-          <Link aria-current={view === "grid" ? "true" : undefined} href={link({ view: "grid" })} className={`rounded px-2 py-1 ${view === "grid" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}>
+          <Link
+            aria-current={view === "grid" ? "true" : undefined}
+            href={link({ view: "grid" })}
+            className={`rounded px-2 py-1 ${view === "grid" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
+          >
             Grid
           </Link>
-          <Link aria-current={view === "list" ? "true" : undefined} href={link({ view: "list" })} className={`rounded px-2 py-1 ${view === "list" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}>
+          <Link
+            aria-current={view === "list" ? "true" : undefined}
+            href={link({ view: "list" })}
+            className={`rounded px-2 py-1 ${view === "list" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
+          >
             List
           </Link>
         </span>
@@ -147,11 +159,17 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
                 className="block h-full rounded-lg border border-slate-200 bg-white p-4 hover:border-brand-600"
               >
                 <span className="flex items-center gap-2 font-medium">
-                  {item.type === "folder" ? <FolderIcon className="h-5 w-5 shrink-0 text-amber-500" /> : <DocumentIcon className="h-5 w-5 shrink-0 text-brand-600" />}
+                  {item.type === "folder" ? (
+                    <FolderIcon className="h-5 w-5 shrink-0 text-amber-500" />
+                  ) : (
+                    <DocumentIcon className="h-5 w-5 shrink-0 text-brand-600" />
+                  )}
                   <span className="min-w-0 truncate">{item.name}</span>
                 </span>
                 <span className="mt-1 block text-xs text-slate-500">
-                  {item.type === "folder" ? `${item.templateCount} templates` : `${kindLabel(item)} · ${Math.max(1, Math.round((item.fileSize ?? 0) / 1024))} KB · ${formatDate(new Date(item.updatedOn!))}`}
+                  {item.type === "folder"
+                    ? `${item.templateCount} templates`
+                    : `${kindLabel(item)} · ${Math.max(1, Math.round((item.fileSize ?? 0) / 1024))} KB · ${formatDate(new Date(item.updatedOn!))}`}
                 </span>
                 {item.tags?.length ? <span className="mt-2 block truncate text-xs text-brand-700">{item.tags.join(", ")}</span> : null}
               </Link>
@@ -160,19 +178,22 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
         </ul>
       ) : (
         <DataTable minWidth="32rem" columns={["Name", "Kind", "Tags", "Updated"]}>
-              {results.map((item) => (
-                <tr key={item.id} className="border-b border-slate-100 last:border-0">
-                  <td className="px-4 py-2">
-                    <Link href={item.type === "folder" ? `/templates?folder=${item.id}` : `/templates/${item.id}`} className="font-medium text-brand-700 hover:underline">
-                      {item.name}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-2 text-slate-600">{item.type === "folder" ? `Folder (${item.templateCount})` : kindLabel(item)}</td>
-                  <td className="px-4 py-2 text-slate-600">{item.tags?.join(", ")}</td>
-                  <td className="px-4 py-2 text-slate-600">{item.updatedOn ? formatDate(new Date(item.updatedOn)) : ""}</td>
-                </tr>
-              ))}
-            </DataTable>
+          {results.map((item) => (
+            <tr key={item.id} className="border-b border-slate-100 last:border-0">
+              <td className="px-4 py-2">
+                <Link
+                  href={item.type === "folder" ? `/templates?folder=${item.id}` : `/templates/${item.id}`}
+                  className="font-medium text-brand-700 hover:underline"
+                >
+                  {item.name}
+                </Link>
+              </td>
+              <td className="px-4 py-2 text-slate-600">{item.type === "folder" ? `Folder (${item.templateCount})` : kindLabel(item)}</td>
+              <td className="px-4 py-2 text-slate-600">{item.tags?.join(", ")}</td>
+              <td className="px-4 py-2 text-slate-600">{item.updatedOn ? formatDate(new Date(item.updatedOn)) : ""}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <Pager page={page} pageSize={PAGE_SIZE} total={totalRecords} href={(p) => link({ page: String(p) })} />
     </>

@@ -28,8 +28,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   const status = STATUSES.find((s) => s === params.status);
   const event = AVAILABLE_EVENTS.find((e) => e === params.event);
   const page = Math.max(1, Number(params.page) || 1);
-  const log = selected ? await listDeliveries(client, org.id, { id: selected.id }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status, eventType: event }) : null;
-  const href = (p: number) => `/webhooks?${new URLSearchParams({ ...(selected ? { webhook: selected.id } : {}), ...(status ? { status } : {}), ...(event ? { event } : {}), page: String(p) })}`;
+  const log = selected
+    ? await listDeliveries(client, org.id, { id: selected.id }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status, eventType: event })
+    : null;
+  const href = (p: number) =>
+    `/webhooks?${new URLSearchParams({ ...(selected ? { webhook: selected.id } : {}), ...(status ? { status } : {}), ...(event ? { event } : {}), page: String(p) })}`;
   const events = [...AVAILABLE_EVENTS];
 
   return (
@@ -101,7 +104,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         {!selected ? (
           <Card>
             <p className="text-sm text-slate-600">
-              Each event is posted to every URL with an <code>X-Service-Signature</code> header (HMAC-SHA256 with the webhook’s secret). Failed deliveries are retried for about 11 hours.
+              Each event is posted to every URL with an <code>X-Service-Signature</code> header (HMAC-SHA256 with the webhook’s secret). Failed deliveries are
+              retried for about 11 hours.
             </p>
           </Card>
         ) : null}

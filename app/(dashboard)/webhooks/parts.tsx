@@ -7,7 +7,8 @@ export function AdminOnly() {
       <PageHeader title="Webhooks" />
       <Card>
         <p role="alert" className="text-sm text-slate-700">
-          Only administrators can manage webhooks. A webhook’s secret lets a receiver trust events from Quire, and its delivery log holds document details, so both stay with administrators.
+          Only administrators can manage webhooks. A webhook’s secret lets a receiver trust events from Quire, and its delivery log holds document details, so
+          both stay with administrators.
         </p>
       </Card>
     </>

@@ -37,11 +37,25 @@ export default async function SignPage({ params }: { params: Promise<{ token: st
   const { state, document } = session;
   // The framing page, if the browser named it and the organization allows it (docs/contract.md "Embedded signing").
   const embedOrigin = embeddingOrigin(h.get("referer"), await frameAncestorsForToken(await db(), token), new URL(getConfig().baseUrl).origin);
-  if (state === "voided") return <Notice title="This document was voided">The sender cancelled it{document.voidReason ? `: “${document.voidReason}”` : ""}. Nothing is left to sign.</Notice>;
-  if (state === "already_signed" || state === "completed") return <Notice title="You have signed"><CompletionNotifier origin={embedOrigin} documentId={document.id} />“{document.name}” is signed. {document.status === "completed" ? "Everyone has signed; the completed copy was emailed to you." : "We will email you the completed copy when everyone has signed."}</Notice>;
+  if (state === "voided")
+    return (
+      <Notice title="This document was voided">
+        The sender cancelled it{document.voidReason ? `: “${document.voidReason}”` : ""}. Nothing is left to sign.
+      </Notice>
+    );
+  if (state === "already_signed" || state === "completed")
+    return (
+      <Notice title="You have signed">
+        <CompletionNotifier origin={embedOrigin} documentId={document.id} />“{document.name}” is signed.{" "}
+        {document.status === "completed"
+          ? "Everyone has signed; the completed copy was emailed to you."
+          : "We will email you the completed copy when everyone has signed."}
+      </Notice>
+    );
   if (state === "expired") return <Notice title="This signing request has expired">Ask the sender to send it again.</Notice>;
   if (state === "draft") return <Notice title="Not sent yet">The sender has not sent this document for signing yet.</Notice>;
-  if (state === "not_your_turn") return <Notice title="Not your turn yet">An earlier signer has not signed “{document.name}” yet. We will email you when it is your turn.</Notice>;
+  if (state === "not_your_turn")
+    return <Notice title="Not your turn yet">An earlier signer has not signed “{document.name}” yet. We will email you when it is your turn.</Notice>;
 
   return (
     <main className="mx-auto max-w-4xl px-4 py-4">
@@ -49,13 +63,29 @@ export default async function SignPage({ params }: { params: Promise<{ token: st
         <p className="text-xs uppercase tracking-wide text-slate-500">Quire · secure signing</p>
         <h1 className="text-xl font-semibold">{document.name}</h1>
         <p className="text-sm text-slate-600">
-          {document.senderName ? `${document.senderName} asks you, ${session.recipient.name}, to sign.` : `Signing as ${session.recipient.name} (${session.recipient.email}).`} Fill the highlighted fields, then finish.
+          {document.senderName
+            ? `${document.senderName} asks you, ${session.recipient.name}, to sign.`
+            : `Signing as ${session.recipient.name} (${session.recipient.email}).`}{" "}
+          Fill the highlighted fields, then finish.
         </p>
       </header>
       {session.verification ? (
-        <GatedSigning token={token} verification={session.verification} document={{ id: document.id, name: document.name }} signer={{ name: session.recipient.name, email: session.recipient.email }} embedOrigin={embedOrigin} />
+        <GatedSigning
+          token={token}
+          verification={session.verification}
+          document={{ id: document.id, name: document.name }}
+          signer={{ name: session.recipient.name, email: session.recipient.email }}
+          embedOrigin={embedOrigin}
+        />
       ) : (
-        <SigningClient token={token} pages={session.pages} fields={session.fields} signer={{ name: session.recipient.name, email: session.recipient.email }} document={{ id: document.id, name: document.name }} embedOrigin={embedOrigin} />
+        <SigningClient
+          token={token}
+          pages={session.pages}
+          fields={session.fields}
+          signer={{ name: session.recipient.name, email: session.recipient.email }}
+          document={{ id: document.id, name: document.name }}
+          embedOrigin={embedOrigin}
+        />
       )}
     </main>
   );

@@ -30,7 +30,10 @@ export const GET = observed(async function GET(req: Request): Promise<Response> 
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${gone ? "Link already used" : "Link not valid"}</title></head><body style="font-family:system-ui,sans-serif;display:flex;min-height:90vh;align-items:center;justify-content:center;margin:0;padding:16px;background:#f8fafc"><main role="status" style="max-width:28rem;background:#fff;border:1px solid #e2e8f0;border-radius:8px;padding:24px;text-align:center"><h1 style="font-size:20px;margin:0 0 8px">${gone ? "This signing link was already used" : "This link does not work"}</h1><p style="color:#475569;font-size:14px;margin:0">${gone ? "One-time signing links work once and for about five minutes. Go back to the app you came from to get a new one." : "Ask the sender for a new link."}</p></main></body></html>`;
     // Framed like the page itself: an allowed embedding app shows this notice; others get a blank frame.
     const csp = frameAncestorsHeader(await frameAncestorsForToken(client, token));
-    return new Response(html, { status: gone ? 410 : 404, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": csp } });
+    return new Response(html, {
+      status: gone ? 410 : 404,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": csp },
+    });
   }
 });
 

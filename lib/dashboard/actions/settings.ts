@@ -35,7 +35,12 @@ export const saveSmsProviderAction = dashboardAction({
       await updateSigningSettings(await db(), ctx.org.id, { sms }, getConfig().nextAuthSecret);
     } catch (err) {
       // The form holds the provider's fields alone: "sms.from" is its "from".
-      if (err instanceof ValidationError) throw new ValidationError(err.message, err.issues.map((i) => ({ ...i, field: i.field.replace(/^sms\./, "") })), err.code);
+      if (err instanceof ValidationError)
+        throw new ValidationError(
+          err.message,
+          err.issues.map((i) => ({ ...i, field: i.field.replace(/^sms\./, "") })),
+          err.code,
+        );
       throw err;
     }
     return saved("SMS provider saved");
@@ -49,7 +54,8 @@ export const addIdentityProviderAction = dashboardAction({
     try {
       await addIdentityProvider(await db(), ctx.org.id, input, getConfig().nextAuthSecret);
     } catch (err) {
-      if (err instanceof QuireError && err.code === "IdentityProviderExists") throw new ValidationError(err.message, [{ field: "name", message: "already used by another provider" }]);
+      if (err instanceof QuireError && err.code === "IdentityProviderExists")
+        throw new ValidationError(err.message, [{ field: "name", message: "already used by another provider" }]);
       throw err;
     }
     return saved(`Identity provider “${input.name}” added`);

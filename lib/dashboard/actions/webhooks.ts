@@ -7,7 +7,15 @@ import { ADMINS } from "@/lib/auth/roles";
 import { dashboardAction, dashboardFormAction } from "@/lib/dashboard/action";
 import { deliveryDetail, replayDelivery, testWebhook } from "@/lib/webhooks/delivery";
 import { webhookDeps } from "@/lib/webhooks/service";
-import { createWebhook, createWebhookSchema, deleteWebhook, regenerateSecret, updateWebhook, updateWebhookSchema, testWebhookSchema } from "@/lib/webhooks/webhooks";
+import {
+  createWebhook,
+  createWebhookSchema,
+  deleteWebhook,
+  regenerateSecret,
+  updateWebhook,
+  updateWebhookSchema,
+  testWebhookSchema,
+} from "@/lib/webhooks/webhooks";
 
 // Field problems read as one line each under this message, e.g. "urls.1: must be an https:// URL".
 const admins = { roles: ADMINS, denied: "Only administrators can do this", invalid: "Please fix the highlighted problems." } as const;
@@ -15,7 +23,12 @@ const admins = { roles: ADMINS, denied: "Only administrators can do this", inval
 const id = z.uuid();
 
 /** The form's URLs box: one URL per line (or separated by spaces). */
-const urlLines = z.string().transform((text) => text.split(/\s+/).map((u) => u.trim()).filter(Boolean));
+const urlLines = z.string().transform((text) =>
+  text
+    .split(/\s+/)
+    .map((u) => u.trim())
+    .filter(Boolean),
+);
 
 /** The fields of the create and edit forms (components/webhooks/shared.tsx, WebhookFields). */
 function webhookFields(form: FormData) {
@@ -76,7 +89,10 @@ export const testWebhookAction = dashboardAction({
   input: z.object({ id, eventType: z.string().pipe(testWebhookSchema.shape.eventType.unwrap()) }),
   run: async ({ id, ...input }, ctx): Promise<TestOutcome> => {
     const result = await testWebhook(await webhookDeps(), ctx.org.id, { id }, input);
-    return done({ summary: result.summary, deliveries: result.deliveries.map((d) => ({ id: d.id, url: d.url, status: d.status, httpStatus: d.httpStatus, errorMessage: d.errorMessage })) });
+    return done({
+      summary: result.summary,
+      deliveries: result.deliveries.map((d) => ({ id: d.id, url: d.url, status: d.status, httpStatus: d.httpStatus, errorMessage: d.errorMessage })),
+    });
   },
 });
 

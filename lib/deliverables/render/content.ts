@@ -59,12 +59,24 @@ function fragment(sub: Substitution): string {
  * into a text subvariable's value) and the rendered fragments are put back afterwards.
  */
 export function valueToHtml(mimeType: "html" | "markdown", text: string, subs: Substitution[]): string {
-  if (mimeType === "html") return replaceAll(text, subs.map((sub) => [sub.token, fragment(sub)]));
+  if (mimeType === "html")
+    return replaceAll(
+      text,
+      subs.map((sub) => [sub.token, fragment(sub)]),
+    );
   let salt = 0;
   while (text.includes(`QUIRESUB${salt}N`)) salt++;
   const markers = subs.map((sub, i): [string, string, string] => [sub.token, `QUIRESUB${salt}N${i}E`, fragment(sub)]);
-  const html = markdownToHtml(replaceAll(text, markers.map(([token, marker]) => [token, marker])));
-  return replaceAll(html, markers.map(([, marker, value]) => [marker, value]));
+  const html = markdownToHtml(
+    replaceAll(
+      text,
+      markers.map(([token, marker]) => [token, marker]),
+    ),
+  );
+  return replaceAll(
+    html,
+    markers.map(([, marker, value]) => [marker, value]),
+  );
 }
 
 /** Replaces every occurrence of each key in one pass, so replacement values are never rescanned. */

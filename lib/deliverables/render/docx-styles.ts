@@ -32,8 +32,7 @@ const WORD_DEFAULT_FONT = "Times New Roman";
 
 export function readThemeFonts(themeXml: string | undefined): ThemeFonts {
   if (!themeXml) return {};
-  const latin = (scheme: string) =>
-    new RegExp(`<a:${scheme}>\\s*<a:latin\\b([^>]*)>`).exec(themeXml)?.[1];
+  const latin = (scheme: string) => new RegExp(`<a:${scheme}>\\s*<a:latin\\b([^>]*)>`).exec(themeXml)?.[1];
   const face = (attrs: string | undefined) => (attrs ? attrValue(attrs, "typeface") || undefined : undefined);
   return { major: face(latin("majorFont")), minor: face(latin("minorFont")) };
 }

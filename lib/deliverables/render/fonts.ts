@@ -16,7 +16,10 @@ const PPTX_DEFAULT_FONT = "Calibri";
 
 export function readFonts(zip: PizZip, kind: TemplateKind): FontUsage {
   const text = (path: string) => zip.file(path)?.asText();
-  const partNames = (pattern: RegExp) => Object.keys(zip.files).filter((name) => pattern.test(name)).sort();
+  const partNames = (pattern: RegExp) =>
+    Object.keys(zip.files)
+      .filter((name) => pattern.test(name))
+      .sort();
   const counts = new Map<string, number>();
   const count = (font: string) => counts.set(font, (counts.get(font) ?? 0) + 1);
 
@@ -33,9 +36,7 @@ export function readFonts(zip: PizZip, kind: TemplateKind): FontUsage {
     defaultFont = theme.minor ?? PPTX_DEFAULT_FONT;
     for (const name of partNames(/^ppt\/slides\/slide\d+\.xml$/)) countPptxRuns(text(name) ?? "", theme, defaultFont, count);
   }
-  const fonts = [...counts]
-    .map(([name, usage]) => ({ name, usage }))
-    .sort((a, b) => b.usage - a.usage || a.name.localeCompare(b.name));
+  const fonts = [...counts].map(([name, usage]) => ({ name, usage })).sort((a, b) => b.usage - a.usage || a.name.localeCompare(b.name));
   return { fonts, defaultFont };
 }
 
@@ -69,11 +70,7 @@ function countDocxRuns(xml: string, styles: DocxStyles, theme: ThemeFonts, count
       const r = runs.pop();
       if (!r?.hasText) continue;
       const paragraphStyle = paragraphs[paragraphs.length - 1]?.style ?? styles.defaultParagraphStyle;
-      const font =
-        (r.rFonts && rFontsName(r.rFonts, theme)) ||
-        styleFont(styles, r.rStyle) ||
-        styleFont(styles, paragraphStyle) ||
-        styles.defaultFont;
+      const font = (r.rFonts && rFontsName(r.rFonts, theme)) || styleFont(styles, r.rStyle) || styleFont(styles, paragraphStyle) || styles.defaultFont;
       count(font);
     } else if (t.startsWith("<w:r")) {
       if (t !== "<w:r/>") runs.push({ hasText: false });

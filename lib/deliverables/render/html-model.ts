@@ -60,8 +60,27 @@ type HtmlNode = HtmlElement | string;
 
 /** Elements dropped with everything inside them. */
 const DROPPED = new Set([
-  "script", "style", "template", "noscript", "iframe", "object", "embed", "head", "title", "svg", "math",
-  "canvas", "audio", "video", "map", "select", "textarea", "button", "img", "picture", "input",
+  "script",
+  "style",
+  "template",
+  "noscript",
+  "iframe",
+  "object",
+  "embed",
+  "head",
+  "title",
+  "svg",
+  "math",
+  "canvas",
+  "audio",
+  "video",
+  "map",
+  "select",
+  "textarea",
+  "button",
+  "img",
+  "picture",
+  "input",
 ]);
 const MAX_DEPTH = 100;
 
@@ -106,9 +125,38 @@ function parseTree(html: string): HtmlElement {
 // Tree -> blocks
 
 const BLOCKS = new Set([
-  "p", "div", "section", "article", "header", "footer", "main", "nav", "aside", "figure", "figcaption",
-  "address", "center", "form", "fieldset", "details", "summary", "dl", "dt", "dd", "blockquote", "pre",
-  "h1", "h2", "h3", "h4", "h5", "h6", "body", "html", "caption", "legend",
+  "p",
+  "div",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "main",
+  "nav",
+  "aside",
+  "figure",
+  "figcaption",
+  "address",
+  "center",
+  "form",
+  "fieldset",
+  "details",
+  "summary",
+  "dl",
+  "dt",
+  "dd",
+  "blockquote",
+  "pre",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "body",
+  "html",
+  "caption",
+  "legend",
 ]);
 const MAX_LIST_LEVEL = 8;
 const MAX_COLSPAN = 50;
@@ -319,9 +367,12 @@ export function htmlToBlocks(html: string): Block[] {
 /** Literal text as blocks: one paragraph, newlines as line breaks. */
 export function textToBlocks(text: string): Block[] {
   const runs: Inline[] = [];
-  text.replace(/\r\n?/g, "\n").split("\n").forEach((line, i) => {
-    if (i > 0) runs.push({ br: true, style: {} });
-    if (line) runs.push({ text: line, style: {} });
-  });
+  text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .forEach((line, i) => {
+      if (i > 0) runs.push({ br: true, style: {} });
+      if (line) runs.push({ text: line, style: {} });
+    });
   return [{ type: "p", runs }];
 }

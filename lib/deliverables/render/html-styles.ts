@@ -83,7 +83,11 @@ function parseCss(style: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const decl of (style ?? "").split(";")) {
     const colon = decl.indexOf(":");
-    if (colon > 0) out[decl.slice(0, colon).trim().toLowerCase()] = decl.slice(colon + 1).trim().toLowerCase();
+    if (colon > 0)
+      out[decl.slice(0, colon).trim().toLowerCase()] = decl
+        .slice(colon + 1)
+        .trim()
+        .toLowerCase();
   }
   return out;
 }

@@ -44,7 +44,11 @@ export async function prepareImages(
     issues.sort((a, b) => a.field.localeCompare(b.field, "en", { numeric: true }));
     const codes = new Set(issues.map((issue) => issue.code));
     const message = issues.length === 1 ? issues[0].message : `${issues.length} images are unusable: ${issues.map((i) => i.message).join("; ")}`;
-    throw new ValidationError(message, issues.map(({ field, message: m }) => ({ field, message: m })), codes.size === 1 ? issues[0].code : "InvalidImage");
+    throw new ValidationError(
+      message,
+      issues.map(({ field, message: m }) => ({ field, message: m })),
+      codes.size === 1 ? issues[0].code : "InvalidImage",
+    );
   }
   return prepared;
 }

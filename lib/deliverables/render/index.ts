@@ -34,12 +34,7 @@ export { MAX_IMAGE_BYTES } from "./images";
 
 const MAX_FONT_NAME = 100;
 
-export async function renderTemplate(
-  template: Buffer,
-  kind: TemplateKind,
-  variables: VariableInput[],
-  opts: RenderOptions,
-): Promise<RenderResult> {
+export async function renderTemplate(template: Buffer, kind: TemplateKind, variables: VariableInput[], opts: RenderOptions): Promise<RenderResult> {
   const requestedFont = checkDefaultFont(opts.defaultFont);
   const digest = templateDigest(template);
   const inspection = await inspectForRender(template, kind, digest);

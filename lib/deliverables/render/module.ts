@@ -74,7 +74,13 @@ export function createRenderModule(kind: TemplateKind, plan: RenderPlan, pkg: Pa
     name: "QuireRenderModule",
     // Runs before docxtemplater's modules and the image module, so it sees the flat token list.
     priority: 100,
-    matchers: () => [[(content: string) => !/^[#/^-]/.test(content) && (plan.values.has(content) || /^[@%]/.test(content)), RENDER_MODULE_NAME, (values: string[]) => partFor(values[0])]],
+    matchers: () => [
+      [
+        (content: string) => !/^[#/^-]/.test(content) && (plan.values.has(content) || /^[@%]/.test(content)),
+        RENDER_MODULE_NAME,
+        (values: string[]) => partFor(values[0]),
+      ],
+    ],
 
     postparse(parsed: QuirePart[]) {
       markSectionParagraphs(parsed, w);

@@ -7,15 +7,49 @@ import type { Block, Inline, Paragraph, RunStyle } from "./html-model";
 import { buildElement, escapeAttr, escapeText, parseElement, setAttr, setChild, type XmlElement } from "./xml";
 
 const RPR_ORDER = [
-  "a:ln", "a:noFill", "a:solidFill", "a:gradFill", "a:blipFill", "a:pattFill", "a:grpFill", "a:effectLst",
-  "a:effectDag", "a:highlight", "a:uLnTx", "a:uLn", "a:uFillTx", "a:uFill", "a:latin", "a:ea", "a:cs", "a:sym",
-  "a:hlinkClick", "a:hlinkMouseOver", "a:rtl", "a:extLst",
+  "a:ln",
+  "a:noFill",
+  "a:solidFill",
+  "a:gradFill",
+  "a:blipFill",
+  "a:pattFill",
+  "a:grpFill",
+  "a:effectLst",
+  "a:effectDag",
+  "a:highlight",
+  "a:uLnTx",
+  "a:uLn",
+  "a:uFillTx",
+  "a:uFill",
+  "a:latin",
+  "a:ea",
+  "a:cs",
+  "a:sym",
+  "a:hlinkClick",
+  "a:hlinkMouseOver",
+  "a:rtl",
+  "a:extLst",
 ] as const;
 const FILLS = ["a:noFill", "a:solidFill", "a:gradFill", "a:blipFill", "a:pattFill", "a:grpFill"];
 
 const PPR_ORDER = [
-  "a:lnSpc", "a:spcBef", "a:spcAft", "a:buClrTx", "a:buClr", "a:buSzTx", "a:buSzPct", "a:buSzPts", "a:buFontTx",
-  "a:buFont", "a:buNone", "a:buAutoNum", "a:buChar", "a:buBlip", "a:tabLst", "a:defRPr", "a:extLst",
+  "a:lnSpc",
+  "a:spcBef",
+  "a:spcAft",
+  "a:buClrTx",
+  "a:buClr",
+  "a:buSzTx",
+  "a:buSzPct",
+  "a:buSzPts",
+  "a:buFontTx",
+  "a:buFont",
+  "a:buNone",
+  "a:buAutoNum",
+  "a:buChar",
+  "a:buBlip",
+  "a:tabLst",
+  "a:defRPr",
+  "a:extLst",
 ] as const;
 const BULLET_CHILDREN = ["a:buFontTx", "a:buFont", "a:buNone", "a:buAutoNum", "a:buChar", "a:buBlip"];
 
@@ -83,7 +117,10 @@ function paragraph(p: Paragraph, ctx: WriterContext): string {
 
 function endParaProps(ctx: WriterContext, style: RunStyle & { scale?: number }): string {
   const rPr = runProps(style, ctx);
-  return rPr.replace(/^<a:rPr\b/, "<a:endParaRPr").replace(/<\/a:rPr>$/, "</a:endParaRPr>").replace(/<a:hlinkClick[^>]*\/>/, "");
+  return rPr
+    .replace(/^<a:rPr\b/, "<a:endParaRPr")
+    .replace(/<\/a:rPr>$/, "</a:endParaRPr>")
+    .replace(/<a:hlinkClick[^>]*\/>/, "");
 }
 
 export function pptxRuns(runs: Inline[], ctx: WriterContext): string {

@@ -261,5 +261,8 @@ function addOverride(zip: PizZip, partName: string, contentType: string): void {
 function addDefault(zip: PizZip, extension: string, contentType: string): void {
   const xml = zip.file("[Content_Types].xml")?.asText();
   if (!xml || new RegExp(`Extension="${extension}"`, "i").test(xml)) return;
-  zip.file("[Content_Types].xml", xml.replace(/<Types\b[^>]*>/, (start) => `${start}<Default Extension="${extension}" ContentType="${contentType}"/>`));
+  zip.file(
+    "[Content_Types].xml",
+    xml.replace(/<Types\b[^>]*>/, (start) => `${start}<Default Extension="${extension}" ContentType="${contentType}"/>`),
+  );
 }

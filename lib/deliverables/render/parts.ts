@@ -58,7 +58,10 @@ export function elementXml(parts: Part[], tag: string, from: number, to: number,
     if (p.position !== "start") return "";
     const range = enclosing(parts, j + 1, tag, j, to);
     if (!range) return "";
-    return parts.slice(range.start, range.end + 1).map((part) => part.value).join("");
+    return parts
+      .slice(range.start, range.end + 1)
+      .map((part) => part.value)
+      .join("");
   }
   return "";
 }

@@ -55,7 +55,14 @@ export function planVariables(input: unknown, placeholders: TemplatePlaceholder[
   // "{client}" carries the JSON that {client.address.city}, {#client}… read, unless {client} is a plain tag too.
   const dataNames = advancedDataNames(placeholders).filter((name) => !known.has(`{${name}}`));
   // sections and data become render data keyed by user-chosen names: no prototype, so "__proto__" is just a name.
-  const plan: RenderPlan = { values: new Map(), stacks: new Map(), sections: Object.create(null), data: Object.create(null), images: new Map(), missingPlaceholders: [] };
+  const plan: RenderPlan = {
+    values: new Map(),
+    stacks: new Map(),
+    sections: Object.create(null),
+    data: Object.create(null),
+    images: new Map(),
+    missingPlaceholders: [],
+  };
   const seen = new Map<string, number>();
   const unknown: string[] = [];
 
@@ -143,17 +150,27 @@ export function planVariables(input: unknown, placeholders: TemplatePlaceholder[
   function planData(v: CheckedVariable, name: string, field: string): void {
     if (v.stack || v.subvariables.length > 0) {
       const which = v.stack ? "variableStack" : "subvariables";
-      add(`${field}.${which}`, "AdvancedVariableMixed", `${v.placeholder} carries JSON data for the template's paths, loops and conditions; it cannot have ${which}`);
+      add(
+        `${field}.${which}`,
+        "AdvancedVariableMixed",
+        `${v.placeholder} carries JSON data for the template's paths, loops and conditions; it cannot have ${which}`,
+      );
       return;
     }
     if (v.text === undefined) {
-      add(`${field}.value`, "VariableTextRequired", `${v.placeholder} needs a value: JSON data (an object, array, boolean or number) for the template's ${name}`);
+      add(
+        `${field}.value`,
+        "VariableTextRequired",
+        `${v.placeholder} needs a value: JSON data (an object, array, boolean or number) for the template's ${name}`,
+      );
       return;
     }
     let value: unknown;
     try {
       // Objects without a prototype: a key named "__proto__" is data, never a way to a shared prototype.
-      value = JSON.parse(v.text, (_key, item) => (item !== null && typeof item === "object" && !Array.isArray(item) ? Object.assign(Object.create(null), item) : item));
+      value = JSON.parse(v.text, (_key, item) =>
+        item !== null && typeof item === "object" && !Array.isArray(item) ? Object.assign(Object.create(null), item) : item,
+      );
     } catch (err) {
       const detail = err instanceof Error ? err.message.replace(/^JSON\.parse: /, "") : String(err);
       add(`${field}.value`, "InvalidJsonValue", `${v.placeholder}: the value must be JSON (an object, array, boolean or number): ${detail}`);

@@ -89,7 +89,8 @@ function expandedParts(source: PizZip, kind: TemplateKind, stacks: Map<string, s
         const group = parsed.slice(start, end + 1);
         const section = group.find((p) => p.type === "placeholder" && /^[#^/]/.test(p.value));
         const stacked = group.find((p) => p.type === "placeholder" && stacks.has(p.value));
-        if (section && stacked && !conflict) conflict = { stacked: `{${stacked.value}}`, section: `{${section.value}}`, row: group.some((p) => p.tag === `${w}:tr`) };
+        if (section && stacked && !conflict)
+          conflict = { stacked: `{${stacked.value}}`, section: `{${section.value}}`, row: group.some((p) => p.tag === `${w}:tr`) };
       }
       const out: StackPart[] = [];
       let next = 0;

@@ -39,11 +39,7 @@ export type { TemplateKind };
  * What one placeholder occurrence renders, after validation: markdown is already HTML, subvariables
  * are already substituted, and images are keys into the prepared-image table.
  */
-export type ResolvedValue =
-  | { kind: "empty" }
-  | { kind: "text"; text: string }
-  | { kind: "html"; html: string }
-  | { kind: "image"; imageKey: string };
+export type ResolvedValue = { kind: "empty" } | { kind: "text"; text: string } | { kind: "html"; html: string } | { kind: "image"; imageKey: string };
 
 /** An image ready to embed: decoded, sniffed and measured. */
 export interface PreparedImage {

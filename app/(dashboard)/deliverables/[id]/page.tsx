@@ -17,7 +17,10 @@ function summary(v: StoredVariable): string {
   if (v.isDisabled) return "(skipped)";
   if (v.variableStack) return `${Object.keys(v.variableStack as object).length} repeated entries`;
   if (v.mimeType === "image") return "(image)";
-  const text = (v.text ?? "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+  const text = (v.text ?? "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return text.length > 120 ? `${text.slice(0, 120)}…` : text || "(empty)";
 }
 
@@ -33,19 +36,31 @@ export default async function DeliverablePage({ params }: { params: Promise<{ id
   const canWrite = WRITERS.includes(role);
   return (
     <>
-      <PageHeader title={d.name} description={`From template “${d.templateName}”${d.templateNotDeleted ? "" : " (deleted)"} · ${formatDate(new Date(d.createdOn))}`}>
+      <PageHeader
+        title={d.name}
+        description={`From template “${d.templateName}”${d.templateNotDeleted ? "" : " (deleted)"} · ${formatDate(new Date(d.createdOn))}`}
+      >
         {canWrite ? (
           <div className="flex flex-wrap gap-2">
-            <a href={`/api/dashboard/deliverables/${d.id}/pdf?download=1`} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+            <a
+              href={`/api/dashboard/deliverables/${d.id}/pdf?download=1`}
+              className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+            >
               Download PDF
             </a>
             {SENDERS.includes(role) ? (
-              <a href={`/documents/new?deliverableId=${d.id}`} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+              <a
+                href={`/documents/new?deliverableId=${d.id}`}
+                className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50"
+              >
                 Send for signing
               </a>
             ) : null}
             {plan.hasFileDownload ? (
-              <a href={`/api/dashboard/deliverables/${d.id}/source`} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+              <a
+                href={`/api/dashboard/deliverables/${d.id}/source`}
+                className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50"
+              >
                 Download {d.fileType.includes("presentation") ? "PPTX" : "DOCX"}
               </a>
             ) : null}
@@ -73,7 +88,8 @@ export default async function DeliverablePage({ params }: { params: Promise<{ id
             <ul className="space-y-2 text-sm">
               {(d.variables as StoredVariable[]).map((v) => (
                 <li key={v.placeholder}>
-                  <code className="rounded bg-slate-100 px-1 font-mono text-xs">{v.placeholder}</code> <span className="text-xs text-slate-500">{v.mimeType}</span>
+                  <code className="rounded bg-slate-100 px-1 font-mono text-xs">{v.placeholder}</code>{" "}
+                  <span className="text-xs text-slate-500">{v.mimeType}</span>
                   <p className="break-words text-slate-700">{summary(v)}</p>
                 </li>
               ))}

@@ -11,7 +11,6 @@ import { isUuid } from "@/lib/ids";
 
 export const metadata: Metadata = { title: "Generate a document" };
 
-
 export default async function NewDeliverablePage({ searchParams }: { searchParams: Promise<{ templateId?: string; q?: string }> }) {
   const { org } = await requireDashboard();
   const { templateId, q } = await searchParams;
@@ -27,12 +26,27 @@ export default async function NewDeliverablePage({ searchParams }: { searchParam
       </>
     );
   }
-  const { results } = await listTemplateItems(await sql(), org.id, { limit: 50, offset: 0, query: q || undefined, selectedTags: [], showTags: false, type: "template", column0: "updatedOn", order0: "desc" });
+  const { results } = await listTemplateItems(await sql(), org.id, {
+    limit: 50,
+    offset: 0,
+    query: q || undefined,
+    selectedTags: [],
+    showTags: false,
+    type: "template",
+    column0: "updatedOn",
+    order0: "desc",
+  });
   return (
     <>
       <PageHeader title="Generate a document" description="Choose a template." />
       <form className="mb-4 flex gap-2" role="search">
-        <input name="q" defaultValue={q} aria-label="Search templates" placeholder="Search templates" className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-2" />
+        <input
+          name="q"
+          defaultValue={q}
+          aria-label="Search templates"
+          placeholder="Search templates"
+          className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-2"
+        />
         <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium">Search</button>
       </form>
       <ul className="grid gap-3 sm:grid-cols-2">

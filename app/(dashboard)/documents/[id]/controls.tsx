@@ -22,7 +22,11 @@ export function RetryFinalizationButton({ id }: { id: string }) {
         {pending ? <span aria-hidden className="h-3 w-3 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
         {pending ? "Retrying…" : "Retry finalization"}
       </button>
-      {note ? <span role="status" className="text-sm">{note}</span> : null}
+      {note ? (
+        <span role="status" className="text-sm">
+          {note}
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -47,7 +51,11 @@ export function VoidButton({ id }: { id: string }) {
       >
         {pending ? "Voiding…" : "Void"}
       </button>
-      {error ? <span role="alert" className="text-xs text-red-700">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -71,7 +79,11 @@ export function ResendButton({ id, recipientId, name }: { id: string; recipientI
       >
         {pending ? "Sending…" : "Resend email"}
       </button>
-      {note ? <span role="status" className="text-xs text-slate-600">{note}</span> : null}
+      {note ? (
+        <span role="status" className="text-xs text-slate-600">
+          {note}
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -47,7 +47,8 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
       </PageHeader>
       {finalizing ? (
         <p role="status" className="mb-4 rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-blue-900">
-          Everyone has signed. Quire is sealing the signed PDF and will email every party{finalization.attempts > 1 ? ` (attempt ${finalization.attempts}; last error: ${finalization.lastError ?? "none"})` : ""}.
+          Everyone has signed. Quire is sealing the signed PDF and will email every party
+          {finalization.attempts > 1 ? ` (attempt ${finalization.attempts}; last error: ${finalization.lastError ?? "none"})` : ""}.
         </p>
       ) : null}
       {finalizationFailed ? (
@@ -70,7 +71,9 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
                     {r.signingOrder}. {r.name}
                   </span>{" "}
                   <span className="text-slate-500">{r.email}</span>
-                  <span className="block text-xs text-slate-500">{r.signedAt ? `signed ${formatDate(new Date(r.signedAt))}` : r.viewedAt ? `viewed ${formatDate(new Date(r.viewedAt))}` : "not opened"}</span>
+                  <span className="block text-xs text-slate-500">
+                    {r.signedAt ? `signed ${formatDate(new Date(r.signedAt))}` : r.viewedAt ? `viewed ${formatDate(new Date(r.viewedAt))}` : "not opened"}
+                  </span>
                 </span>
                 <span className="flex items-center gap-2">
                   <Badge tone={TONE[r.status]}>{r.status}</Badge>
@@ -82,7 +85,9 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
         </Card>
         <Card>
           <h2 className="mb-1 font-medium">Audit trail</h2>
-          <p className={`mb-3 text-xs ${intact ? "text-emerald-700" : "text-red-700"}`}>{intact ? "Hash chain intact" : "Hash chain broken: the trail was altered"}</p>
+          <p className={`mb-3 text-xs ${intact ? "text-emerald-700" : "text-red-700"}`}>
+            {intact ? "Hash chain intact" : "Hash chain broken: the trail was altered"}
+          </p>
           <ol className="space-y-2 text-sm">
             {trail.map((e) => (
               <li key={e.id}>

@@ -26,7 +26,11 @@ export default async function NewDocumentPage({ searchParams }: { searchParams: 
   return (
     <>
       <PageHeader title="Send for signing" description="Step 1 of 2: the document and who signs it. Next you place the fields." />
-      <NewDocumentForm deliverables={results.map((d) => ({ id: d.id, name: d.name }))} initialDeliverableId={results.some((d) => d.id === deliverableId) ? deliverableId : undefined} limit={{ bytes: MAX_DOCUMENT_BYTES, message: documentTooLarge().message }} />
+      <NewDocumentForm
+        deliverables={results.map((d) => ({ id: d.id, name: d.name }))}
+        initialDeliverableId={results.some((d) => d.id === deliverableId) ? deliverableId : undefined}
+        limit={{ bytes: MAX_DOCUMENT_BYTES, message: documentTooLarge().message }}
+      />
     </>
   );
 }

@@ -50,7 +50,11 @@ export default async function OutboxMessagePage({ params }: { params: Promise<{ 
             <Header name="Transport">
               <span className="flex flex-wrap items-center gap-2">
                 <Badge>{m.transport}</Badge>
-                {m.transport === "outbox" ? <span className="text-slate-500">recorded only, not delivered</span> : m.sentAt ? <span className="text-slate-500">delivered {formatDate(new Date(m.sentAt))}</span> : null}
+                {m.transport === "outbox" ? (
+                  <span className="text-slate-500">recorded only, not delivered</span>
+                ) : m.sentAt ? (
+                  <span className="text-slate-500">delivered {formatDate(new Date(m.sentAt))}</span>
+                ) : null}
                 {m.error ? <Badge tone="red">failed</Badge> : null}
               </span>
             </Header>

@@ -21,7 +21,10 @@ export default async function TemplatePage({ params }: { params: Promise<{ id: s
     if (err instanceof NotFoundError) notFound();
     throw err;
   });
-  const [path, folders] = await Promise.all([template.templateFolderId ? folderPath(client, org.id, template.templateFolderId) : [], listFolderPaths(client, org.id)]);
+  const [path, folders] = await Promise.all([
+    template.templateFolderId ? folderPath(client, org.id, template.templateFolderId) : [],
+    listFolderPaths(client, org.id),
+  ]);
   const kind = template.fileType.includes("presentation") ? "PowerPoint (PPTX)" : "Word (DOCX)";
   return (
     <>
@@ -40,7 +43,10 @@ export default async function TemplatePage({ params }: { params: Promise<{ id: s
       </nav>
       <PageHeader title={template.name} description={template.description || undefined}>
         {WRITERS.includes(role) ? (
-          <Link href={`/deliverables/new?templateId=${template.id}`} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+          <Link
+            href={`/deliverables/new?templateId=${template.id}`}
+            className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+          >
             Generate
           </Link>
         ) : null}
@@ -64,7 +70,12 @@ export default async function TemplatePage({ params }: { params: Promise<{ id: s
           <TemplateDoctor templateId={template.id} />
           <h2 className="mt-6 mb-2 font-medium">Preview</h2>
           {/* #page=1&view=FitH: the browser's PDF viewer opens on page one, fitted to the width. */}
-          <iframe title="Template preview" src={`/api/dashboard/templates/${template.id}/preview#page=1&view=FitH`} className="h-96 w-full rounded border border-slate-200" loading="lazy" />
+          <iframe
+            title="Template preview"
+            src={`/api/dashboard/templates/${template.id}/preview#page=1&view=FitH`}
+            className="h-96 w-full rounded border border-slate-200"
+            loading="lazy"
+          />
           <dl className="mt-6 grid grid-cols-2 gap-2 text-sm">
             <dt className="text-slate-500">Kind</dt>
             <dd>{kind}</dd>
@@ -77,13 +88,27 @@ export default async function TemplatePage({ params }: { params: Promise<{ id: s
             <dt className="text-slate-500">Documents made</dt>
             <dd>{template.deliverableCount}</dd>
             <dt className="text-slate-500">Tags</dt>
-            <dd className="flex flex-wrap gap-1">{template.tags.length ? template.tags.map((t) => <Badge key={t.id} tone="blue">{t.label}</Badge>) : "none"}</dd>
+            <dd className="flex flex-wrap gap-1">
+              {template.tags.length
+                ? template.tags.map((t) => (
+                    <Badge key={t.id} tone="blue">
+                      {t.label}
+                    </Badge>
+                  ))
+                : "none"}
+            </dd>
           </dl>
         </Card>
         {SENDERS.includes(role) ? (
           <Card>
             <TemplateEditor
-              template={{ id: template.id, name: template.name, description: template.description, folderId: template.templateFolderId, tags: template.tags.map((t) => t.label) }}
+              template={{
+                id: template.id,
+                name: template.name,
+                description: template.description,
+                folderId: template.templateFolderId,
+                tags: template.tags.map((t) => t.label),
+              }}
               folders={folders}
             />
           </Card>

@@ -22,7 +22,13 @@ export const POST = dashboardRoute({ roles: SENDERS }, async ({ req, ctx }) => {
       templateFolderId: folder ? folder : undefined,
       tags: listField(fields, "tags"),
     });
-    const template = await uploadTemplate(await db(), fileStorage(), { orgId: ctx.org.id, userId: ctx.user.id }, { ...input, file }, { maxBytes: maxUploadBytes });
+    const template = await uploadTemplate(
+      await db(),
+      fileStorage(),
+      { orgId: ctx.org.id, userId: ctx.user.id },
+      { ...input, file },
+      { maxBytes: maxUploadBytes },
+    );
     return dataResponse(template, { status: 201 });
   });
 });

@@ -12,7 +12,10 @@ import { observed } from "@/lib/http/observe";
 
 const bodySchema = z.object({
   baseUrl: z.string(),
-  orgSlug: z.string().regex(/^[a-z0-9-]{2,40}$/).optional(),
+  orgSlug: z
+    .string()
+    .regex(/^[a-z0-9-]{2,40}$/)
+    .optional(),
   orgName: z.string().max(100).optional(),
   adminEmail: z.email().optional(),
   adminPassword: z.string().min(8),

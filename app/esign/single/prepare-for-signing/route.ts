@@ -6,5 +6,7 @@ import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { requestMeta } from "@/lib/http/request-meta";
 
 export const POST = apiRoute({ family: "signing", roles: SENDERS, idempotent: true }, async ({ req, principal }) => {
-  return withPrepareRequest(req, async (input, file) => dataResponse(await prepareDocument(await esignDeps(), principal, input, file, "sign", requestMeta(req))));
+  return withPrepareRequest(req, async (input, file) =>
+    dataResponse(await prepareDocument(await esignDeps(), principal, input, file, "sign", requestMeta(req))),
+  );
 });

@@ -8,5 +8,9 @@ import { checkStoredTemplate } from "@/lib/templates/templates";
 
 // The template doctor: reads the template, writes nothing, so every role may ask.
 export const POST = apiRoute<{ id: string }>({ family: "listing", roles: ANY_ROLE }, async ({ principal, params }) =>
-  dataResponse(await checkStoredTemplate(await db(), fileStorage(), principal.orgId, requireUuid(params.id, "Template not found", "TemplateNotFound"), () => pdfConverter().fonts())),
+  dataResponse(
+    await checkStoredTemplate(await db(), fileStorage(), principal.orgId, requireUuid(params.id, "Template not found", "TemplateNotFound"), () =>
+      pdfConverter().fonts(),
+    ),
+  ),
 );

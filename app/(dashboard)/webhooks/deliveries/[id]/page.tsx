@@ -43,7 +43,11 @@ export default async function DeliveryPage({ params, searchParams }: { params: P
   if (role !== "administrator") return <AdminOnly />;
   const { id } = await params;
   const { replayOf } = await searchParams;
-  const { delivery: d, webhook, attempts } = await deliveryDetail(await db(), org.id, id).catch((err) => {
+  const {
+    delivery: d,
+    webhook,
+    attempts,
+  } = await deliveryDetail(await db(), org.id, id).catch((err) => {
     if (err instanceof NotFoundError) notFound();
     throw err;
   });
@@ -113,7 +117,11 @@ export default async function DeliveryPage({ params, searchParams }: { params: P
                 </h3>
                 {a.errorMessage ? <p className="break-words text-sm text-red-700">{a.errorMessage}</p> : null}
                 <div className="grid gap-3 lg:grid-cols-2">
-                  <Block label="Request headers">{Object.entries(a.requestHeaders).map(([k, v]) => `${k}: ${v}`).join("\n")}</Block>
+                  <Block label="Request headers">
+                    {Object.entries(a.requestHeaders)
+                      .map(([k, v]) => `${k}: ${v}`)
+                      .join("\n")}
+                  </Block>
                   <Block label="Request body">{pretty(a.requestBody)}</Block>
                 </div>
                 <Block label="Response body">{a.responseBody ?? ""}</Block>

@@ -8,5 +8,9 @@ import { checkStoredTemplate } from "@/lib/templates/templates";
 
 // The template page's "Check template" panel: the same findings as POST /template/{id}/check.
 export const POST = dashboardRoute<{ id: string }>({ roles: ANY_ROLE }, async ({ ctx, params }) =>
-  Response.json({ data: await checkStoredTemplate(await db(), fileStorage(), ctx.org.id, requireUuid(params.id, "Template not found", "TemplateNotFound"), () => pdfConverter().fonts()) }),
+  Response.json({
+    data: await checkStoredTemplate(await db(), fileStorage(), ctx.org.id, requireUuid(params.id, "Template not found", "TemplateNotFound"), () =>
+      pdfConverter().fonts(),
+    ),
+  }),
 );

@@ -8,7 +8,9 @@ import { requestMeta } from "@/lib/http/request-meta";
 // Deprecated (docs/contract.md "Embedded signing"): same checks and audit as POST signing-url, and says so in headers,
 // errors included.
 const handler = apiRoute<{ id: string; recipientId: string }>({ family: "signing", roles: SENDERS }, async ({ req, principal, params }) => {
-  const result = await issueSigningUrl(await signingUrlDeps(), principal, params.id, { recipientId: params.recipientId }, requestMeta(req), { deprecatedLink: true });
+  const result = await issueSigningUrl(await signingUrlDeps(), principal, params.id, { recipientId: params.recipientId }, requestMeta(req), {
+    deprecatedLink: true,
+  });
   return dataResponse({ results: result });
 });
 
