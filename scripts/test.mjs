@@ -43,6 +43,7 @@ function playwrightCounts(file) {
 }
 
 const phases = [
+  { id: "check", title: "Format, lint, import layers and types (npm run check)", cmd: ["npm", ["run", "check"]] },
   { id: "build", title: "Build (Prisma client, type check, Next.js)", cmd: ["npm", ["run", "build"]], skip: env.QUIRE_TEST_SKIP_BUILD === "1" },
   { id: "unit", title: "Unit tests", vitest: "unit" },
   { id: "integration-pglite", title: "Integration tests over HTTP on embedded PGlite", vitest: "integration", env: { QUIRE_TEST_DB: "pglite" } },
