@@ -1,289 +1,30 @@
-// Signing documents: prepare (for signing or for review), send, read, void, resend, download.
-// Sources become one PDF first; fields on text anchors are resolved against that PDF's text.
+// Signing documents: prepare (for signing or for review), send, read, void, resend, download. The source
+// becomes one PDF first (sources.ts), fields are placed on it (field-plan.ts), recipients checked
+// (recipients.ts).
 import crypto from "node:crypto";
+import { now } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { appendAudit } from "@/lib/esign/audit";
 import { recordSigningEvent } from "@/lib/esign/events";
 import { DocumentNotFoundError, DocumentNotSignableError, DocumentNotVoidableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
-import { loadSigningSettings, parseIdentityBlock, resolveIdentity, smsPasscodesThisMonth } from "@/lib/esign/identity";
-import { loadPlan } from "@/lib/orgs/plan";
-import { now } from "@/lib/clock";
-import type { FieldInput, PrepareInput, RecipientInput } from "@/lib/esign/schemas";
+import { planFields } from "@/lib/esign/field-plan";
+import {
+  checkExpiresAt,
+  checkIdentities,
+  checkRecipients,
+  checkReturnUrl,
+  needsSingleUseUrl,
+  type RecipientRow,
+  type RecipientStatus,
+  recipientStatuses,
+} from "@/lib/esign/recipients";
+import type { PrepareInput } from "@/lib/esign/schemas";
+import { resolveSource, sha256 } from "@/lib/esign/sources";
 import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
-import { NotFoundError } from "@/lib/errors";
+import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
-import type { AnchorHit, AnchorRequest } from "@/lib/pdf/anchors";
-import type { PdfConverter } from "@/lib/pdf/converter";
-import { fitsOn, type Rect } from "@/lib/pdf/geometry";
-import type { SealablePdf } from "@/lib/pdf/inspect";
-import type { FileStorage } from "@/lib/storage";
-import type { UploadedFile } from "@/lib/uploads/file";
 import { isUuid } from "@/lib/ids";
-
-export type { AnchorHit, AnchorRequest };
-
-export interface MailMessage {
-  orgId: string;
-  kind: string;
-  to: string;
-  cc?: string[];
-  fromName?: string;
-  replyTo?: string;
-  subject: string;
-  html: string;
-  text: string;
-  documentId: string;
-  attachments?: { filename: string; content: Buffer; contentType: string }[];
-}
-
-export interface EsignDeps {
-  db: Db;
-  storage: FileStorage;
-  converter: PdfConverter;
-  /** SSRF-safe download of a fileLink. */
-  download: (url: string) => Promise<Buffer>;
-  pageSizes: (pdf: Buffer) => Promise<{ width: number; height: number }[]>;
-  /** Refuses what cannot be sealed (PdfPasswordProtected, PdfDamaged, PdfUnsupported); page geometry. */
-  inspectPdf: (pdf: Buffer) => Promise<SealablePdf>;
-  findAnchors: (pdf: Buffer, requests: AnchorRequest[]) => Promise<AnchorHit[][]>;
-  sendMail: (mail: MailMessage) => Promise<unknown>;
-  emails: {
-    signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null }) => {
-      subject: string;
-      html: string;
-      text: string;
-    };
-    documentVoided: (a: { recipientName: string; documentName: string; reason: string }) => { subject: string; html: string; text: string };
-  };
-  baseUrl: string;
-  linkSecret: string;
-}
-
-export interface Actor {
-  orgId: string;
-  userId: string;
-}
-
-export interface RequestMeta {
-  ip?: string | null;
-  userAgent?: string | null;
-}
-
-const DEFAULT_FIELD_SIZE: Record<string, { width: number; height: number }> = {
-  signature: { width: 160, height: 40 },
-  initial: { width: 60, height: 30 },
-  checkbox: { width: 14, height: 14 },
-};
-
-function sha256(data: Buffer): string {
-  return crypto.createHash("sha256").update(data).digest("hex");
-}
-
-function isPdf(data: Buffer): boolean {
-  return data.subarray(0, 5).toString("latin1") === "%PDF-";
-}
-
-function officeKind(name: string): "docx" | "pptx" | null {
-  const m = /\.(docx|pptx)$/i.exec(name);
-  return m ? (m[1].toLowerCase() as "docx" | "pptx") : null;
-}
-
-/** Exactly one of file, fileLink, templateId, deliverableId becomes the PDF to sign. */
-async function resolveSource(
-  deps: EsignDeps,
-  actor: Actor,
-  input: PrepareInput,
-  file?: UploadedFile,
-): Promise<{ pdf: Buffer; kind: string; ref: string | null; name: string }> {
-  const given = [
-    file ? "file" : null,
-    input.fileLink ? "fileLink" : null,
-    input.templateId ? "templateId" : null,
-    input.deliverableId ? "deliverableId" : null,
-  ].filter(Boolean);
-  if (given.length !== 1)
-    throw invalid(
-      `Give exactly one document source (file, fileLink, templateId or deliverableId); got ${given.length ? given.join(", ") : "none"}`,
-      "DocumentSourceInvalid",
-      "file",
-    );
-
-  if (file) {
-    // The PDF engine and the converter work on bytes in memory; the upload's cap bounds them.
-    const data = await file.readAll();
-    if (isPdf(data)) return { pdf: data, kind: "file", ref: file.name, name: file.name.replace(/\.pdf$/i, "") };
-    const office = officeKind(file.name);
-    if (!office) throw invalid("The file must be a PDF, DOCX or PPTX", "UnsupportedDocument", "file");
-    return { pdf: await deps.converter.convert(data, office), kind: "file", ref: file.name, name: file.name.replace(/\.(docx|pptx)$/i, "") };
-  }
-  if (input.fileLink) {
-    const data = await deps.download(input.fileLink);
-    const path = new URL(input.fileLink).pathname;
-    const base = decodeURIComponent(path.split("/").pop() || "document");
-    if (isPdf(data)) return { pdf: data, kind: "fileLink", ref: input.fileLink, name: base.replace(/\.pdf$/i, "") };
-    const office = officeKind(base);
-    if (!office) throw invalid("fileLink must point to a PDF, DOCX or PPTX", "UnsupportedDocument", "fileLink");
-    return { pdf: await deps.converter.convert(data, office), kind: "fileLink", ref: input.fileLink, name: base.replace(/\.(docx|pptx)$/i, "") };
-  }
-  if (input.templateId) {
-    const t = isUuid(input.templateId) ? await deps.db.template.findFirst({ where: { id: input.templateId, orgId: actor.orgId, isActive: true } }) : null;
-    if (!t) throw new NotFoundError("Template not found", "TemplateNotFound");
-    return { pdf: await deps.converter.convert(await deps.storage.get(t.storageKey), t.kind as "docx" | "pptx"), kind: "templateId", ref: t.id, name: t.name };
-  }
-  const d = isUuid(input.deliverableId!)
-    ? await deps.db.deliverable.findFirst({ where: { id: input.deliverableId!, orgId: actor.orgId, isActive: true } })
-    : null;
-  if (!d?.pdfKey) throw new NotFoundError("Deliverable not found", "DeliverableNotFound");
-  return { pdf: await deps.storage.get(d.pdfKey), kind: "deliverableId", ref: d.id, name: d.name };
-}
-
-function checkRecipients(recipients: RecipientInput[]): void {
-  const externalIds = new Set<string>();
-  const emails = new Set<string>();
-  for (const [i, r] of recipients.entries()) {
-    parseIdentityBlock(r.identityVerification, `recipients.${i}`);
-    if (r.externalId) {
-      if (externalIds.has(r.externalId)) throw invalid(`Two recipients share the externalId "${r.externalId}"`, "DuplicateExternalId", "recipients");
-      externalIds.add(r.externalId);
-    }
-    const email = r.email.toLowerCase();
-    if (emails.has(email)) throw invalid(`${r.email} is listed twice; each recipient signs once`, "DuplicateRecipient", "recipients");
-    emails.add(email);
-  }
-}
-
-/** Resolves every recipient's verification against the organization's current settings and plan. */
-export async function checkIdentities(
-  db: Db,
-  orgId: string,
-  recipients: { identityVerification: unknown; phone: string | null }[],
-  automated: boolean,
-): Promise<void> {
-  const [settings, plan] = await Promise.all([loadSigningSettings(db, orgId), loadPlan(db, orgId)]);
-  const ctx = { settings, plan, automated, smsUsed: () => smsPasscodesThisMonth(db, orgId, now()) };
-  for (const [i, r] of recipients.entries()) await resolveIdentity(ctx, r, `recipients.${i}`);
-}
-
-/** external_idv and override signers sign only through a single-use URL, never an emailed link. */
-export function needsSingleUseUrl(identityVerification: unknown): boolean {
-  const mode = (identityVerification as { mode?: string } | null)?.mode;
-  return mode === "external_idv" || mode === "override";
-}
-
-export function checkReturnUrl(url: string | undefined): void {
-  if (url === undefined) return;
-  let parsed: URL | null = null;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // reported below
-  }
-  if (parsed?.protocol !== "https:") throw invalid("returnUrl must be an https:// URL", "InvalidReturnUrl", "returnUrl");
-}
-
-function checkExpiresAt(expiresAt: string | undefined): void {
-  // A request that is expired on arrival could never be signed; say so now, not on the signer's page.
-  if (expiresAt !== undefined && new Date(expiresAt).getTime() <= now().getTime())
-    throw invalid("expiresAt must be in the future", "ExpiresAtInPast", "expiresAt");
-}
-
-interface PlannedField {
-  recipientIndex: number;
-  type: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-  defaultValue: string | null;
-  isReadonly: boolean;
-  isMultiline: boolean;
-  anchor: string | null;
-  anchorRect: Rect | null;
-}
-
-type PageSize = { width: number; height: number };
-
-/** A field must lie on its page as displayed (docs/contract.md "Signing documents"); the message names it and the page. */
-export function checkFieldFits(pages: PageSize[], f: { page: number } & Rect, field: string): void {
-  const page = pages[f.page - 1];
-  if (!page) throw invalid(`${field}.page is ${f.page} but the document has ${pages.length} page(s)`, "FieldOutOfDocument", `${field}.page`);
-  if (!fitsOn(page, f)) {
-    const r = (n: number) => Math.round(n * 10) / 10;
-    throw invalid(
-      `${field} (x ${r(f.x)}, y ${r(f.y)}, ${r(f.width)}×${r(f.height)}) does not fit on page ${f.page}, which is ${r(page.width)}×${r(page.height)} from its top-left corner`,
-      "FieldOutOfPage",
-      field,
-    );
-  }
-}
-
-async function planFields(deps: EsignDeps, pdf: Buffer, pages: PageSize[], recipients: RecipientInput[], fields: FieldInput[]): Promise<PlannedField[]> {
-  const recipientOf = (f: FieldInput, i: number): number => {
-    const index = f.recipientExternalId
-      ? recipients.findIndex((r) => r.externalId === f.recipientExternalId)
-      : recipients.findIndex((r) => r.email.toLowerCase() === f.recipientEmail!.toLowerCase());
-    if (index < 0)
-      throw invalid(
-        `fields.${i} names a recipient that is not in recipients (${f.recipientExternalId ?? f.recipientEmail})`,
-        "FieldRecipientUnknown",
-        `fields.${i}`,
-      );
-    return index;
-  };
-  const anchored = fields.map((f, i) => ({ f, i })).filter(({ f }) => f.template?.anchor ?? f.template?.searchText);
-  const hits = anchored.length
-    ? await deps.findAnchors(
-        pdf,
-        anchored.map(({ f }) => ({
-          anchor: (f.template!.anchor ?? f.template!.searchText)!,
-          placement: f.template!.placement,
-          size: f.template!.size ?? DEFAULT_FIELD_SIZE[f.type],
-          offset: f.template!.offset,
-          caseSensitive: f.template!.caseSensitive,
-          useRegex: f.template!.useRegex,
-        })),
-      )
-    : [];
-  const planned: PlannedField[] = [];
-  for (const [i, f] of fields.entries()) {
-    const recipientIndex = recipientOf(f, i);
-    const common = {
-      recipientIndex,
-      type: f.type,
-      required: f.required ?? f.type !== "checkbox",
-      defaultValue: f.defaultValue ?? null,
-      isReadonly: f.isReadonly ?? false,
-      isMultiline: f.isMultiline ?? false,
-    };
-    const k = anchored.findIndex((a) => a.i === i);
-    if (k >= 0) {
-      const anchor = (f.template!.anchor ?? f.template!.searchText)!;
-      for (const { match, ...hit } of hits[k]) {
-        checkFieldFits(pages, hit, `fields.${i}`);
-        planned.push({ ...common, ...hit, anchor, anchorRect: match });
-      }
-      continue;
-    }
-    const placed = { page: f.page!, x: f.x!, y: f.y!, width: f.width!, height: f.height! };
-    checkFieldFits(pages, placed, `fields.${i}`);
-    planned.push({ ...common, ...placed, anchor: null, anchorRect: null });
-  }
-  return planned;
-}
-
-export type RecipientStatus = "ready" | "pending" | "completed";
-
-type RecipientRow = { id: string; name: string; email: string; externalId: string | null; signingOrder: number; signedAt: Date | null };
-
-export function recipientStatuses<R extends RecipientRow>(status: DocumentStatus, recipients: R[]): (R & { status: RecipientStatus })[] {
-  const firstOpen = Math.min(...recipients.filter((r) => !r.signedAt).map((r) => r.signingOrder));
-  return recipients.map((r) => ({
-    ...r,
-    status: r.signedAt ? "completed" : status === "sent" && r.signingOrder === firstOpen ? "ready" : "pending",
-  }));
-}
+import type { UploadedFile } from "@/lib/uploads/file";
 
 export interface PrepareReply {
   success: true;

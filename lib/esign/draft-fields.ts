@@ -3,8 +3,9 @@
 // looking at the fields.
 import { z } from "zod";
 import { appendAudit } from "@/lib/esign/audit";
-import type { EsignDeps, Actor, RequestMeta } from "@/lib/esign/documents";
-import { checkFieldFits, requireDocument } from "@/lib/esign/documents";
+import type { EsignDeps, Actor, RequestMeta } from "@/lib/esign/types";
+import { checkFieldFits } from "@/lib/esign/field-plan";
+import { requireDocument } from "@/lib/esign/documents";
 import { invalid } from "@/lib/esign/errors";
 import { FIELD_TYPES } from "@/lib/esign/schemas";
 

@@ -4,8 +4,8 @@
 import crypto from "node:crypto";
 import { now } from "@/lib/clock";
 import { appendAudit } from "@/lib/esign/audit";
-import type { EsignDeps, MailMessage } from "@/lib/esign/documents";
-import { recipientStatuses } from "@/lib/esign/documents";
+import type { EsignDeps, MailMessage } from "@/lib/esign/types";
+import { recipientStatuses } from "@/lib/esign/recipients";
 import { e164, smsPasscodesThisMonth } from "@/lib/esign/identity";
 import { accessOf, issueSession, loadByToken, maskDestination, SignerError } from "@/lib/esign/signer-access";
 import type { SmsSender } from "@/lib/sms/sms";

@@ -3,7 +3,7 @@
 import { getConfig } from "@/lib/config";
 import { open, seal } from "@/lib/crypto/secret-box";
 import { db, type Db } from "@/lib/db/client";
-import type { EsignDeps } from "@/lib/esign/documents";
+import type { EsignDeps } from "@/lib/esign/types";
 import type { CompletionDeps } from "@/lib/esign/completion";
 import { deliverQueuedMail, queueMail, sendMail } from "@/lib/mail/mailer";
 import { documentVoidedEmail, signingCompletedEmail, signingRequestEmail } from "@/lib/mail/templates";

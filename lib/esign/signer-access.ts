@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import { now } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
-import type { EsignDeps } from "@/lib/esign/documents";
+import type { EsignDeps } from "@/lib/esign/types";
 import { loadSigningSettings, parseIdentityBlock, type Channel } from "@/lib/esign/identity";
 import { hashToken } from "@/lib/esign/tokens";
 import { QuireError } from "@/lib/errors";

@@ -9,7 +9,8 @@ import { open } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import type { SqlRunner } from "@/lib/db/sql";
 import { appendAuditSql } from "@/lib/esign/audit";
-import { checkReturnUrl, recipientStatuses, type Actor, type EsignDeps, type RequestMeta } from "@/lib/esign/documents";
+import { checkReturnUrl, recipientStatuses } from "@/lib/esign/recipients";
+import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import {
   DocumentNotFoundError,
   DocumentNotSignableError,

@@ -8,6 +8,7 @@ import { db } from "@/lib/db/client";
 import { embeddingOrigin, frameAncestorsForToken } from "@/lib/esign/framing";
 import { openSigningSession, SignerError } from "@/lib/esign/signing";
 import { esignDeps } from "@/lib/esign/service";
+import { requestMetaOf } from "@/lib/http/request-meta";
 
 export const metadata: Metadata = { title: "Sign a document", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -26,7 +27,7 @@ function Notice({ title, children }: { title: string; children: React.ReactNode 
 export default async function SignPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const h = await headers();
-  const meta = { ip: h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip"), userAgent: h.get("user-agent") };
+  const meta = requestMetaOf(h);
   let session: Awaited<ReturnType<typeof openSigningSession>>;
   try {
     session = await openSigningSession(await esignDeps(), token, meta);

@@ -11,6 +11,7 @@ import { replaceDraftFields, placedFieldsSchema } from "@/lib/esign/draft-fields
 import { resendDocument, sendDocument, voidDocument } from "@/lib/esign/documents";
 import { retryFinalization } from "@/lib/esign/completion";
 import { esignDeps, signingDeps } from "@/lib/esign/service";
+import { requestMetaOf } from "@/lib/http/request-meta";
 
 const senders = { roles: SENDERS, denied: "Only administrators and contributors can do this" } as const;
 
@@ -19,7 +20,7 @@ async function actorOf(ctx: DashboardContext) {
   const h = await headers();
   return {
     actor: { orgId: ctx.org.id, userId: ctx.user.id },
-    meta: { ip: h.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null, userAgent: h.get("user-agent") },
+    meta: requestMetaOf(h),
   };
 }
 

@@ -1,0 +1,54 @@
+// What the signing area's operations are given: their adapters (EsignDeps), who acts (Actor) and from
+// where (RequestMeta, for the audit trail and the certificate page).
+import type { Db } from "@/lib/db/client";
+import type { AnchorHit, AnchorRequest } from "@/lib/pdf/anchors";
+import type { PdfConverter } from "@/lib/pdf/converter";
+import type { SealablePdf } from "@/lib/pdf/inspect";
+import type { FileStorage } from "@/lib/storage";
+
+export interface MailMessage {
+  orgId: string;
+  kind: string;
+  to: string;
+  cc?: string[];
+  fromName?: string;
+  replyTo?: string;
+  subject: string;
+  html: string;
+  text: string;
+  documentId: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
+}
+
+export interface EsignDeps {
+  db: Db;
+  storage: FileStorage;
+  converter: PdfConverter;
+  /** SSRF-safe download of a fileLink. */
+  download: (url: string) => Promise<Buffer>;
+  pageSizes: (pdf: Buffer) => Promise<{ width: number; height: number }[]>;
+  /** Refuses what cannot be sealed (PdfPasswordProtected, PdfDamaged, PdfUnsupported); page geometry. */
+  inspectPdf: (pdf: Buffer) => Promise<SealablePdf>;
+  findAnchors: (pdf: Buffer, requests: AnchorRequest[]) => Promise<AnchorHit[][]>;
+  sendMail: (mail: MailMessage) => Promise<unknown>;
+  emails: {
+    signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null }) => {
+      subject: string;
+      html: string;
+      text: string;
+    };
+    documentVoided: (a: { recipientName: string; documentName: string; reason: string }) => { subject: string; html: string; text: string };
+  };
+  baseUrl: string;
+  linkSecret: string;
+}
+
+export interface Actor {
+  orgId: string;
+  userId: string;
+}
+
+export interface RequestMeta {
+  ip?: string | null;
+  userAgent?: string | null;
+}
