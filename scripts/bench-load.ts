@@ -1,3 +1,4 @@
+// Size: one bench section, its scenarios in the order they run against one server.
 // npm run bench -- --only load: autocannon against the built server (started as the tests start it).
 //   1. List endpoints, each at a fixed rate (default 200 requests/s) for --seconds: GET /template-item,
 //      GET /v1/deliverable, GET /esign/documents, GET /api/webhooks.

@@ -1,3 +1,4 @@
+// Size: the operation list itself, one record per operation (issue 18 moves them next to their areas).
 // Every public REST operation, with the request schemas its route handler parses with and the
 // response schemas of what it answers. tests/unit/openapi.test.ts fails when a route file under
 // app/ has no entry here, or an entry has no route file.

@@ -4,36 +4,9 @@
 import { getConfig } from "@/lib/config";
 import { GotenbergConverter } from "@/lib/pdf/gotenberg";
 import { LibreOfficePool } from "@/lib/pdf/libreoffice";
+import type { PdfConverter, PdfConverterInfo } from "@/lib/pdf/converter-types";
 
-export type ConverterStatus = "ok" | "unavailable";
-export type ConvertibleKind = "docx" | "pptx";
-
-export interface ConvertOptions {
-  /**
-   * Aborting rejects with `signal.reason` (as fetch does): a queued job is dropped, a running one is
-   * abandoned and its result discarded.
-   */
-  signal?: AbortSignal;
-}
-
-/**
- * Errors: UnavailableError (503) when the converter is missing, down or too slow;
- * UnprocessableError with code "DocumentNotConvertible" (422) when the input itself cannot be read.
- * A resolved Buffer always starts with `%PDF-`.
- */
-export interface PdfConverter {
-  readonly kind: "libreoffice" | "gotenberg";
-  convert(input: Buffer, kind: ConvertibleKind, opts?: ConvertOptions): Promise<Buffer>;
-  status(): Promise<ConverterStatus>;
-  /** Font families the converter renders with; null when it cannot tell (a remote service). */
-  fonts(): Promise<string[] | null>;
-  close(): Promise<void>;
-}
-
-export interface PdfConverterInfo {
-  kind: "libreoffice" | "gotenberg";
-  status: ConverterStatus;
-}
+export type { ConverterStatus, ConvertibleKind, ConvertOptions, PdfConverter, PdfConverterInfo } from "@/lib/pdf/converter-types";
 
 // On globalThis rather than in a module variable: Next.js may evaluate this module once per bundle
 // (route handlers, instrumentation, server actions), and each copy would otherwise start its own pool.

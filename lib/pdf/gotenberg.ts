@@ -8,7 +8,7 @@
 // tell a bad document (400) from a broken service (5xx).
 import { withoutComments } from "@/lib/pdf/docx-comments";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
-import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter";
+import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
 
 const MIME: Record<ConvertibleKind, string> = {
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",

@@ -8,27 +8,23 @@
 //
 // Nothing starts at import: the first conversion starts a slot (and warms the others in the
 // background), so `next build` and processes that never convert spawn nothing.
-import { spawn, type ChildProcess } from "node:child_process";
+// Size: the pool is one state machine (queue, slots, retries, recycling, shutdown); the process and the
+// dependency probe live in office-process.ts and office-dependencies.ts.
 import crypto from "node:crypto";
-import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { QuireError, UnavailableError, UnprocessableError } from "@/lib/errors";
-import { log } from "@/lib/log";
 import { withoutComments } from "@/lib/pdf/docx-comments";
 import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
-import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter";
+import { findMissingDependency } from "@/lib/pdf/office-dependencies";
+import { closedError, type HelperReply, type HelperRequest, INSTALL_HINT, OfficeProcess } from "@/lib/pdf/office-process";
+import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
 
 const FORMATS: Record<ConvertibleKind, { importFilter: string; exportFilter: string }> = {
   docx: { importFilter: "MS Word 2007 XML", exportFilter: "writer_pdf_Export" },
   pptx: { importFilter: "Impress MS PowerPoint 2007 XML", exportFilter: "impress_pdf_Export" },
 };
-
-const INSTALL_HINT =
-  "run scripts/install-system-deps.sh (Debian/Ubuntu packages libreoffice-writer-nogui, libreoffice-impress-nogui, python3-uno) " +
-  "or point GOTENBERG_URL at a Gotenberg 8 service";
 
 /** A process that dies younger than this is not restarted in the background, to avoid crash loops. */
 const MIN_UPTIME_FOR_AUTO_RESTART_MS = 5_000;
@@ -76,21 +72,6 @@ export interface LibreOfficePoolStats {
   queued: number;
   /** soffice launcher pids of running slots (they change when a slot is restarted). */
   sofficePids: number[];
-}
-
-interface HelperRequest {
-  in: string;
-  out: string;
-  import: string;
-  filter: string;
-}
-
-interface HelperReply {
-  id: number;
-  ok: boolean;
-  /** On failure: true when the document is at fault, false when LibreOffice is. */
-  input?: boolean;
-  error?: string;
 }
 
 /** What the helper reports when soffice dies under a call (a crash, not an answer about the file). */
@@ -427,267 +408,6 @@ export class LibreOfficePool implements PdfConverter {
   }
 }
 
-interface OfficeProcessOptions {
-  sofficePath: string;
-  pythonPath: string;
-  helperScript: string;
-  profileDir: string;
-  pipeName: string;
-  connectTimeoutMs: number;
-}
-
-/** One soffice and the helper that drives it. Never reused once dead: the slot starts a new one. */
-class OfficeProcess {
-  readonly startedAt = Date.now();
-  readonly sofficePid: number;
-  /** Resolves once the helper is connected to soffice. */
-  readonly ready: Promise<void>;
-  /** Resolves once both processes have exited and their files are removed. */
-  readonly gone: Promise<void>;
-  dead: Error | null = null;
-  conversions = 0;
-  onDeath: (() => void) | null = null;
-
-  private readonly soffice: ChildProcess;
-  private readonly helper: ChildProcess;
-  private readonly pending = new Map<number, { resolve: (reply: HelperReply) => void; reject: (err: Error) => void }>();
-  private readonly profileUrl: string;
-  private nextId = 1;
-  private stdoutBuffer = "";
-  private stderrTail = "";
-  private filesRemoved = false;
-  private markReady!: () => void;
-  private failReady!: (err: Error) => void;
-
-  constructor(private readonly opts: OfficeProcessOptions) {
-    this.ready = new Promise<void>((resolve, reject) => {
-      this.markReady = resolve;
-      this.failReady = reject;
-    });
-    this.ready.catch(() => {}); // observed through die(); avoid an unhandled rejection when nobody waits
-    this.profileUrl = pathToFileURL(opts.profileDir).href;
-
-    // Own process group: soffice forks soffice.bin, and killing the group is the only way to take
-    // both down. A unix pipe instead of a TCP port: nothing else on the machine can reach this UNO
-    // endpoint (which can run arbitrary office code), and there is no free-port race between slots.
-    this.soffice = spawn(
-      opts.sofficePath,
-      [
-        "--headless",
-        "--invisible",
-        "--nologo",
-        "--norestore",
-        "--nodefault",
-        "--nolockcheck",
-        `-env:UserInstallation=${this.profileUrl}`,
-        `--accept=pipe,name=${opts.pipeName};urp;StarOffice.ComponentContext`,
-      ],
-      { detached: true, stdio: ["ignore", "ignore", "pipe"] },
-    );
-    this.sofficePid = this.soffice.pid ?? -1;
-    this.helper = spawn(
-      opts.pythonPath,
-      [
-        opts.helperScript,
-        "--pipe",
-        opts.pipeName,
-        "--soffice-pgid",
-        String(this.sofficePid),
-        "--profile-dir",
-        opts.profileDir,
-        "--connect-timeout",
-        String(Math.ceil(opts.connectTimeoutMs / 1000)),
-        ...officePipeFiles(opts.pipeName, this.profileUrl).flatMap((file) => ["--stale-file", file]),
-      ],
-      { stdio: ["pipe", "pipe", "pipe"] },
-    );
-
-    const exited = (child: ChildProcess) =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) resolve();
-        else child.once("close", () => resolve()).once("error", () => resolve());
-      });
-    this.gone = Promise.all([exited(this.soffice), exited(this.helper)]).then(() => this.removeFiles());
-
-    this.soffice.on("error", (err) =>
-      this.die(new UnavailableError(`Cannot run ${opts.sofficePath}: ${err.message}; ${INSTALL_HINT}`, "PdfConverterUnavailable")),
-    );
-    this.helper.on("error", (err) =>
-      this.die(new UnavailableError(`Cannot run ${opts.pythonPath}: ${err.message}; ${INSTALL_HINT}`, "PdfConverterUnavailable")),
-    );
-    this.soffice.on("exit", (code, signal) => this.die(this.failure(`soffice exited (${signal ?? `code ${code}`})`)));
-    this.helper.on("exit", (code, signal) => this.die(this.failure(`the UNO helper exited (${signal ?? `code ${code}`})`)));
-    this.soffice.stderr!.on("data", (chunk: Buffer) => this.keepStderr(chunk));
-    this.helper.stderr!.on("data", (chunk: Buffer) => this.keepStderr(chunk));
-    this.helper.stdout!.on("data", (chunk: Buffer) => this.onStdout(chunk));
-    this.helper.stdin!.on("error", () => {}); // EPIPE when the helper died; reported by its exit event
-
-    // Idle pool processes must not keep Node alive (a CLI that converted once should still exit);
-    // in-flight work is covered by its ref'd timeout timer, and the exit hook kills the processes.
-    for (const handle of [this.soffice, this.helper, this.soffice.stderr, this.helper.stdin, this.helper.stdout, this.helper.stderr]) {
-      (handle as unknown as { unref?: () => void } | null)?.unref?.();
-    }
-  }
-
-  request(request: HelperRequest): Promise<HelperReply> {
-    if (this.dead) return Promise.reject(this.dead);
-    const id = this.nextId++;
-    return new Promise<HelperReply>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.helper.stdin!.write(`${JSON.stringify({ id, ...request })}\n`);
-    });
-  }
-
-  /** Immediate: SIGKILL both processes; files are removed once they are gone. */
-  kill(reason: Error): void {
-    this.die(reason);
-  }
-
-  /** Lets soffice shut down cleanly, then kills whatever is left. */
-  async quit(graceMs: number): Promise<void> {
-    if (!this.dead) {
-      this.helper.stdin!.write(`${JSON.stringify({ quit: true })}\n`);
-      // Ref'd on purpose: the processes are unref'd, and without it Node could exit mid-shutdown.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.gone, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
-      this.die(closedError());
-    }
-    await this.gone;
-  }
-
-  /** For the process 'exit' hook, where nothing asynchronous runs any more. */
-  killNow(): void {
-    this.signalAll();
-    this.removeFiles();
-  }
-
-  private die(reason: Error): void {
-    if (this.dead) return;
-    this.dead = reason;
-    this.signalAll();
-    this.failReady(reason);
-    for (const { reject } of this.pending.values()) reject(reason);
-    this.pending.clear();
-    this.onDeath?.();
-  }
-
-  private signalAll(): void {
-    try {
-      if (this.sofficePid > 0) process.kill(-this.sofficePid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-    if (this.helper.exitCode === null && this.helper.signalCode === null) this.helper.kill("SIGKILL");
-  }
-
-  private failure(what: string): UnavailableError {
-    const tail = this.stderrTail.trim();
-    return new UnavailableError(`LibreOffice stopped: ${what}${tail ? `: ${tail}` : ""}`, "PdfConverterUnavailable");
-  }
-
-  private keepStderr(chunk: Buffer): void {
-    this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-1000);
-  }
-
-  private onStdout(chunk: Buffer): void {
-    this.stdoutBuffer += chunk.toString("utf8");
-    let newline: number;
-    while ((newline = this.stdoutBuffer.indexOf("\n")) >= 0) {
-      const line = this.stdoutBuffer.slice(0, newline).trim();
-      this.stdoutBuffer = this.stdoutBuffer.slice(newline + 1);
-      if (line) this.onMessage(line);
-    }
-  }
-
-  private onMessage(line: string): void {
-    let message: Partial<HelperReply> & { ready?: boolean; warning?: string; fatal?: string };
-    try {
-      message = JSON.parse(line);
-    } catch {
-      this.keepStderr(Buffer.from(`${line}\n`));
-      return;
-    }
-    if (message.ready) {
-      if (message.warning) log.warn({ pdfConverter: "libreoffice" }, message.warning);
-      this.markReady();
-    } else if (message.fatal) this.die(new UnavailableError(`LibreOffice did not start: ${message.fatal}`, "PdfConverterUnavailable"));
-    else if (typeof message.id === "number") {
-      const waiter = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      waiter?.resolve(message as HelperReply);
-    }
-  }
-
-  private removeFiles(): void {
-    if (this.filesRemoved) return;
-    this.filesRemoved = true;
-    try {
-      fs.rmSync(this.opts.profileDir, { recursive: true, force: true });
-    } catch {
-      // best effort
-    }
-    // A killed soffice leaves its unix sockets in /tmp; a clean shutdown removes them itself.
-    for (const file of officePipeFiles(this.opts.pipeName, this.profileUrl)) {
-      try {
-        fs.rmSync(file, { force: true });
-      } catch {
-        // best effort
-      }
-    }
-  }
-}
-
-/**
- * LibreOffice's sockets: the --accept pipe, and the single-instance pipe it names after the MD5 of
- * the profile URL in UTF-16LE, each byte in hex without padding (desktop/source/app/officeipcthread.cxx).
- */
-function officePipeFiles(pipeName: string, profileUrl: string): string[] {
-  if (typeof process.getuid !== "function") return [];
-  const uid = process.getuid();
-  const md5 = crypto.createHash("md5").update(Buffer.from(profileUrl, "utf16le")).digest();
-  const hash = Array.from(md5, (b) => b.toString(16)).join("");
-  return [`/tmp/OSL_PIPE_${uid}_${pipeName}`, `/tmp/OSL_PIPE_${uid}_SingleOfficeIPC_${hash}`];
-}
-
-/** Null when everything is installed, else what is missing. */
-async function findMissingDependency(sofficePath: string, pythonPath: string, helperScript: string): Promise<string | null> {
-  if (!(await findExecutable(sofficePath))) return `LibreOffice (${sofficePath}) is not installed`;
-  if (!(await isFile(helperScript))) return `the UNO helper ${helperScript} is missing`;
-  const importsUno = await new Promise<boolean>((resolve) => {
-    const child = spawn(pythonPath, ["-c", "import uno"], { stdio: "ignore", timeout: 15_000 });
-    child.once("error", () => resolve(false));
-    child.once("exit", (code) => resolve(code === 0));
-  });
-  if (!importsUno) return `${pythonPath} cannot import uno (python3-uno is not installed)`;
-  return null;
-}
-
-async function findExecutable(command: string): Promise<string | null> {
-  const candidates = command.includes("/")
-    ? [command]
-    : (process.env.PATH ?? "")
-        .split(path.delimiter)
-        .filter(Boolean)
-        .map((dir) => path.join(dir, command));
-  for (const candidate of candidates) {
-    try {
-      await fsp.access(candidate, fs.constants.X_OK);
-      if (await isFile(candidate)) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
-
-async function isFile(file: string): Promise<boolean> {
-  return fsp.stat(file).then(
-    (s) => s.isFile(),
-    () => false,
-  );
-}
-
 function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(error()), ms);
@@ -740,8 +460,4 @@ async function removeJobDir(files: JobFiles): Promise<void> {
   await Promise.all([files.input, files.output].map((file) => fsp.unlink(file).catch(() => {})));
   // Anything else soffice left there (it should leave nothing) falls back to the recursive removal.
   await fsp.rmdir(files.dir).catch(() => fsp.rm(files.dir, { recursive: true, force: true }));
-}
-
-function closedError(): UnavailableError {
-  return new UnavailableError("The PDF converter has been shut down", "PdfConverterUnavailable");
 }

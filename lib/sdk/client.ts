@@ -1,3 +1,4 @@
+// Size: one published client whose areas share a transport and error mapping; it ships as one module.
 // The Quire REST client: deliverables, templates and folders, tags, signing (with the
 // createEmbeddedSignature helper of docs/contract.md "Embedded signing") and the signature webhook. Standard fetch,
 // FormData and Blob only; runs on Node.js 20+ and any runtime with those globals. Server-side only:

@@ -1,3 +1,4 @@
+// Size: data, the XML of each sample template written out in full.
 // Sample templates, authored as raw Office Open XML so the exact placeholder text (one run per tag) is
 // under our control and no document-authoring library is needed. Kept to the parts Word, PowerPoint
 // and LibreOffice require, plus styles so the output looks like a real document.

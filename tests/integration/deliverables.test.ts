@@ -1,3 +1,4 @@
+// Size: one operation family's scenarios against one server and its sample templates.
 // /v1/deliverable, over HTTP, as the OpenAPI document and docs/contract.md "Error bodies" describe it.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";

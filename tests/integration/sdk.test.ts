@@ -1,3 +1,4 @@
+// Size: every SDK method against one running server, in the order a user meets them.
 // The TypeScript SDK (lib/sdk) against the running server: createEmbeddedSignature (docs/contract.md
 // "Embedded signing"), local and API errors, and round trips of the deliverable, template, folder, tag,
 // signing and webhook methods. Webhook deliveries need a receiver on loopback, so that part runs

@@ -1,3 +1,4 @@
+// Size: one server's webhook scenarios, sharing a receiver and completed documents.
 // Signature webhooks over HTTP (docs/contract.md "Webhooks", "Error bodies"):
 // roles and error bodies, validation, CRUD, secrets, Test Webhook, the delivery list, replay, and real
 // deliveries from completed and voided documents to a real HTTPS receiver on loopback that checks

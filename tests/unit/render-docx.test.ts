@@ -1,3 +1,4 @@
+// Size: one case per variable kind, each read back from the generated package.
 // renderTemplate on DOCX: every variable kind, read back from the generated package.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

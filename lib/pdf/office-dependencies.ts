@@ -1,0 +1,43 @@
+// Whether this machine can convert locally: LibreOffice, the UNO helper script and python3-uno.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+
+/** Null when everything is installed, else what is missing. */
+export async function findMissingDependency(sofficePath: string, pythonPath: string, helperScript: string): Promise<string | null> {
+  if (!(await findExecutable(sofficePath))) return `LibreOffice (${sofficePath}) is not installed`;
+  if (!(await isFile(helperScript))) return `the UNO helper ${helperScript} is missing`;
+  const importsUno = await new Promise<boolean>((resolve) => {
+    const child = spawn(pythonPath, ["-c", "import uno"], { stdio: "ignore", timeout: 15_000 });
+    child.once("error", () => resolve(false));
+    child.once("exit", (code) => resolve(code === 0));
+  });
+  if (!importsUno) return `${pythonPath} cannot import uno (python3-uno is not installed)`;
+  return null;
+}
+
+async function findExecutable(command: string): Promise<string | null> {
+  const candidates = command.includes("/")
+    ? [command]
+    : (process.env.PATH ?? "")
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
+  for (const candidate of candidates) {
+    try {
+      await fsp.access(candidate, fs.constants.X_OK);
+      if (await isFile(candidate)) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return fsp.stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
