@@ -31,7 +31,7 @@ import type { FolderJson } from "@/lib/templates/folders";
 import type { TemplateItemJson } from "@/lib/templates/listing";
 import type { templateFolderSchema, templateItemSchema, templateSchema } from "@/lib/templates/responses";
 import type { TemplateDetailJson } from "@/lib/templates/templates";
-import type { deliveryJson } from "@/lib/webhooks/delivery";
+import type { deliveryJson } from "@/lib/webhooks/delivery-admin";
 import type { webhookDeliverySchema, webhookDetailSchema, webhookSchema, webhookWithSecretSchema } from "@/lib/webhooks/responses";
 import type { getWebhook, webhookJson } from "@/lib/webhooks/webhooks";
 

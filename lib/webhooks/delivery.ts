@@ -1,17 +1,17 @@
 // Webhook delivery: domain events fan out into one delivery per (webhook, URL); a worker claims due
 // deliveries from the database in batches (one statement: FOR UPDATE SKIP LOCKED plus a lease) and sends
 // them, signed, over keep-alive connections, a bounded number at once, with retries on a back-off.
-// Results are written in batches too (group commit), each guarded by the attempt count it was claimed
-// with, so an attempt is recorded once even if its lease ran out and another instance took over.
-// Durable across restarts; two instances never send the same attempt.
+// Results are written in batches too (attempt-records.ts), each guarded by the attempt count it was
+// claimed with. Durable across restarts; two instances never send the same attempt. Listing, replaying
+// and testing deliveries: delivery-admin.ts.
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { BadRequestError, NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { POOL_SOCKETS_PER_HOST, safeRequest } from "@/lib/net/safe-fetch";
 import { standardHeaders } from "@/lib/webhooks/standard";
-import { findWebhook, webhookSecret, type WebhookDeps, type WebhookRef } from "@/lib/webhooks/webhooks";
+import { groupRecorder, recordAttempts, type AttemptRecord } from "@/lib/webhooks/attempt-records";
+import { webhookSecret, type WebhookDeps } from "@/lib/webhooks/webhooks";
 
 export const MAX_ATTEMPTS = 6;
 /** Wait after attempt 1, 2, … (docs/contract.md "Webhooks"), before scaling. */
@@ -35,7 +35,7 @@ export const SENDERS = Math.min(16, POOL_SOCKETS_PER_HOST / 2);
  * sender goes through its share one after another, each up to the time-out), so another instance never
  * takes over a delivery that is still being sent.
  */
-function leaseMs(deps: DeliveryDeps, attemptsInSeries = 1): number {
+export function leaseMs(deps: DeliveryDeps, attemptsInSeries = 1): number {
   return deps.timeoutMs * attemptsInSeries + LEASE_SLACK_MS;
 }
 
@@ -58,28 +58,7 @@ export function signatureHeader(secret: string, timestamp: number, body: string)
   return `t=${timestamp},v1=${crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }
 
-type DeliveryRow = Awaited<ReturnType<Db["webhookDelivery"]["findFirstOrThrow"]>>;
-
-/** 2.8 plus the list's extra fields; a queued, never-tried delivery reads as retrying. */
-export function deliveryJson(d: DeliveryRow) {
-  return {
-    id: d.id,
-    webhookId: d.webhookId,
-    eventType: d.eventType,
-    url: d.url,
-    httpStatus: d.httpStatus,
-    attemptCount: d.attemptCount,
-    maxAttempts: d.maxAttempts,
-    isDelivered: d.status === "delivered",
-    status: d.status === "pending" ? "retrying" : d.status,
-    ...(d.errorMessage ? { errorMessage: d.errorMessage } : {}),
-    payload: d.payload,
-    responseBody: d.responseBody,
-    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
-    createdOn: d.createdOn.toISOString(),
-    updatedOn: d.updatedOn.toISOString(),
-  };
-}
+export type DeliveryRow = Awaited<ReturnType<Db["webhookDelivery"]["findFirstOrThrow"]>>;
 
 /**
  * Turns unprocessed domain events into deliveries, once each, even with several instances: one statement
@@ -181,24 +160,6 @@ function signedRequest(d: ClaimedDelivery, secret: string): { body: string; head
 }
 
 /** What one attempt changes: the delivery's next state, its log entry, and the webhook's pause on 410 Gone. */
-interface AttemptRecord {
-  id: string;
-  webhookId: string;
-  /** The attempt count the delivery was claimed with: the write is refused if it moved on meanwhile. */
-  claimedCount: number;
-  attemptCount: number;
-  status: string;
-  httpStatus: number | null;
-  responseBody: string | null;
-  errorMessage: string | null;
-  deliveredAt: Date | null;
-  nextAttemptAt: Date | null;
-  requestHeaders: Record<string, string>;
-  requestBody: string;
-  durationMs: number;
-  pausedReason: string | null;
-}
-
 /** Text as PostgreSQL stores it (no NUL character), so one odd receiver answer cannot fail a batch write. */
 function storable(text: string | null): string | null {
   return text === null ? null : text.replaceAll("\u0000", "\uFFFD");
@@ -254,98 +215,6 @@ async function sendAttempt(deps: DeliveryDeps, d: ClaimedDelivery): Promise<Atte
  * count it was claimed with (else another holder recorded this attempt: nothing is written twice), its
  * attempt log entry is added only then, and a 410 Gone pauses its webhook. Returns the ids recorded.
  */
-async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<string[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    WITH v AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(
-        "id" uuid, "webhookId" uuid, "claimedCount" int, "attemptCount" int, "status" text, "httpStatus" int, "responseBody" text,
-        "errorMessage" text, "deliveredAt" timestamptz, "nextAttemptAt" timestamptz, "requestHeaders" jsonb, "requestBody" text,
-        "durationMs" int, "pausedReason" text)
-    ), recorded AS (
-      UPDATE "webhook_delivery" AS d
-      SET "attemptCount" = v."attemptCount", "status" = v."status", "httpStatus" = v."httpStatus", "responseBody" = v."responseBody",
-        "errorMessage" = v."errorMessage", "leaseUntil" = NULL, "deliveredAt" = v."deliveredAt", "nextAttemptAt" = v."nextAttemptAt", "updatedOn" = now()
-      FROM v WHERE d."id" = v."id" AND d."attemptCount" = v."claimedCount" AND d."status" IN ('pending', 'retrying')
-      RETURNING d."id"
-    ), paused AS (
-      UPDATE "webhook" AS w SET "isActive" = false, "pausedReason" = v."pausedReason", "updatedOn" = now()
-      FROM v JOIN recorded ON recorded."id" = v."id"
-      WHERE w."id" = v."webhookId" AND w."isActive" AND v."pausedReason" IS NOT NULL
-    ), logged AS (
-      INSERT INTO "webhook_attempt" ("id", "deliveryId", "number", "requestHeaders", "requestBody", "httpStatus", "responseBody", "errorMessage", "durationMs")
-      SELECT gen_random_uuid(), v."id", v."attemptCount", v."requestHeaders", v."requestBody", v."httpStatus", v."responseBody", v."errorMessage", v."durationMs"
-      FROM v JOIN recorded ON recorded."id" = v."id"
-    )
-    SELECT "id"::text FROM recorded`;
-  return rows.map((r) => r.id);
-}
-
-/**
- * How long a finished attempt waits for others to share its write, and how many one write takes at most
- * (group commit: under load one statement records many deliveries; the wait is short next to an attempt).
- */
-const RECORD_LINGER_MS = 20;
-const RECORD_BATCH = 64;
-
-/** Writes finished attempts in batches, one write at a time; `settled()` resolves once all are written. */
-function groupRecorder(db: Db) {
-  let waiting: AttemptRecord[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let queued = false;
-  let writes = Promise.resolve();
-  const startWrite = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (queued) return;
-    queued = true;
-    // The batch is taken when the write starts: what finished while the previous write ran goes with it.
-    writes = writes.then(() => {
-      queued = false;
-      const batch = waiting;
-      waiting = [];
-      return batch.length ? writeBatch(db, batch) : undefined;
-    });
-  };
-  return {
-    add(record: AttemptRecord) {
-      waiting.push(record);
-      if (waiting.length >= RECORD_BATCH) startWrite();
-      else timer ??= setTimeout(startWrite, RECORD_LINGER_MS);
-    },
-    settled() {
-      if (waiting.length) startWrite();
-      return writes;
-    },
-  };
-}
-
-/** Records a batch; if that fails, one by one, so one bad row does not hold back the others. */
-async function writeBatch(db: Db, batch: AttemptRecord[]): Promise<void> {
-  const failed = new Set<string>();
-  const recordOrLog = (records: AttemptRecord[]) =>
-    recordAttempts(db, records).catch((err) => {
-      logRecordFailure(records, err);
-      if (records.length === 1) failed.add(records[0].id);
-      return null;
-    });
-  const recorded = (await recordOrLog(batch)) ?? (await Promise.all(batch.map((r) => recordOrLog([r])))).flatMap((ids) => ids ?? []);
-  logNotRecorded(
-    batch.filter((r) => !failed.has(r.id)),
-    new Set(recorded),
-  );
-}
-
-function logRecordFailure(batch: AttemptRecord[], err: unknown): void {
-  log.error({ deliveryIds: batch.map((r) => r.id), err: err instanceof Error ? err.message : String(err) }, "recording webhook attempts failed");
-}
-
-/** An attempt another holder recorded first (its lease had run out): sent twice, recorded once. */
-function logNotRecorded(batch: AttemptRecord[], recorded: Set<string>): void {
-  const late = batch.filter((r) => !recorded.has(r.id)).map((r) => r.id);
-  if (late.length) log.warn({ deliveryIds: late }, "webhook attempts not recorded: the deliveries had moved on (lease ran out)");
-}
-
-/** One attempt of one delivery the caller holds: send, record, and return the delivery as it now is. */
 export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): Promise<DeliveryRow> {
   const claimed = await readUnfinished(deps.db, deliveryId);
   if (claimed) await recordAttempts(deps.db, [await sendAttempt(deps, claimed)]);
@@ -471,145 +340,4 @@ export function startDeliveryWorker(getDeps: () => Promise<DeliveryDeps>, interv
  */
 export async function stopDeliveryWorker(): Promise<void> {
   await worker.__quireWebhookWorker?.stop();
-}
-
-export async function listDeliveries(
-  db: Db,
-  orgId: string,
-  webhookName: WebhookRef,
-  q: { limit: number; offset: number; status?: string; eventType?: string },
-) {
-  const hook = await findWebhook(db, orgId, webhookName);
-  const statuses = q.status === "retrying" ? ["retrying", "pending"] : q.status ? [q.status] : undefined;
-  const where: Prisma.WebhookDeliveryWhereInput = {
-    webhookId: hook.id,
-    ...(statuses ? { status: { in: statuses } } : {}),
-    ...(q.eventType ? { eventType: q.eventType } : {}),
-  };
-  const [rows, totalRecords] = await Promise.all([
-    db.webhookDelivery.findMany({ where, orderBy: [{ createdOn: "desc" }, { id: "desc" }], take: q.limit, skip: q.offset }),
-    db.webhookDelivery.count({ where }),
-  ]);
-  return { results: rows.map(deliveryJson), totalRecords };
-}
-
-/** One delivery with every attempt (what was sent, what came back), for the dashboard's log. */
-export async function deliveryDetail(db: Db, orgId: string, deliveryId: string) {
-  const d = /^[0-9a-f-]{36}$/i.test(deliveryId)
-    ? await db.webhookDelivery.findFirst({
-        where: { id: deliveryId, orgId },
-        include: { attempts: { orderBy: { number: "asc" } }, webhook: { select: { id: true, name: true, isActive: true } } },
-      })
-    : null;
-  if (!d) throw new NotFoundError("Delivery not found", "DeliveryNotFound");
-  return {
-    delivery: deliveryJson(d),
-    webhook: d.webhook,
-    attempts: d.attempts.map((a) => ({
-      number: a.number,
-      requestHeaders: a.requestHeaders as Record<string, string>,
-      requestBody: a.requestBody,
-      httpStatus: a.httpStatus,
-      responseBody: a.responseBody,
-      errorMessage: a.errorMessage,
-      durationMs: a.durationMs,
-      createdOn: a.createdOn.toISOString(),
-    })),
-  };
-}
-
-/** The same event again, as a new delivery to the same URL, sent now. */
-export async function replayDelivery(deps: DeliveryDeps, orgId: string, webhookName: WebhookRef, deliveryId: string) {
-  const hook = await findWebhook(deps.db, orgId, webhookName);
-  const old = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await deps.db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId: hook.id } }) : null;
-  if (!old) throw new NotFoundError("Delivery not found", "DeliveryNotFound");
-  const copy = await deps.db.webhookDelivery.create({
-    data: {
-      webhookId: hook.id,
-      orgId,
-      eventId: old.eventId,
-      eventType: old.eventType,
-      url: old.url,
-      payload: old.payload as Prisma.InputJsonValue,
-      maxAttempts: MAX_ATTEMPTS,
-      nextAttemptAt: new Date(),
-      leaseUntil: new Date(Date.now() + leaseMs(deps)),
-    },
-  });
-  return deliveryJson(await attemptDelivery(deps, copy.id));
-}
-
-const DEFAULT_TEST_EVENT = "signature.document.completed";
-
-/** The default Test Webhook data, shaped like the real event of that type (marked test: true). */
-function samplePayload(eventType: string, now: Date): Record<string, unknown> {
-  const base = { test: true, documentId: "00000000-0000-0000-0000-000000000000", name: "Sample document" };
-  if (eventType === "signature.document.voided") return { ...base, reason: "Sample void reason", voidedAt: now.toISOString() };
-  if (eventType === "signature.document.finalization_failed") return { ...base, attempts: 5, error: "Sample sealing error" };
-  const signer = { recipientId: "00000000-0000-0000-0000-000000000001", email: "signer@example.com" };
-  if (eventType === "signature.document.sent")
-    return { ...base, recipients: [{ id: signer.recipientId, email: signer.email, name: "Sample Signer", signingOrder: 1 }] };
-  if (eventType === "signature.document.viewed") return { ...base, ...signer, viewedAt: now.toISOString() };
-  if (eventType === "signature.document.recipient_signed") return { ...base, ...signer, signedAt: now.toISOString(), isFinalSigner: true, remainingSigners: 0 };
-  return {
-    ...base,
-    completedAt: now.toISOString(),
-    documentHash: "0".repeat(64),
-    recipients: [{ id: "00000000-0000-0000-0000-000000000001", name: "Sample Signer", email: "signer@example.com", signedAt: now.toISOString() }],
-  };
-}
-
-/** Test Webhook (4.4): a real delivery per URL, sent now; the summary counts record errors only. */
-export async function testWebhook(
-  deps: DeliveryDeps,
-  orgId: string,
-  webhookName: WebhookRef,
-  input: { eventType?: string; payload?: Record<string, unknown> },
-) {
-  const hook = await findWebhook(deps.db, orgId, webhookName);
-  if (!hook.isActive) throw new BadRequestError("Cannot test inactive webhook", "WebhookInactive");
-  const eventType = input.eventType ?? DEFAULT_TEST_EVENT;
-  const now = new Date();
-  const envelope: Envelope = {
-    id: crypto.randomUUID(),
-    event: eventType,
-    createdOn: now.toISOString(),
-    orgId,
-    data: input.payload ?? samplePayload(eventType, now),
-  };
-  // Record every delivery first (a failure here is what the summary counts), then send them all at once.
-  const ids: string[] = [];
-  const errors: string[] = [];
-  for (const url of hook.urls) {
-    try {
-      const { id } = await deps.db.webhookDelivery.create({
-        data: {
-          webhookId: hook.id,
-          orgId,
-          eventId: envelope.id,
-          eventType,
-          url,
-          payload: envelope as unknown as Prisma.InputJsonValue,
-          maxAttempts: MAX_ATTEMPTS,
-          nextAttemptAt: new Date(),
-          leaseUntil: new Date(Date.now() + leaseMs(deps)),
-        },
-      });
-      ids.push(id);
-    } catch (err) {
-      errors.push(`${url}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  // The record exists: whatever happens while sending shows on the delivery, not in the summary.
-  const deliveries = await Promise.all(
-    ids.map(async (id) =>
-      deliveryJson(
-        await attemptDelivery(deps, id).catch(async (err) => {
-          log.error({ deliveryId: id, err: err instanceof Error ? err.message : String(err) }, "test delivery attempt failed");
-          return deps.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
-        }),
-      ),
-    ),
-  );
-  return { deliveries, summary: { total: hook.urls.length, successful: deliveries.length, failed: errors.length, errors } };
 }

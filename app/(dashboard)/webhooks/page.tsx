@@ -6,7 +6,7 @@ import { NewWebhookCard } from "@/components/webhooks/new-webhook-card";
 import { StatusBadge, WebhookPanel } from "@/components/webhooks/webhook-panel";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
-import { listDeliveries } from "@/lib/webhooks/delivery";
+import { listDeliveries } from "@/lib/webhooks/delivery-admin";
 import { AVAILABLE_EVENTS, getWebhook, listWebhooks } from "@/lib/webhooks/webhooks";
 import { AdminOnly } from "./parts";
 

@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { ADMINS } from "@/lib/auth/roles";
 import { dashboardAction, dashboardFormAction } from "@/lib/dashboard/action";
-import { deliveryDetail, replayDelivery, testWebhook } from "@/lib/webhooks/delivery";
+import { deliveryDetail, replayDelivery, testWebhook } from "@/lib/webhooks/delivery-admin";
 import { webhookDeps } from "@/lib/webhooks/service";
 import {
   createWebhook,

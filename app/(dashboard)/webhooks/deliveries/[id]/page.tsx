@@ -7,7 +7,7 @@ import { StatusBadge } from "@/components/webhooks/webhook-panel";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
-import { deliveryDetail } from "@/lib/webhooks/delivery";
+import { deliveryDetail } from "@/lib/webhooks/delivery-admin";
 import { AdminOnly } from "../../parts";
 
 export const metadata: Metadata = { title: "Webhook delivery" };

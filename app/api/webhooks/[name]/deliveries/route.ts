@@ -1,7 +1,7 @@
 import { ADMINS } from "@/lib/auth/roles";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseQuery } from "@/lib/http/validation";
-import { listDeliveries } from "@/lib/webhooks/delivery";
+import { listDeliveries } from "@/lib/webhooks/delivery-admin";
 import { webhookDeps } from "@/lib/webhooks/service";
 import { listDeliveriesQuery } from "@/lib/webhooks/webhooks";
 

@@ -1,7 +1,7 @@
 import { ADMINS } from "@/lib/auth/roles";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonBody } from "@/lib/http/validation";
-import { testWebhook } from "@/lib/webhooks/delivery";
+import { testWebhook } from "@/lib/webhooks/delivery-admin";
 import { webhookDeps } from "@/lib/webhooks/service";
 import { testWebhookSchema } from "@/lib/webhooks/webhooks";
 

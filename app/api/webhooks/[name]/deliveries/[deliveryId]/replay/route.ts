@@ -1,6 +1,6 @@
 import { ADMINS } from "@/lib/auth/roles";
 import { apiRoute } from "@/lib/http/api-route";
-import { replayDelivery } from "@/lib/webhooks/delivery";
+import { replayDelivery } from "@/lib/webhooks/delivery-admin";
 import { webhookDeps } from "@/lib/webhooks/service";
 
 export const POST = apiRoute<{ name: string; deliveryId: string }>({ family: "webhook", roles: ADMINS }, async ({ principal, params }) => {
