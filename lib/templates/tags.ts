@@ -142,9 +142,6 @@ export function templateParser(tag: string, meta?: unknown): { get(scope: unknow
     return (parse as unknown as (t: string, m?: unknown) => { get(scope: unknown, context: unknown): unknown })(content, meta);
   }
   return {
-    get: (scope) =>
-      scope !== null && typeof scope === "object" && Object.prototype.hasOwnProperty.call(scope, content)
-        ? (scope as Record<string, unknown>)[content]
-        : undefined,
+    get: (scope) => (scope !== null && typeof scope === "object" && Object.hasOwn(scope, content) ? (scope as Record<string, unknown>)[content] : undefined),
   };
 }

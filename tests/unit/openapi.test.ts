@@ -15,7 +15,7 @@ import {
   UnprocessableError,
   ValidationError,
   BadRequestError,
-  QuireError,
+  type QuireError,
 } from "@/lib/errors";
 import { SigningRuleError } from "@/lib/esign/errors";
 import { errorResponse } from "@/lib/http/errors";

@@ -9,7 +9,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { renderTemplate, type VariableInput } from "@/lib/deliverables/render";
-import { inspectTemplate, type TemplateFileError } from "@/lib/templates/inspect";
+import { inspectTemplate } from "@/lib/templates/inspect";
+import type { TemplateFileError } from "@/lib/templates/template-file-errors";
 import { docx, documentXml, expectWellFormed, noFetch, para, rejection, visibleText } from "./render-fixtures";
 
 const run = promisify(execFile);

@@ -1,7 +1,8 @@
 import { deflateRawSync } from "node:zlib";
 import PizZip from "pizzip";
 import { describe, expect, it } from "vitest";
-import { inspectTemplate, TemplateFileError, type TemplateFileErrorCode } from "@/lib/templates/inspect";
+import { inspectTemplate } from "@/lib/templates/inspect";
+import { TemplateFileError, type TemplateFileErrorCode } from "@/lib/templates/template-file-errors";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
 import { deflatedZeros, writeZip } from "../support/zip";
 

@@ -14,7 +14,7 @@ import { sql } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { listTags } from "@/lib/tags/tags";
 import { getFolder } from "@/lib/templates/folders";
-import { templateTooLarge } from "@/lib/templates/inspect";
+import { templateTooLarge } from "@/lib/templates/template-file-errors";
 import { listTemplateItems, SORT_COLUMNS, type SortColumn, type TemplateItemJson } from "@/lib/templates/listing";
 import { isUuid } from "@/lib/ids";
 

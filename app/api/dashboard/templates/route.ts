@@ -7,7 +7,7 @@ import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { listField, textField, withMultipart } from "@/lib/http/multipart";
 import { parseWith } from "@/lib/http/validation";
 import { fileStorage } from "@/lib/storage";
-import { templateTooLarge } from "@/lib/templates/inspect";
+import { templateTooLarge } from "@/lib/templates/template-file-errors";
 import { uploadTemplateFields } from "@/lib/templates/schemas";
 import { uploadTemplate } from "@/lib/templates/templates";
 
