@@ -1,7 +1,7 @@
 // Signing emails over real SMTP: Quire sends to an SMTP server this test runs, and the test reads
 // what arrived (MIME parsed) instead of the outbox table. Its own Quire server, because SMTP_URL
 // is read at start-up.
-import net from "node:net";
+import type net from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -209,7 +209,12 @@ describe("signing emails over SMTP", () => {
     expect(done.status, done.text).toBe(200);
     expect(done.json.data.status).toBe("completed");
     const status = await as(baseUrl, quire.server.seed, "contributor")(`/esign/documents/${id}/status`);
-    expect(status.json).toEqual({ data: { status: "completed" } });
+    expect(status.json).toEqual({
+      data: {
+        status: "completed",
+        recipients: [{ id: expect.any(String), name: "Dan Solo", email: "dan@example.com", status: "completed", signedAt: expect.any(String) }],
+      },
+    });
 
     const completed = (await outboxFor("dan@example.com", id)).filter((m) => m.kind === "signing_completed");
     expect(completed).toHaveLength(1);
