@@ -4,7 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { freePort } from "../tests/support/quire-server";
+import { freePort, killGroup } from "../tests/support/quire-server";
 
 const ROOT = path.resolve(__dirname, "..");
 /** Inside the repository (ignored by git) so Turbopack resolves next from the project's node_modules. */
@@ -44,16 +44,7 @@ export async function startNextAlone(): Promise<{ baseUrl: string; stop: () => P
     detached: true,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // already gone
-    }
-    await exited;
-  };
+  const stop = () => killGroup(child, "SIGKILL", 10_000);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the Next.js-alone app exited with ${child.exitCode}`);

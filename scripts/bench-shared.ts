@@ -32,21 +32,28 @@ const CLOCK_TICKS_PER_SECOND = (() => {
   }
 })();
 
+/** A process's parent and the CPU ticks it has used (utime + stime), from /proc; null once it has exited. */
+function procStat(pid: number): { ppid: number; ticks: number } | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after "(comm)": state ppid ... utime (12th) stime (13th).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null;
+  }
+}
+
 /** The processes started from this one (the server, LibreOffice) with the CPU ticks each has used. */
 function descendants(): Map<number, number> {
   const parent = new Map<number, number>();
   const ticks = new Map<number, number>();
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Fields after "(comm)": state ppid ... utime (12th) stime (13th).
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parent.set(Number(entry), Number(fields[1]));
-      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // exited meanwhile
-    }
+    const stat = procStat(Number(entry));
+    if (!stat) continue;
+    parent.set(Number(entry), stat.ppid);
+    ticks.set(Number(entry), stat.ticks);
   }
   const descends = (pid: number): boolean => {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
@@ -80,12 +87,8 @@ export async function postgresBackendTicks(databaseUrl: string): Promise<Map<num
     const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1", [database]);
     const ticks = new Map<number, number>();
     for (const { pid } of rows) {
-      try {
-        const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-        ticks.set(pid, Number(fields[11]) + Number(fields[12]));
-      } catch {
-        // ended meanwhile
-      }
+      const stat = procStat(pid);
+      if (stat) ticks.set(pid, stat.ticks);
     }
     return ticks;
   } finally {

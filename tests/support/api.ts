@@ -30,7 +30,7 @@ export async function call<T = any>(
     throw err;
   });
   const text = await res.text();
-  let json: any = undefined;
+  let json: any;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {

@@ -158,7 +158,7 @@ function spawnNextStart(env: Record<string, string | undefined>, port: number, l
 }
 
 /** Signals the whole process group (detached: next start and anything it spawned) and waits for the exit. */
-async function killGroup(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+export async function killGroup(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
   try {
