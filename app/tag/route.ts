@@ -1,8 +1,6 @@
-import { ANY_ROLE } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
+import { templateOperations } from "@/lib/templates/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { listTags } from "@/lib/tags/tags";
 
-export const GET = apiRoute({ family: "listing", roles: ANY_ROLE }, async ({ principal }) =>
-  dataResponse({ results: await listTags(await db(), principal.orgId) }),
-);
+export const GET = apiRoute(templateOperations.listTags, async ({ principal }) => dataResponse({ results: await listTags(await db(), principal.orgId) }));

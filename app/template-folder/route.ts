@@ -1,11 +1,9 @@
-import { SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
+import { templateOperations } from "@/lib/templates/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
-import { parseJsonBody } from "@/lib/http/validation";
 import { createFolder } from "@/lib/templates/folders";
-import { createFolderBody } from "@/lib/templates/schemas";
 
-export const POST = apiRoute({ family: "listing", roles: SENDERS }, async ({ req, principal }) => {
-  const input = await parseJsonBody(createFolderBody, req);
+export const POST = apiRoute(templateOperations.createTemplateFolder, async ({ principal, json }) => {
+  const input = await json();
   return dataResponse(await createFolder(await db(), principal, input), { status: 201 });
 });

@@ -1,7 +1,7 @@
-import { SENDERS } from "@/lib/auth/roles";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { ValidationError } from "@/lib/errors";
+import { templateOperations } from "@/lib/templates/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { listField, textField, withMultipart } from "@/lib/http/multipart";
 import { parseWith } from "@/lib/http/validation";
@@ -11,7 +11,7 @@ import { uploadTemplateFields } from "@/lib/templates/schemas";
 import { uploadTemplate } from "@/lib/templates/templates";
 
 // Template management is for administrators and contributors; every role may read.
-export const POST = apiRoute({ family: "listing", roles: SENDERS }, async ({ req, principal }) => {
+export const POST = apiRoute(templateOperations.uploadTemplate, async ({ req, principal }) => {
   const { maxUploadBytes } = getConfig();
   return withMultipart(req, { maxFileBytes: maxUploadBytes, tooLarge: () => templateTooLarge(maxUploadBytes) }, async ({ file, fields }) => {
     if (!file) throw new ValidationError("Attach the template as the multipart field `file`", [{ field: "file", message: "required" }]);

@@ -1,47 +1,79 @@
-// Wraps a REST route handler: authenticate the key, check role and license feature, apply the
-// rate limit, run the handler, and turn any thrown error into the family's contract shape. Logged and
-// given a request id by observed().
+// Binds a REST route handler to its operation record (lib/<area>/operations.ts): authenticate the
+// key, check the record's roles and license feature, apply the rate limit, honour Idempotency-Key
+// where the record says so, run the handler, and turn any thrown error into the record's error
+// family. Logged and given a request id by observed().
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { authenticateApiRequest } from "@/lib/auth/authenticate";
-import { requireFeature, requireRole, type LicenseFeature, type Role } from "@/lib/auth/roles";
+import { requireFeature, requireRole } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
-import { errorResponse, type ErrorFamily } from "@/lib/http/errors";
+import { errorResponse } from "@/lib/http/errors";
 import { withIdempotency } from "@/lib/http/idempotency";
-import { noteCaller, observed } from "@/lib/http/observe";
+import { parseJsonBody, parseQuery } from "@/lib/http/validation";
+import { noteCaller, observed, type ObserveOptions } from "@/lib/http/observe";
+import type { Operation, OperationAuth } from "@/lib/openapi/types";
+import type { z } from "zod";
 
-export interface ApiRouteOptions {
-  family: ErrorFamily;
-  roles: readonly Role[];
-  feature?: LicenseFeature;
-  /** Honours an Idempotency-Key header (docs/contract.md "Idempotency"). */
-  idempotent?: boolean;
-}
+/** An operation that needs an API key. */
+export type KeyedOperation = Operation & { auth: OperationAuth };
+/** An operation anyone may call (health, readiness, this API's description). */
+export type PublicOperation = Operation & { auth: null };
 
-export interface ApiContext<P> {
+/** `{id}` segments of an OpenAPI path, as the route's params. */
+type ParamNames<S extends string> = S extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
+export type PathParams<S extends string> = { [K in ParamNames<S>]: string };
+
+type QueryOf<O> = O extends { query: infer Q extends z.ZodType } ? z.output<Q> : never;
+type JsonOf<O> = O extends { body: { json: infer B extends z.ZodType } } ? z.output<B> : never;
+
+export interface ApiContext<O extends KeyedOperation> {
   req: Request;
   principal: ApiPrincipal;
-  params: P;
+  params: PathParams<O["path"]>;
+  /** The query string, parsed with the record's query schema (400 on a bad value). */
+  query: () => QueryOf<O>;
+  /** The JSON body, parsed with the record's JSON body schema (400 on a bad value). Called by the
+   *  handler, not before it, so a missing resource can still answer 404 before a bad body's 400. */
+  json: () => Promise<JsonOf<O>>;
 }
 
 type RouteContext<P> = { params: Promise<P> };
 
-export function apiRoute<P = Record<string, never>>(
-  options: ApiRouteOptions,
-  handler: (ctx: ApiContext<P>) => Promise<Response>,
-): (req: Request, ctx: RouteContext<P>) => Promise<Response> {
-  return observed(async (req: Request, ctx: RouteContext<P>) => {
+export function apiRoute<O extends KeyedOperation>(
+  operation: O,
+  handler: (ctx: ApiContext<O>) => Promise<Response>,
+): (req: Request, ctx: RouteContext<PathParams<O["path"]>>) => Promise<Response> {
+  const { family, roles, feature } = operation.auth;
+  const { query: querySchema, body } = operation;
+  return observed(async (req: Request, ctx: RouteContext<PathParams<O["path"]>>) => {
     try {
       const principal = await authenticateApiRequest(req.headers);
       noteCaller({ orgId: principal.orgId, keyPrefix: principal.keyPrefix });
-      requireRole(principal.role, options.roles);
-      if (options.feature) requireFeature(principal.plan, options.feature);
+      requireRole(principal.role, roles);
+      if (feature) requireFeature(principal.plan, feature);
       const params = await ctx.params;
-      const run = () => handler({ req, principal, params });
-      return await (options.idempotent ? withIdempotency(await db(), principal.orgId, req, run) : run());
+      const query = () => parseQuery(mustHave(querySchema, operation, "query"), new URL(req.url).searchParams) as QueryOf<O>;
+      const json = () => parseJsonBody(mustHave(body?.json, operation, "JSON body"), req) as Promise<JsonOf<O>>;
+      const run = () => handler({ req, principal, params, query, json });
+      return await (operation.idempotent ? withIdempotency(await db(), principal.orgId, req, run) : run());
     } catch (err) {
-      return errorResponse(err, options.family);
+      return errorResponse(err, family);
     }
   });
+}
+
+function mustHave<T>(schema: T | undefined, operation: Operation, what: string): T {
+  // The types already forbid it; this guards a record edited without its route.
+  if (!schema) throw new Error(`${operation.operationId} declares no ${what} schema`);
+  return schema;
+}
+
+/** Binds a keyless route handler to its operation record. */
+export function publicRoute(
+  _operation: PublicOperation,
+  handler: (req: Request) => Promise<Response>,
+  options?: ObserveOptions,
+): (req: Request) => Promise<Response> {
+  return observed(handler, options);
 }
 
 /** `{ data }` envelope used by every JSON reply of the contract. */

@@ -1,6 +1,7 @@
-// The shape of one documented REST operation. lib/openapi/operations.ts lists them all;
-// lib/openapi/document.ts renders them into OpenAPI 3.1.
-import type { z } from "zod";
+// The shape of one REST operation. Each area declares its records (lib/<area>/operations.ts);
+// the route file binds its handler to the record (apiRoute), lib/openapi/operations.ts gathers them
+// and lib/openapi/document.ts renders them into OpenAPI 3.1.
+import { z } from "zod";
 import type { oas31 } from "zod-openapi";
 import type { LicenseFeature, Role } from "@/lib/auth/roles";
 import type { DocumentedFamily } from "@/lib/http/error-schemas";
@@ -26,7 +27,14 @@ export interface SuccessResponse {
   headers?: oas31.HeadersObject;
 }
 
+export interface OperationAuth {
+  family: DocumentedFamily;
+  roles: readonly Role[];
+  feature?: LicenseFeature;
+}
+
 export interface Operation {
+  /** The record's key in its area's defineOperations(). */
   operationId: string;
   method: Method;
   /** OpenAPI form: `{param}` segments. */
@@ -35,7 +43,9 @@ export interface Operation {
   description?: string;
   tag: Tag;
   /** null: public, no API key. */
-  auth: { family: DocumentedFamily; roles: readonly Role[]; feature?: LicenseFeature } | null;
+  auth: OperationAuth | null;
+  /** Honours an Idempotency-Key header (docs/contract.md "Idempotency"). */
+  idempotent?: true;
   deprecated?: boolean;
   /** The query schema the route parses with. */
   query?: z.ZodObject;
@@ -49,3 +59,20 @@ export interface Operation {
   /** A status whose body is more specific than the family's. */
   errorBodies?: Record<number, { description: string; json: z.ZodType }>;
 }
+
+export type OperationSpec = Omit<Operation, "operationId">;
+
+/** An area's operations, keyed by operationId (the key is the id: it is not written twice). */
+export function defineOperations<const T extends Record<string, OperationSpec>>(specs: T): { [K in keyof T]: T[K] & { operationId: K } } {
+  return Object.fromEntries(Object.entries(specs).map(([operationId, spec]) => [operationId, { operationId, ...spec }])) as {
+    [K in keyof T]: T[K] & { operationId: K };
+  };
+}
+
+/** The Content-Disposition header of a file download. */
+export const contentDisposition: oas31.HeadersObject = {
+  "Content-Disposition": { description: 'attachment; filename="<name>.<extension>"', schema: { type: "string" } },
+};
+
+/** A file part next to the text fields of a multipart body. */
+export const fileField = (description: string) => z.file().meta({ description });

@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { LruCache } from "@/lib/cache/lru";
 import { StorageKeyError, type FileStorage, type PutOptions, type StoredFile } from "@/lib/storage/types";

@@ -1,9 +1,11 @@
 import { checkHealth } from "@/lib/server/health";
-import { observed } from "@/lib/http/observe";
+import { publicRoute } from "@/lib/http/api-route";
+import { serviceOperations } from "@/lib/server/operations";
 
 export const dynamic = "force-dynamic";
 
-export const GET = observed(
+export const GET = publicRoute(
+  serviceOperations.getHealth,
   async function GET(): Promise<Response> {
     const health = await checkHealth();
     return Response.json(health, { status: health.database === "ok" ? 200 : 503 });

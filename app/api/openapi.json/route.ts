@@ -1,7 +1,8 @@
 // GET /api/openapi.json: the OpenAPI 3.1 document of the REST API, generated from the zod schemas
 // the routes parse with (lib/openapi). Public, like the embed script: it holds no secrets.
 import { getConfig } from "@/lib/config";
-import { observed } from "@/lib/http/observe";
+import { publicRoute } from "@/lib/http/api-route";
+import { serviceOperations } from "@/lib/server/operations";
 import { openApiDocument } from "@/lib/openapi/document";
 
 const HEADERS = {
@@ -11,6 +12,6 @@ const HEADERS = {
   "x-content-type-options": "nosniff",
 };
 
-export const GET = observed(function GET(): Response {
+export const GET = publicRoute(serviceOperations.getOpenApiDocument, async function GET(): Promise<Response> {
   return new Response(JSON.stringify(openApiDocument(getConfig().baseUrl)), { headers: HEADERS });
 });

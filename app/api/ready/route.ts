@@ -1,9 +1,11 @@
 import { checkReadiness } from "@/lib/server/health";
-import { observed } from "@/lib/http/observe";
+import { publicRoute } from "@/lib/http/api-route";
+import { serviceOperations } from "@/lib/server/operations";
 
 export const dynamic = "force-dynamic";
 
-export const GET = observed(
+export const GET = publicRoute(
+  serviceOperations.getReadiness,
   async function GET(): Promise<Response> {
     const readiness = await checkReadiness();
     return Response.json(readiness, { status: readiness.status === "ready" ? 200 : 503, headers: { "cache-control": "no-store" } });

@@ -1,6 +1,6 @@
-import { ANY_ROLE } from "@/lib/auth/roles";
+import { serviceOperations } from "@/lib/server/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 
-export const GET = apiRoute({ family: "deliverable", roles: ANY_ROLE }, async ({ principal }) =>
+export const GET = apiRoute(serviceOperations.whoami, async ({ principal }) =>
   dataResponse({ orgId: principal.orgId, role: principal.role, keyPrefix: principal.keyPrefix }),
 );

@@ -1,13 +1,13 @@
-import { ANY_ROLE } from "@/lib/auth/roles";
 import { loadSigningSettings, settingsJson } from "@/lib/esign/identity";
 import { db } from "@/lib/db/client";
 import { UnauthenticatedError } from "@/lib/errors";
+import { signingOperations } from "@/lib/esign/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { errorResponse } from "@/lib/http/errors";
 
 // Read-only; any valid key may read it. Its only error is 401 (docs/contract.md "Embedded signing"), so an
 // organization id that is not the key's own (403 elsewhere) is a 401 here.
-const read = apiRoute({ family: "signing", roles: ANY_ROLE }, async ({ principal }) => {
+const read = apiRoute(signingOperations.getEmbeddedSigningSettings, async ({ principal }) => {
   return dataResponse({ results: settingsJson(await loadSigningSettings(await db(), principal.orgId)) });
 });
 

@@ -1,24 +1,22 @@
-import { ANY_ROLE, SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
+import { templateOperations } from "@/lib/templates/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
-import { parseJsonBody, requireUuid } from "@/lib/http/validation";
-import { updateTemplateBody } from "@/lib/templates/schemas";
+import { requireUuid } from "@/lib/http/validation";
 import { deleteTemplate, getTemplate, updateTemplate } from "@/lib/templates/templates";
 
-type Params = { id: string };
 const NOT_FOUND = ["Template not found", "TemplateNotFound"] as const;
 
-export const GET = apiRoute<Params>({ family: "listing", roles: ANY_ROLE }, async ({ principal, params }) =>
+export const GET = apiRoute(templateOperations.getTemplate, async ({ principal, params }) =>
   dataResponse(await getTemplate(await db(), principal.orgId, requireUuid(params.id, ...NOT_FOUND))),
 );
 
-export const PATCH = apiRoute<Params>({ family: "listing", roles: SENDERS }, async ({ req, principal, params }) => {
+export const PATCH = apiRoute(templateOperations.updateTemplate, async ({ principal, params, json }) => {
   const id = requireUuid(params.id, ...NOT_FOUND);
-  const input = await parseJsonBody(updateTemplateBody, req);
+  const input = await json();
   return dataResponse(await updateTemplate(await db(), principal, id, input));
 });
 
-export const DELETE = apiRoute<Params>({ family: "listing", roles: SENDERS }, async ({ principal, params }) => {
+export const DELETE = apiRoute(templateOperations.deleteTemplate, async ({ principal, params }) => {
   const { id } = await deleteTemplate(await db(), principal.orgId, requireUuid(params.id, ...NOT_FOUND));
   return dataResponse({ message: "Template deleted", templateId: id });
 });

@@ -46,7 +46,7 @@ function walk(value: unknown, at: string, rest: string[], placeholder: string, p
     } else if (Array.isArray(current) && /^\d+$/.test(key)) {
       current = current[Number(key)];
     } else if (isRecord(current)) {
-      current = Object.prototype.hasOwnProperty.call(current, key) ? current[key] : undefined;
+      current = Object.hasOwn(current, key) ? current[key] : undefined;
     } else {
       problems.add(`${path} is ${describe(current)}, but ${placeholder} reads ${path}.${key} from it (an object is needed)`);
       return;

@@ -1,23 +1,19 @@
-import { ANY_ROLE, WRITERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { deleteDeliverable, getDeliverable, updateDeliverable } from "@/lib/deliverables/deliverables";
-import { getDeliverableQuery, updateDeliverableBody } from "@/lib/deliverables/schemas";
+import { deliverableOperations } from "@/lib/deliverables/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
-import { parseJsonBody, parseQuery } from "@/lib/http/validation";
 
-type Params = { id: string };
-
-export const GET = apiRoute<Params>({ family: "deliverable", roles: ANY_ROLE }, async ({ req, principal, params }) => {
-  const { showTags } = parseQuery(getDeliverableQuery, new URL(req.url).searchParams);
+export const GET = apiRoute(deliverableOperations.getDeliverable, async ({ principal, params, query }) => {
+  const { showTags } = query();
   return dataResponse({ results: await getDeliverable(await db(), principal.orgId, params.id, showTags) });
 });
 
-export const PATCH = apiRoute<Params>({ family: "deliverable", roles: WRITERS }, async ({ req, principal, params }) => {
-  await updateDeliverable(await db(), principal, params.id, await parseJsonBody(updateDeliverableBody, req));
+export const PATCH = apiRoute(deliverableOperations.updateDeliverable, async ({ principal, params, json }) => {
+  await updateDeliverable(await db(), principal, params.id, await json());
   return dataResponse({ message: "Deliverable updated", deliverableId: params.id });
 });
 
-export const DELETE = apiRoute<Params>({ family: "deliverable", roles: WRITERS }, async ({ principal, params }) => {
+export const DELETE = apiRoute(deliverableOperations.deleteDeliverable, async ({ principal, params }) => {
   await deleteDeliverable(await db(), principal.orgId, params.id);
   return dataResponse({ message: "Deliverable deleted", deliverableId: params.id });
 });

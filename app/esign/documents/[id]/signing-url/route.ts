@@ -1,12 +1,10 @@
-import { SENDERS } from "@/lib/auth/roles";
 import { signingUrlDeps } from "@/lib/esign/embedded";
-import { signingUrlSchema } from "@/lib/esign/schemas";
 import { issueSigningUrl } from "@/lib/esign/signing-urls";
+import { signingOperations } from "@/lib/esign/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { requestMeta } from "@/lib/http/request-meta";
-import { parseJsonBody } from "@/lib/http/validation";
 
-export const POST = apiRoute<{ id: string }>({ family: "signing", roles: SENDERS, idempotent: true }, async ({ req, principal, params }) => {
-  const input = await parseJsonBody(signingUrlSchema, req);
+export const POST = apiRoute(signingOperations.createSigningUrl, async ({ req, principal, params, json }) => {
+  const input = await json();
   return dataResponse({ results: await issueSigningUrl(await signingUrlDeps(), principal, params.id, input, requestMeta(req)) });
 });

@@ -1,8 +1,8 @@
-import { ANY_ROLE } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { documentStatusOf } from "@/lib/esign/documents";
+import { signingOperations } from "@/lib/esign/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 
-export const GET = apiRoute<{ id: string }>({ family: "signing", roles: ANY_ROLE }, async ({ principal, params }) => {
+export const GET = apiRoute(signingOperations.getSigningDocumentStatus, async ({ principal, params }) => {
   return dataResponse(await documentStatusOf(await db(), principal.orgId, params.id));
 });

@@ -1,13 +1,13 @@
-import { SENDERS } from "@/lib/auth/roles";
 import { getConfig } from "@/lib/config";
 import { signingUrlDeps } from "@/lib/esign/embedded";
 import { issueSigningUrl } from "@/lib/esign/signing-urls";
+import { signingOperations } from "@/lib/esign/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 import { requestMeta } from "@/lib/http/request-meta";
 
 // Deprecated (docs/contract.md "Embedded signing"): same checks and audit as POST signing-url, and says so in headers,
 // errors included.
-const handler = apiRoute<{ id: string; recipientId: string }>({ family: "signing", roles: SENDERS }, async ({ req, principal, params }) => {
+const handler = apiRoute(signingOperations.getSigningLink, async ({ req, principal, params }) => {
   const result = await issueSigningUrl(await signingUrlDeps(), principal, params.id, { recipientId: params.recipientId }, requestMeta(req), {
     deprecatedLink: true,
   });
