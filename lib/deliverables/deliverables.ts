@@ -6,7 +6,7 @@ import type { Plan } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";
 import type { SqlRunner } from "@/lib/db/sql";
 import { answerPrompts, type PromptAnswerer } from "@/lib/deliverables/ai";
-import type { CreateDeliverableBody, VariableInput } from "@/lib/deliverables/schemas";
+import type { CreateDeliverableBody } from "@/lib/deliverables/schemas";
 import { renderTemplate } from "@/lib/deliverables/render";
 import { ClientClosedError, ForbiddenError, NotFoundError, UnprocessableError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -14,11 +14,11 @@ import type { PdfConverter } from "@/lib/pdf/converter";
 import type { FileStorage } from "@/lib/storage";
 import { ensureTags, ensureTagsSql, normalizeLabels, tagJson, type TagJson } from "@/lib/tags/tags";
 import { isUuid } from "@/lib/ids";
+import { CONTENT_TYPES } from "@/lib/files/content-types";
 
 export const NAME_MIN = 3;
 export const NAME_MAX = 255;
 export const DESCRIPTION_MAX = 65_535;
-export const AI_PROMPT_MAX = 16_000;
 
 export interface DeliverableDeps {
   db: Db;
@@ -36,24 +36,14 @@ export interface DeliverableActor {
   plan: Plan;
 }
 
-const SOURCE_MIME = {
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-} as const;
-
-/** Field constraints (422): lengths of name, description and aiPrompt, all reported at once. */
-export function checkConstraints(input: { name?: string; description?: string; variables?: VariableInput[] }): void {
+/** Field constraints (422): lengths of name and description, reported together. The variables' limits
+ *  (aiPrompt included) are the render plan's (lib/deliverables/render/plan.ts LIMITS). */
+export function checkConstraints(input: { name?: string; description?: string }): void {
   const problems: string[] = [];
   if (input.name !== undefined && (input.name.trim().length < NAME_MIN || input.name.length > NAME_MAX)) {
     problems.push(`name must be ${NAME_MIN} to ${NAME_MAX} characters`);
   }
   if (input.description !== undefined && input.description.length > DESCRIPTION_MAX) problems.push(`description must be at most ${DESCRIPTION_MAX} characters`);
-  for (const v of input.variables ?? []) {
-    for (const item of [v, ...(v.subvariables ?? [])]) {
-      if (item.aiPrompt !== undefined && item.aiPrompt.length > AI_PROMPT_MAX)
-        problems.push(`aiPrompt of ${item.placeholder} must be at most ${AI_PROMPT_MAX} characters`);
-    }
-  }
   if (problems.length) throw new UnprocessableError(problems.join("; "), "FieldConstraintViolation");
 }
 
@@ -209,7 +199,7 @@ async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: C
           input.name.trim(),
           input.description ?? "",
           actor.userId,
-          SOURCE_MIME[kind],
+          CONTENT_TYPES[kind],
           rendered.file.length,
           pdf.length,
           sourceKey,
@@ -347,7 +337,7 @@ export async function deliverableFile(db: Db, storage: FileStorage, orgId: strin
   const row = await loadDeliverable(db, orgId, id);
   const key = which === "pdf" ? row.pdfKey : row.storageKey;
   if (!key) throw new NotFoundError("The file of this deliverable is not available", "DeliverableFileMissing");
-  const extension = which === "pdf" ? "pdf" : row.fileType === SOURCE_MIME.pptx ? "pptx" : "docx";
+  const extension = which === "pdf" ? "pdf" : row.fileType === CONTENT_TYPES.pptx ? "pptx" : "docx";
   return {
     data: await storage.stream(key),
     contentType: which === "pdf" ? "application/pdf" : row.fileType,

@@ -3,8 +3,7 @@
 import { z } from "zod";
 import { boolParam, intParam, sortOrderParam, uuidListParam } from "@/lib/http/params";
 import { DELIVERABLE_SORT_COLUMNS } from "@/lib/deliverables/list";
-
-export const MIME_TYPES = ["text", "html", "image", "markdown"] as const;
+import { MAX_FONT_NAME, MIME_TYPES, type VariableInput } from "@/lib/deliverables/render/types";
 
 const stackEntry = z
   .object({ text: z.string({ message: "must be a string" }), mimeType: z.enum(MIME_TYPES, { message: `must be one of ${MIME_TYPES.join(", ")}` }) })
@@ -27,10 +26,7 @@ const baseVariable = z.object({
   aiPrompt: z.string({ message: "must be a string" }).optional(),
 });
 
-type BaseVariable = z.infer<typeof baseVariable>;
-export type VariableInput = BaseVariable & { subvariables?: BaseVariable[] };
-
-function requireText(v: BaseVariable, ctx: z.RefinementCtx) {
+function requireText(v: z.infer<typeof baseVariable>, ctx: z.RefinementCtx) {
   if (v.text === undefined && v.value === undefined && v.variableStack === undefined && !v.isDisabled && v.aiPrompt === undefined) {
     ctx.addIssue({ code: "custom", path: ["text"], message: "is required unless variableStack is present or isDisabled is true" });
   }
@@ -47,7 +43,8 @@ export const createDeliverableBody = z.object({
   variables: z.array(variableSchema, { message: "is required (an array of variables)" }),
   description: z.string({ message: "must be a string" }).optional(),
   tags: z.array(z.string({ message: "must be a string" }), { message: "must be an array of tag labels" }).optional(),
-  defaultFont: z.string({ message: "must be a string" }).max(100, "must be at most 100 characters").optional(),
+  // The length and character rules are checkDefaultFont's (lib/deliverables/render); documented here.
+  defaultFont: z.string({ message: "must be a string" }).optional().meta({ maxLength: MAX_FONT_NAME }),
 });
 export type CreateDeliverableBody = z.infer<typeof createDeliverableBody>;
 
@@ -68,3 +65,7 @@ export const listDeliverablesQuery = z.object({
 });
 
 export const getDeliverableQuery = z.object({ showTags: boolParam(false) });
+
+// What this schema accepts is what the render engine takes: one VariableInput type, declared there.
+type Accepts<T extends VariableInput> = T;
+export type ParsedVariable = Accepts<z.output<typeof variableSchema>>;

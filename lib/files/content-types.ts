@@ -4,5 +4,3 @@ export const CONTENT_TYPES = {
   pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
   pdf: "application/pdf",
 } as const;
-
-export type OfficeKind = "docx" | "pptx";

@@ -9,11 +9,9 @@
 import { withoutComments } from "@/lib/pdf/docx-comments";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
+import { CONTENT_TYPES } from "@/lib/files/content-types";
 
-const MIME: Record<ConvertibleKind, string> = {
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-};
+const MIME: Record<ConvertibleKind, string> = CONTENT_TYPES;
 
 /** Health checks run on every /api/health; they must answer fast even when Gotenberg hangs. */
 const HEALTH_TIMEOUT_MS = 5_000;

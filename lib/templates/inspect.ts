@@ -9,9 +9,7 @@ import PizZip from "pizzip";
 import { checkDeclaredSizes, inflateEntry, readCentralDirectory } from "@/lib/templates/zip-reader";
 import { corrupt, formatBytes, TemplateFileError, unsupported } from "@/lib/templates/template-file-errors";
 import { classifyTag, ExpressionSyntaxError, type TagKind, templateParser } from "@/lib/templates/tags";
-
-export const DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-export const PPTX_MIME = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
+import { CONTENT_TYPES } from "@/lib/files/content-types";
 
 export type TemplateKind = "docx" | "pptx";
 
@@ -34,7 +32,7 @@ export interface TemplatePlaceholder {
 }
 
 export interface TemplateInspection {
-  fileType: typeof DOCX_MIME | typeof PPTX_MIME;
+  fileType: (typeof CONTENT_TYPES)["docx" | "pptx"];
   kind: TemplateKind;
   fileSize: number;
   /** Unique by `placeholder`, in reading order. */
@@ -52,12 +50,12 @@ export const NOT_TEMPLATED = /^docProps\//;
 
 const KINDS: Record<TemplateKind, { mime: TemplateInspection["fileType"]; mainContentType: string; label: string }> = {
   docx: {
-    mime: DOCX_MIME,
+    mime: CONTENT_TYPES.docx,
     mainContentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
     label: "Word document (DOCX)",
   },
   pptx: {
-    mime: PPTX_MIME,
+    mime: CONTENT_TYPES.pptx,
     mainContentType: "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml",
     label: "PowerPoint presentation (PPTX)",
   },

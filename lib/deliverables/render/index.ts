@@ -23,7 +23,7 @@ import { CONTENT_PARTS, PackageContext } from "./package";
 import { planVariables } from "./plan";
 import { toRenderError } from "./render-errors";
 import { expandStacks } from "./stacks";
-import type { RenderOptions, RenderResult, TemplateKind, VariableInput } from "./types";
+import { MAX_FONT_NAME, type RenderOptions, type RenderResult, type TemplateKind, type VariableInput } from "./types";
 import { installNativeDeflate } from "./zip-codec";
 
 installNativeDeflate();
@@ -31,8 +31,6 @@ installNativeDeflate();
 export type { MimeType, RenderOptions, RenderResult, VariableInput, VariableStackEntry } from "./types";
 export { LIMITS } from "./plan";
 export { MAX_IMAGE_BYTES } from "./images";
-
-const MAX_FONT_NAME = 100;
 
 export async function renderTemplate(template: Buffer, kind: TemplateKind, variables: VariableInput[], opts: RenderOptions): Promise<RenderResult> {
   const requestedFont = checkDefaultFont(opts.defaultFont);

@@ -1,8 +1,12 @@
 // Public types of the generation engine (see index.ts) and the shapes passed between its stages.
 import type { TemplateKind } from "@/lib/templates/inspect";
 
-export type MimeType = "text" | "html" | "image" | "markdown";
-export const MIME_TYPES: readonly MimeType[] = ["text", "html", "image", "markdown"];
+/** How a variable's text is read. The request schema (lib/deliverables/schemas.ts) enumerates these too. */
+export const MIME_TYPES = ["text", "html", "image", "markdown"] as const;
+export type MimeType = (typeof MIME_TYPES)[number];
+
+/** The longest defaultFont accepted (checkDefaultFont in index.ts owns the rule; the schema documents it). */
+export const MAX_FONT_NAME = 100;
 
 export type VariableStackEntry = { text: string; mimeType: MimeType };
 
