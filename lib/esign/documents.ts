@@ -17,6 +17,7 @@ import {
   type RecipientRow,
   type RecipientStatus,
   recipientStatuses,
+  recipientSummary,
 } from "@/lib/esign/recipients";
 import type { PrepareInput } from "@/lib/esign/schemas";
 import { resolveSource, sha256 } from "@/lib/esign/sources";
@@ -134,14 +135,7 @@ async function replyFor(db: Db, id: string, message: string): Promise<PrepareRep
     documentId: doc.id,
     status: doc.status,
     message,
-    recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({
-      id: r.id,
-      name: r.name,
-      email: r.email,
-      externalId: r.externalId,
-      signingOrder: r.signingOrder,
-      status: r.status,
-    })),
+    recipients: recipientStatuses(doc.status, doc.recipients).map(recipientSummary),
   };
 }
 
@@ -251,12 +245,7 @@ export function documentJson(doc: DocumentView) {
     voidedAt: doc.voidedAt?.toISOString() ?? null,
     voidReason: doc.voidReason,
     recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({
-      id: r.id,
-      name: r.name,
-      email: r.email,
-      externalId: r.externalId,
-      signingOrder: r.signingOrder,
-      status: r.status,
+      ...recipientSummary(r),
       viewedAt: r.viewedAt?.toISOString() ?? null,
       signedAt: r.signedAt?.toISOString() ?? null,
     })),

@@ -69,3 +69,8 @@ export function recipientStatuses<R extends RecipientRow>(status: DocumentStatus
     status: r.signedAt ? "completed" : status === "sent" && r.signingOrder === firstOpen ? "ready" : "pending",
   }));
 }
+
+/** A recipient as every reply about its document lists it (the prepare reply, the document, its status). */
+export function recipientSummary(r: { id: string; name: string; email: string; externalId: string | null; signingOrder: number; status: RecipientStatus }) {
+  return { id: r.id, name: r.name, email: r.email, externalId: r.externalId, signingOrder: r.signingOrder, status: r.status };
+}

@@ -5,20 +5,10 @@ import type { AnchorHit, AnchorRequest } from "@/lib/pdf/anchors";
 import type { PdfConverter } from "@/lib/pdf/converter";
 import type { SealablePdf } from "@/lib/pdf/inspect";
 import type { FileStorage } from "@/lib/storage";
+import type { OutgoingMail } from "@/lib/mail/mailer";
 
-export interface MailMessage {
-  orgId: string;
-  kind: string;
-  to: string;
-  cc?: string[];
-  fromName?: string;
-  replyTo?: string;
-  subject: string;
-  html: string;
-  text: string;
-  documentId: string;
-  attachments?: { filename: string; content: Buffer; contentType: string }[];
-}
+/** A signing email: always an organization's, always about a document. */
+export type MailMessage = OutgoingMail & { orgId: string; documentId: string };
 
 export interface EsignDeps {
   db: Db;
