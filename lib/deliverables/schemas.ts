@@ -32,8 +32,19 @@ function requireText(v: z.infer<typeof baseVariable>, ctx: z.RefinementCtx) {
   }
 }
 
+/** One level only: a subvariable with subvariables of its own is refused, not silently dropped. */
+const subvariableSchema = baseVariable
+  .extend({
+    subvariables: z
+      .never({ message: "subvariables cannot have subvariables of their own (one level only)" })
+      .optional()
+      .meta({ description: "Not allowed: a subvariable has no subvariables of its own" }),
+  })
+  .superRefine(requireText)
+  .meta({ id: "Subvariable" });
+
 export const variableSchema = baseVariable
-  .extend({ subvariables: z.array(baseVariable.superRefine(requireText).meta({ id: "Subvariable" }), { message: "must be an array of variables" }).optional() })
+  .extend({ subvariables: z.array(subvariableSchema, { message: "must be an array of variables" }).optional() })
   .superRefine(requireText)
   .meta({ id: "Variable", description: "text is required unless variableStack is present, isDisabled is true or an aiPrompt answers it" });
 

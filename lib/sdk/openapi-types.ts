@@ -1165,6 +1165,8 @@ export interface components {
                 [key: string]: components["schemas"]["VariableStackEntry"];
             };
             aiPrompt?: string;
+            /** @description Not allowed: a subvariable has no subvariables of its own */
+            subvariables?: unknown;
         };
         SigningRecipientInput: {
             name: string;
@@ -1817,6 +1819,8 @@ export interface components {
                 [key: string]: components["schemas"]["VariableStackEntryOutput"];
             };
             aiPrompt?: string;
+            /** @description Not allowed: a subvariable has no subvariables of its own */
+            subvariables?: unknown;
         };
         WebhookEnvelopeOutput: {
             /** @description Event id; the same for every delivery and retry of one event */

@@ -1,11 +1,14 @@
 // Validates the variables against the limits and the template's placeholders, all up front, and
 // resolves each into what one placeholder renders. Every problem is collected so a caller sees
-// them all in one error.
+// them all in one error. Types and shapes (strings, mimeType, stack keys, one level of
+// subvariables) are the request schema's rules (lib/deliverables/schemas.ts): this plan owns what
+// depends on the values and the template (placeholder syntax, text/value agreement, lengths and
+// counts, unknown or repeated placeholders, subvariable tokens).
 import { UnprocessableError, ValidationError, type ValidationIssue } from "@/lib/errors";
 import type { TemplatePlaceholder } from "@/lib/templates/inspect";
 import { advancedDataNames, checkDataShape } from "./data";
 import { nestingDepth, type Substitution, valueToHtml } from "./content";
-import { MIME_TYPES, type MimeType, type ResolvedValue, type VariableStackEntry } from "./types";
+import type { MimeType, ResolvedValue, Subvariable, VariableInput, VariableStackEntry } from "./types";
 
 export const LIMITS = {
   variables: 1_000,
@@ -39,12 +42,9 @@ interface Issue extends ValidationIssue {
 
 const SECTION = /^[#^]|^-\S+\s/;
 
-export function planVariables(input: unknown, placeholders: TemplatePlaceholder[]): RenderPlan {
+export function planVariables(input: readonly VariableInput[], placeholders: TemplatePlaceholder[]): RenderPlan {
   const issues: Issue[] = [];
   const add = (field: string, code: string, message: string) => issues.push({ field, code, message });
-  if (!Array.isArray(input)) {
-    throw new ValidationError("variables must be an array", [{ field: "variables", message: "must be an array" }]);
-  }
   if (input.length > LIMITS.variables) {
     // A gate, not a per-variable problem: checking each of an oversized list is wasted work.
     const message = `${input.length} variables were given; at most ${LIMITS.variables} are allowed`;
@@ -68,7 +68,7 @@ export function planVariables(input: unknown, placeholders: TemplatePlaceholder[
 
   input.forEach((raw, i) => {
     const field = `variables.${i}`;
-    const v = checkShape(raw, field, add, true);
+    const v = checkValues(raw, field, add);
     if (!v) return;
     if (seen.has(v.placeholder)) {
       add(`${field}.placeholder`, "DuplicatePlaceholder", `${v.placeholder} is given twice (variables ${seen.get(v.placeholder)} and ${i})`);
@@ -193,82 +193,41 @@ interface CheckedVariable {
 
 type Add = (field: string, code: string, message: string) => void;
 
-/** Checks one variable's fields and limits; returns it normalised, or null when unusable. */
-function checkShape(raw: unknown, field: string, add: Add, allowSubvariables: boolean): CheckedVariable | null {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    add(field, "InvalidVariable", "must be an object with placeholder, mimeType and text");
-    return null;
-  }
-  const v = raw as Record<string, unknown>;
+/** Checks one variable's values and limits; returns it normalised, or null when unusable. */
+function checkValues(v: VariableInput | Subvariable, field: string, add: Add): CheckedVariable | null {
   let ok = true;
-  const placeholder = v.placeholder;
-  if (typeof placeholder !== "string" || !/^\{[\s\S]*\}$/.test(placeholder) || placeholder.length < 3) {
+  const { placeholder } = v;
+  if (!/^\{[\s\S]*\}$/.test(placeholder) || placeholder.length < 3) {
     add(`${field}.placeholder`, "InvalidVariable", "must be the placeholder as written in the template, braces included, e.g. {Name}");
     ok = false;
   }
-  const label = typeof placeholder === "string" ? placeholder : field;
-  const mimeType = v.mimeType;
-  if (typeof mimeType !== "string" || !(MIME_TYPES as readonly string[]).includes(mimeType)) {
-    add(`${field}.mimeType`, "InvalidMimeType", `${label}: mimeType must be one of ${MIME_TYPES.join(", ")}`);
-    ok = false;
-  }
-  if (v.value !== undefined && typeof v.value !== "string") {
-    add(`${field}.value`, "InvalidVariable", `${label}: value must be a string`);
-    ok = false;
-  } else if (typeof v.value === "string" && typeof v.text === "string" && v.value !== v.text) {
-    add(`${field}.value`, "TextValueConflict", `${label}: text and value are the same field (value is an alias of text); give one, or both equal`);
+  if (v.value !== undefined && v.text !== undefined && v.value !== v.text) {
+    add(`${field}.value`, "TextValueConflict", `${placeholder}: text and value are the same field (value is an alias of text); give one, or both equal`);
     ok = false;
   }
   const text = v.text ?? v.value;
-  if (text !== undefined && typeof text !== "string") {
-    add(`${field}.text`, "InvalidVariable", `${label}: text must be a string`);
-    ok = false;
-  } else if (typeof text === "string") {
-    ok = checkLength(text, mimeType === "image", `${field}.text`, label, add) && ok;
-  }
-  if (v.isDisabled !== undefined && typeof v.isDisabled !== "boolean") {
-    add(`${field}.isDisabled`, "InvalidVariable", `${label}: isDisabled must be true or false`);
+  if (text !== undefined) ok = checkLength(text, v.mimeType === "image", `${field}.text`, placeholder, add) && ok;
+  if (v.aiPrompt !== undefined && v.aiPrompt.length > LIMITS.aiPromptChars) {
+    add(`${field}.aiPrompt`, "AiPromptTooLong", `${placeholder}: aiPrompt is ${v.aiPrompt.length} characters; at most ${LIMITS.aiPromptChars} are allowed`);
     ok = false;
   }
-  if (v.aiPrompt !== undefined && typeof v.aiPrompt !== "string") {
-    add(`${field}.aiPrompt`, "InvalidVariable", `${label}: aiPrompt must be a string`);
-    ok = false;
-  } else if (typeof v.aiPrompt === "string" && v.aiPrompt.length > LIMITS.aiPromptChars) {
-    add(`${field}.aiPrompt`, "AiPromptTooLong", `${label}: aiPrompt is ${v.aiPrompt.length} characters; at most ${LIMITS.aiPromptChars} are allowed`);
-    ok = false;
-  }
-  const stack = v.variableStack === undefined ? undefined : checkStack(v.variableStack, `${field}.variableStack`, label, add);
+  const stack = v.variableStack === undefined ? undefined : checkStack(v.variableStack, `${field}.variableStack`, placeholder, add);
   if (stack === null) ok = false;
 
   const subvariables: CheckedVariable[] = [];
-  if (v.subvariables !== undefined) {
-    if (!allowSubvariables) {
-      add(`${field}.subvariables`, "SubvariableNesting", `${label}: subvariables cannot have subvariables of their own (one level only)`);
-      ok = false;
-    } else if (!Array.isArray(v.subvariables)) {
-      add(`${field}.subvariables`, "InvalidVariable", `${label}: subvariables must be an array`);
-      ok = false;
-    } else if (v.subvariables.length > LIMITS.subvariables) {
-      add(`${field}.subvariables`, "TooManyVariables", `${label}: at most ${LIMITS.subvariables} subvariables are allowed`);
-      ok = false;
-    } else {
-      v.subvariables.forEach((sub, j) => {
-        const checked = checkShape(sub, `${field}.subvariables.${j}`, add, false);
-        if (checked) subvariables.push(checked);
-        else ok = false;
-      });
-    }
+  const subs = "subvariables" in v ? v.subvariables : undefined;
+  if (subs !== undefined && subs.length > LIMITS.subvariables) {
+    add(`${field}.subvariables`, "TooManyVariables", `${placeholder}: at most ${LIMITS.subvariables} subvariables are allowed`);
+    ok = false;
+  } else {
+    subs?.forEach((sub, j) => {
+      const checked = checkValues(sub, `${field}.subvariables.${j}`, add);
+      if (checked) subvariables.push(checked);
+      else ok = false;
+    });
   }
   if (!ok) return null;
-  return {
-    placeholder: placeholder as string,
-    text: text as string | undefined,
-    mimeType: mimeType as MimeType,
-    isDisabled: v.isDisabled === true,
-    aiPrompt: v.aiPrompt as string | undefined,
-    stack: stack ?? undefined,
-    subvariables,
-  };
+  return { placeholder, text, mimeType: v.mimeType, isDisabled: v.isDisabled === true, aiPrompt: v.aiPrompt, stack: stack ?? undefined, subvariables };
 }
 
 function checkLength(text: string, image: boolean, field: string, label: string, add: Add): boolean {
@@ -278,40 +237,18 @@ function checkLength(text: string, image: boolean, field: string, label: string,
   return false;
 }
 
-/** A stack as an array in index order; an object's keys must be "0", "1", … */
-function checkStack(raw: unknown, field: string, label: string, add: Add): VariableStackEntry[] | null {
-  let entries: [string, unknown][];
-  if (Array.isArray(raw)) {
-    entries = raw.map((entry, i) => [String(i), entry]);
-  } else if (typeof raw === "object" && raw !== null) {
-    entries = Object.entries(raw);
-    const bad = entries.find(([key]) => !/^\d+$/.test(key));
-    if (bad) {
-      add(field, "InvalidStack", `${label}: variableStack keys must be index strings like "0", "1"; got "${bad[0].slice(0, 20)}"`);
-      return null;
-    }
-    entries.sort(([a], [b]) => Number(a) - Number(b));
-  } else {
-    add(field, "InvalidStack", `${label}: variableStack must be an array or an object keyed "0", "1", …`);
-    return null;
-  }
+/** A stack as an array in index order (an object's keys are "0", "1", …, as the schema requires). */
+function checkStack(raw: NonNullable<VariableInput["variableStack"]>, field: string, label: string, add: Add): VariableStackEntry[] | null {
+  const entries: [string, VariableStackEntry][] = Array.isArray(raw)
+    ? raw.map((entry, i) => [String(i), entry])
+    : Object.entries(raw).sort(([a], [b]) => Number(a) - Number(b));
   if (entries.length > LIMITS.stackEntries) {
     add(field, "StackTooLarge", `${label}: variableStack has ${entries.length} entries; at most ${LIMITS.stackEntries} are allowed`);
     return null;
   }
-  const out: VariableStackEntry[] = [];
   let ok = true;
-  for (const [key, entry] of entries) {
-    const e = entry as Partial<VariableStackEntry> | null;
-    if (typeof e !== "object" || e === null || typeof e.text !== "string" || !MIME_TYPES.includes(e.mimeType as MimeType)) {
-      add(`${field}.${key}`, "InvalidStack", `${label}: stack entry ${key} needs a string text and a mimeType (${MIME_TYPES.join(", ")})`);
-      ok = false;
-      continue;
-    }
-    ok = checkLength(e.text, e.mimeType === "image", `${field}.${key}.text`, label, add) && ok;
-    out.push({ text: e.text, mimeType: e.mimeType as MimeType });
-  }
-  return ok ? out : null;
+  for (const [key, e] of entries) ok = checkLength(e.text, e.mimeType === "image", `${field}.${key}.text`, label, add) && ok;
+  return ok ? entries.map(([, e]) => ({ text: e.text, mimeType: e.mimeType })) : null;
 }
 
 /** Subvariables as token substitutions; each token must occur in the parent's html or markdown. */

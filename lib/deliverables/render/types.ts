@@ -10,6 +10,8 @@ export const MAX_FONT_NAME = 100;
 
 export type VariableStackEntry = { text: string; mimeType: MimeType };
 
+/** A variable of a deliverable request. The request schema (lib/deliverables/schemas.ts) checks its
+ *  types; the render plan checks its values against the limits and the template. */
 export type VariableInput = {
   placeholder: string;
   text?: string;
@@ -17,10 +19,13 @@ export type VariableInput = {
   value?: string;
   mimeType: MimeType;
   isDisabled?: boolean;
-  subvariables?: VariableInput[];
+  /** One level only: a subvariable has none of its own. */
+  subvariables?: Subvariable[];
   variableStack?: VariableStackEntry[] | Record<string, VariableStackEntry>;
   aiPrompt?: string;
 };
+
+export type Subvariable = Omit<VariableInput, "subvariables">;
 
 export interface RenderResult {
   file: Buffer;
