@@ -109,6 +109,14 @@ describe("POST /v1/deliverable", () => {
     expect(missing.json).toEqual({ error: "ValidationError", message: expect.stringContaining("name") });
     expect((await create({ name: "Okay name", templateId, variables: [{ placeholder: "{Name}", text: "x", mimeType: "pdf" }] })).status).toBe(400);
     expect((await create({ name: "Okay name", templateId, variables: [{ placeholder: "{Name}", mimeType: "text" }] })).status).toBe(400);
+    const sub = { placeholder: "{First}", mimeType: "text", text: "A", subvariables: [] };
+    const nested = await create({
+      name: "Okay name",
+      templateId,
+      variables: [{ placeholder: "{Name}", mimeType: "html", text: "<p>{First}</p>", subvariables: [sub] }],
+    });
+    expect(nested.status).toBe(400);
+    expect(nested.text).toContain("one level only");
     expect((await create({ name: "ab", templateId, variables: textVars("x") })).status).toBe(422);
     expect((await create({ name: "x".repeat(256), templateId, variables: textVars("x") })).status).toBe(422);
     expect((await create({ name: "Okay name", description: "d".repeat(65_536), templateId, variables: textVars("x") })).status).toBe(422);
