@@ -53,18 +53,16 @@ function throwIfAborted(signal?: AbortSignal): void {
 
 type Usage = { deliverables: bigint; bytes: bigint };
 
-/** Active deliverables and bytes stored (deliverable files and PDFs, templates), as one subquery. */
-const USAGE_SQL = `SELECT d.deliverables, d.bytes + t.bytes AS bytes
-  FROM (SELECT count(*) AS deliverables, COALESCE(sum("fileSize"), 0) + COALESCE(sum("pdfSize"), 0) AS bytes
-        FROM deliverable WHERE "orgId" = $1::uuid AND "isActive") d,
-       (SELECT COALESCE(sum("fileSize"), 0) AS bytes FROM template WHERE "orgId" = $1::uuid AND "isActive") t`;
+/** Active deliverables and bytes stored (deliverable files and PDFs, templates): the counter row that
+ *  triggers keep (migration org_usage), not an aggregate over every deliverable. */
+const USAGE_SQL = `SELECT u.deliverables, u.bytes FROM org_usage u WHERE u."orgId" = $1::uuid`;
 
 /** count/sum come back as bigint (PGlite) or as their decimal text (pg): BigInt takes both. */
 function usageOf(row: { deliverables: bigint | string; bytes: bigint | string }): Usage {
   return { deliverables: BigInt(row.deliverables), bytes: BigInt(row.bytes) };
 }
 
-/** As three Prisma aggregates this was a fifth of a create's CPU on the embedded database, twice per create. */
+/** One row read; under the create's per-organization lock it is exact. */
 async function quotaUsage(runner: SqlRunner, orgId: string): Promise<Usage> {
   const [usage] = await runner.query<{ deliverables: bigint | string; bytes: bigint | string }>(USAGE_SQL, [orgId]);
   return usageOf(usage);
