@@ -18,6 +18,7 @@ import { ConflictError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { crashPoint, injectedSealFailure } from "@/lib/server/test-faults";
+import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
 
 type Tx = Prisma.TransactionClient;
 
@@ -37,6 +38,8 @@ export interface CompletionDeps extends SigningDeps {
 /** Called inside the last signature's transaction: the completion exists exactly when the signature does. */
 export async function enqueueCompletion(tx: Tx, documentId: string): Promise<void> {
   await tx.completionJob.create({ data: { documentId } });
+  // The signer's request usually runs it at once; if not, this process's worker looks soon.
+  kickPoller("document completions");
 }
 
 /**
@@ -221,37 +224,12 @@ export async function finalizationOf(
   return db.completionJob.findUnique({ where: { documentId }, select: { status: true, attempts: true, lastError: true } });
 }
 
-const worker = globalThis as unknown as { __quireCompletionWorker?: { stop: () => Promise<void> } };
-
-/** Polls for due jobs while the server runs; every instance may run one (claims decide who works). */
+/** Polls for due jobs while the server runs; every instance may run one (claims decide who works). Idle, it looks every 4 s. */
 export function startCompletionWorker(getDeps: () => Promise<CompletionDeps>, intervalMs = 1_000): void {
-  if (worker.__quireCompletionWorker) return;
-  let pass: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (pass || stopped) return;
-    pass = (async () => {
-      try {
-        while (!stopped && (await runCompletionPass(await getDeps())) > 0);
-      } catch (err) {
-        log.error({ err: err instanceof Error ? err.message : String(err) }, "completion worker pass failed");
-      } finally {
-        pass = null;
-      }
-    })();
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  worker.__quireCompletionWorker = {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await pass;
-    },
-  };
+  startPoller({ name: "document completions", pass: async () => runCompletionPass(await getDeps()), busyMs: intervalMs, idleMs: 4_000 });
 }
 
 /** Graceful shutdown: no new claims; the job under way finishes (its lease covers a crash instead). */
 export async function stopCompletionWorker(): Promise<void> {
-  await worker.__quireCompletionWorker?.stop();
+  await stopPoller("document completions");
 }

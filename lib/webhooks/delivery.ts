@@ -12,6 +12,7 @@ import { POOL_SOCKETS_PER_HOST, safeRequest } from "@/lib/net/safe-fetch";
 import { standardHeaders } from "@/lib/webhooks/standard";
 import { groupRecorder, recordAttempts, type AttemptRecord } from "@/lib/webhooks/attempt-records";
 import { webhookSecret, type WebhookDeps } from "@/lib/webhooks/webhooks";
+import { startPoller, stopPoller } from "@/lib/server/poller";
 
 export const MAX_ATTEMPTS = 6;
 /** Wait after attempt 1, 2, … (docs/contract.md "Webhooks"), before scaling. */
@@ -302,36 +303,14 @@ export async function drainDeliveries(deps: DeliveryDeps, options: { budgetMs: n
   return attempted;
 }
 
-const worker = globalThis as unknown as { __quireWebhookWorker?: { stop: () => Promise<void> } };
-
-/** Polls for work while the server runs; several instances may each run one. */
+/** Polls for work while the server runs; several instances may each run one. Idle, it looks every 2 s. */
 export function startDeliveryWorker(getDeps: () => Promise<DeliveryDeps>, intervalMs = 500): void {
-  if (worker.__quireWebhookWorker) return;
-  let pass: Promise<void> | null = null;
-  let stopped = false;
-  const stopping = () => stopped;
-  const tick = () => {
-    if (pass || stopped) return;
-    pass = (async () => {
-      try {
-        // Keep going while there is a backlog; then wait for the next tick.
-        while (!stopped && (await runDeliveryPass(await getDeps(), undefined, { stopping })) > 0);
-      } catch (err) {
-        log.error({ err: err instanceof Error ? err.message : String(err) }, "webhook worker pass failed");
-      } finally {
-        pass = null;
-      }
-    })();
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  worker.__quireWebhookWorker = {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await pass;
-    },
-  };
+  startPoller({
+    name: "webhook deliveries",
+    pass: async (stopping) => runDeliveryPass(await getDeps(), undefined, { stopping }),
+    busyMs: intervalMs,
+    idleMs: 2_000,
+  });
 }
 
 /**
@@ -339,5 +318,5 @@ export function startDeliveryWorker(getDeps: () => Promise<DeliveryDeps>, interv
  * receiver time-out) and releases what was claimed but not tried, so nothing is lost or sent twice.
  */
 export async function stopDeliveryWorker(): Promise<void> {
-  await worker.__quireWebhookWorker?.stop();
+  await stopPoller("webhook deliveries");
 }
