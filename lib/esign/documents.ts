@@ -8,6 +8,7 @@ import { appendAudit } from "@/lib/esign/audit";
 import { recordSigningEvent } from "@/lib/esign/events";
 import { DocumentNotFoundError, DocumentNotSignableError, DocumentNotVoidableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
 import { planFields } from "@/lib/esign/field-plan";
+import { documentPreviewLink } from "@/lib/esign/file-links";
 import {
   checkExpiresAt,
   checkIdentities,
@@ -121,7 +122,7 @@ export async function prepareDocument(
   }
   if (mode === "sign") return sendDocument(deps, actor, id, meta);
   const reply = await replyFor(deps.db, id, "Document created for review; send it with POST /esign/documents/{id}/send.");
-  return { ...reply, previewUrl: `${deps.baseUrl}/esign/documents/${id}/download` };
+  return { ...reply, previewUrl: (await documentPreviewLink(deps, actor.orgId, id)).url };
 }
 
 async function replyFor(db: Db, id: string, message: string): Promise<PrepareReply> {

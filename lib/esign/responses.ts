@@ -24,8 +24,19 @@ export const prepareReplySchema = z
   .meta({ id: "PrepareReply" });
 /** Reply of prepare-for-review. */
 export const reviewReplySchema = prepareReplySchema
-  .extend({ previewUrl: z.string().meta({ description: "Where to download the document for review" }) })
+  .extend({
+    previewUrl: z.string().meta({ description: "A signed link a person can open without an API key: the PDF shown in the browser, for 24 hours" }),
+  })
   .meta({ id: "ReviewReply" });
+
+/** GET /esign/documents/{id}/download when the request prefers JSON. */
+export const downloadLinkSchema = z
+  .object({
+    downloadUrl: z.string().meta({ description: "Fetch without an API key; expires in minutes (an S3 presigned URL when files are on S3)" }),
+    fileName: z.string(),
+    expiresAt: timestamp,
+  })
+  .meta({ id: "DownloadLink" });
 
 export const signingDocumentSchema = z
   .object({

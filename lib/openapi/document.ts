@@ -41,6 +41,7 @@ const PATH_PARAMS: Record<string, string> = {
   recipientId: "The recipient's id (UUID)",
   deliveryId: "The delivery's id (UUID)",
   name: "The webhook's name (every client library uses signature)",
+  token: "The signed link's token, as handed out",
 };
 
 function pathParams(path: string) {
@@ -58,11 +59,15 @@ function errorStatuses(op: Operation): number[] {
 function responses(op: Operation): ZodOpenApiResponsesObject {
   const out: Record<string, ZodOpenApiResponseObject> = {};
   const { success } = op;
+  // A file download may also answer JSON (a link to the file), so both kinds of content can be listed.
+  const content = {
+    ...(success.file ? Object.fromEntries(success.file.map((type) => [type, { schema: { type: "string" as const, contentMediaType: type } }])) : {}),
+    ...(success.json ? { "application/json": { schema: success.json } } : {}),
+  };
   out[`${success.status}`] = {
     description: success.description,
     ...(success.headers ? { headers: success.headers } : {}),
-    ...(success.json ? { content: { "application/json": { schema: success.json } } } : {}),
-    ...(success.file ? { content: Object.fromEntries(success.file.map((type) => [type, { schema: { type: "string", contentMediaType: type } }])) } : {}),
+    ...(Object.keys(content).length ? { content } : {}),
   };
   for (const status of errorStatuses(op)) {
     const specific = op.errorBodies?.[status];

@@ -502,11 +502,33 @@ export interface paths {
         };
         /**
          * Download a document's PDF
-         * @description The signed PDF once completed, else the current PDF.
+         * @description The signed PDF once completed, else the current PDF. When the request prefers application/json (Accept), or sends Content-Type: application/json on the GET as the hosted service's SDKs do, the reply is instead `{ data: { downloadUrl, fileName, expiresAt } }`: a link that needs no API key and expires in 5 minutes.
          *
          *     Needs an API key with role administrator, contributor, user.
          */
         get: operations["downloadSigningDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/esign/files/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a PDF through a signed link
+         * @description Where downloadUrl (GET /esign/documents/{id}/download as JSON) and previewUrl (prepare-for-review) point. The token is the credential: no API key. A download link answers the PDF as an attachment, a preview link shows it inline.
+         *
+         *     Public: no API key.
+         */
+        get: operations["getLinkedFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1512,7 +1534,7 @@ export interface components {
             status: components["schemas"]["DocumentStatus"];
             message: string;
             recipients: components["schemas"]["PreparedRecipient"][];
-            /** @description Where to download the document for review */
+            /** @description A signed link a person can open without an API key: the PDF shown in the browser, for 24 hours */
             previewUrl: string;
         };
         SigningDocument: {
@@ -1599,6 +1621,12 @@ export interface components {
             recipientId: string | null;
             ip: string | null;
             userAgent: string | null;
+        };
+        DownloadLink: {
+            /** @description Fetch without an API key; expires in minutes (an S3 presigned URL when files are on S3) */
+            downloadUrl: string;
+            fileName: string;
+            expiresAt: components["schemas"]["Timestamp"];
         };
         SigningUrlResult: {
             /** @description Absolute HTTPS link carrying an opaque token in its query */
@@ -4038,7 +4066,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The PDF */
+            /** @description The PDF, or a keyless link to it */
             200: {
                 headers: {
                     /** @description attachment; filename="<name>.<extension>" */
@@ -4047,6 +4075,9 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                    "application/json": {
+                        data: components["schemas"]["DownloadLink"];
+                    };
                 };
             };
             /** @description Missing or invalid API key, or the organization cannot be resolved */
@@ -4081,6 +4112,49 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    getLinkedFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed link's token, as handed out */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<name>.<extension>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description FileLinkInvalid: the link was altered or is incomplete */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description FileLinkExpired: past its expiry; FileLinkReplaced: the document has another file now (e.g. it was completed) */
+            410: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

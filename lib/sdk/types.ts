@@ -139,6 +139,8 @@ export type VoidResult = C["VoidResult"];
 export type ResendResult = C["ResendResult"];
 export type AuditEntry = C["AuditEntry"];
 export type AuditTrail = C["AuditTrail"];
+/** A keyless link to a document's PDF that expires in minutes. */
+export type DownloadLink = C["DownloadLink"];
 /** Body of POST /esign/documents/{id}/signing-url: exactly one of recipientId and externalId. */
 export type SigningUrlInput = Body<"createSigningUrl">;
 export type SigningUrlResult = C["SigningUrlResult"];

@@ -291,7 +291,7 @@ describe("document endpoints and errors", () => {
       method: "POST",
       body: { templateId, recipients: [{ name: "D", email: "d@example.com" }] },
     });
-    expect(review.json.data).toMatchObject({ status: "draft", previewUrl: expect.stringContaining(review.json.data.documentId) });
+    expect(review.json.data).toMatchObject({ status: "draft", previewUrl: expect.stringContaining(`${baseUrl}/esign/files/`) });
     const sent = await contributor(`/esign/documents/${review.json.data.documentId}/send`, { method: "POST" });
     expect(sent.json.data.status).toBe("sent");
   });

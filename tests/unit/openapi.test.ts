@@ -94,7 +94,8 @@ describe("OpenAPI document", () => {
         .filter(([, op]) => Array.isArray(op.security) && op.security.length === 0)
         .map(([m]) => `${m.toUpperCase()} ${p}`),
     );
-    expect(publicOps.sort()).toEqual(["GET /api/health", "GET /api/openapi.json", "GET /api/ready"]);
+    // The signed file link is keyless: its token is the credential.
+    expect(publicOps.sort()).toEqual(["GET /api/health", "GET /api/openapi.json", "GET /api/ready", "GET /esign/files/{token}"]);
   });
 
   it("documents every public REST route file, and only those", () => {
@@ -253,5 +254,14 @@ describe("OpenAPI document", () => {
     ]) {
       expect(names).toContain(n);
     }
+  });
+
+  it("documents the download as a PDF or a JSON link, and the keyless link's own errors", () => {
+    const download = (doc.paths?.["/esign/documents/{id}/download"] as { get: { responses: Record<string, { content?: Record<string, unknown> }> } }).get;
+    expect(Object.keys(download.responses["200"].content ?? {}).sort()).toEqual(["application/json", "application/pdf"]);
+    expect(JSON.stringify(download.responses["200"].content?.["application/json"])).toMatch(/DownloadLink/);
+    const linked = (doc.paths?.["/esign/files/{token}"] as { get: { responses: Record<string, { description: string }> } }).get;
+    expect(Object.keys(linked.responses).sort()).toEqual(["200", "403", "410"]);
+    expect(linked.responses["410"].description).toMatch(/FileLinkExpired/);
   });
 });
