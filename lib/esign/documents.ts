@@ -111,6 +111,7 @@ export async function prepareDocument(
       }
       await appendAudit(tx, id, {
         actionType: "created",
+        userId: actor.userId,
         ip: meta.ip,
         userAgent: meta.userAgent,
         details: { source: source.kind, pageCount, recipients: input.recipients.length, fields: fields.length },
@@ -195,7 +196,7 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
     // Compare-and-set: of concurrent sends exactly one moves the draft; the others find it sent.
     const { count } = await tx.signingDocument.updateMany({ where: { id, status: "draft" }, data: { status: "sent", sentAt: new Date() } });
     if (count === 0) throw invalid("The document is already sent", "DocumentAlreadySent", "documentId");
-    await appendAudit(tx, id, { actionType: "sent", ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
+    await appendAudit(tx, id, { actionType: "sent", userId: actor.userId, ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
     await recordSigningEvent(tx, doc, "signature.document.sent", {
       recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signingOrder: r.signingOrder })),
     });
@@ -281,7 +282,7 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
       data: { status: "voided", voidedAt, voidReason: reason },
     });
     if (count === 0) throw new DocumentNotVoidableError((await tx.signingDocument.findUniqueOrThrow({ where: { id }, select: { status: true } })).status);
-    await appendAudit(tx, id, { actionType: "voided", ip: meta.ip, userAgent: meta.userAgent, details: { reason } });
+    await appendAudit(tx, id, { actionType: "voided", userId: actor.userId, ip: meta.ip, userAgent: meta.userAgent, details: { reason } });
     await recordSigningEvent(tx, doc, "signature.document.voided", { reason, voidedAt: voidedAt.toISOString() });
   });
   if (doc.status === "sent") {
@@ -318,7 +319,7 @@ export async function resendDocument(deps: EsignDeps, actor: Actor, id: string, 
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.signingDocument.updateMany({ where: { id, status: "sent" }, data: { updatedOn: new Date() } });
     if (count === 0) throw new DocumentNotSignableError((await tx.signingDocument.findUniqueOrThrow({ where: { id }, select: { status: true } })).status);
-    await appendAudit(tx, id, { actionType: "resent", ip: meta.ip, userAgent: meta.userAgent, details: { recipientIds: only } });
+    await appendAudit(tx, id, { actionType: "resent", userId: actor.userId, ip: meta.ip, userAgent: meta.userAgent, details: { recipientIds: only } });
   });
   const recipientCount = await emailReadySigners(deps, id, { force: true, only });
   return { success: true, recipientCount };

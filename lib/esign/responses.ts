@@ -79,6 +79,8 @@ export const resendResultSchema = z
   .object({ success: z.boolean(), recipientCount: z.number().int().meta({ description: "Signers emailed" }) })
   .meta({ id: "ResendResult" });
 
+const auditPartySchema = z.object({ name: z.string(), email: z.string() }).meta({ id: "AuditParty" });
+
 export const auditEntrySchema = z
   .object({
     id: uuid,
@@ -89,8 +91,16 @@ export const auditEntrySchema = z
     currentHash: z.string().meta({ description: "SHA-256 of previousHash and the entry's canonical JSON" }),
     details: z.record(z.string(), z.unknown()),
     recipientId: z.string().nullable(),
+    userId: z.string().nullable().meta({ description: "The person or API key's user who acted; null for signers and for Quire itself" }),
     ip: z.string().nullable(),
     userAgent: z.string().nullable(),
+    hashVersion: z
+      .number()
+      .int()
+      .meta({ description: "1: the hash covers id, documentId, actionType, timestamp, recipientId, ip, userAgent, details; 2: also userId and hashVersion" }),
+    createdOn: timestamp,
+    user: auditPartySchema.nullable().meta({ description: "Who acted, when a person (dashboard) or an API key did" }),
+    recipient: auditPartySchema.nullable().meta({ description: "The recipient the entry concerns: the signer, when a signer acted" }),
   })
   .meta({ id: "AuditEntry" });
 export const auditTrailSchema = z

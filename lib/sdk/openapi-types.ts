@@ -1619,8 +1619,21 @@ export interface components {
                 [key: string]: unknown;
             };
             recipientId: string | null;
+            /** @description The person or API key's user who acted; null for signers and for Quire itself */
+            userId: string | null;
             ip: string | null;
             userAgent: string | null;
+            /** @description 1: the hash covers id, documentId, actionType, timestamp, recipientId, ip, userAgent, details; 2: also userId and hashVersion */
+            hashVersion: number;
+            createdOn: components["schemas"]["Timestamp"];
+            /** @description Who acted, when a person (dashboard) or an API key did */
+            user: components["schemas"]["AuditParty"] | null;
+            /** @description The recipient the entry concerns: the signer, when a signer acted */
+            recipient: components["schemas"]["AuditParty"] | null;
+        };
+        AuditParty: {
+            name: string;
+            email: string;
         };
         DownloadLink: {
             /** @description Fetch without an API key; expires in minutes (an S3 presigned URL when files are on S3) */
