@@ -77,6 +77,7 @@ export const operations: Operation[] = [
   },
   {
     operationId: "createDeliverable",
+    idempotent: true,
     method: "post",
     path: "/v1/deliverable",
     summary: "Create a deliverable from a template",
@@ -283,6 +284,7 @@ export const operations: Operation[] = [
   // -- Signing -----------------------------------------------------------------------------------
   {
     operationId: "prepareForSigning",
+    idempotent: true,
     method: "post",
     path: "/esign/single/prepare-for-signing",
     summary: "Send a document for signing",
@@ -296,6 +298,7 @@ export const operations: Operation[] = [
   },
   {
     operationId: "prepareForReview",
+    idempotent: true,
     method: "post",
     path: "/esign/single/prepare-for-review",
     summary: "Create a document for review before sending",
@@ -424,6 +427,7 @@ export const operations: Operation[] = [
   },
   {
     operationId: "createSigningUrl",
+    idempotent: true,
     method: "post",
     path: "/esign/documents/{id}/signing-url",
     summary: "Create a signing URL for one recipient",
@@ -526,6 +530,7 @@ export const operations: Operation[] = [
   },
   {
     operationId: "testWebhook",
+    idempotent: true,
     method: "post",
     path: "/api/webhooks/{name}/test",
     summary: "Send a test event to every URL",

@@ -46,6 +46,8 @@ export interface Operation {
   errors?: number[];
   /** Replaces the default error statuses entirely (e.g. an endpoint whose only error is 401). */
   onlyErrors?: number[];
+  /** Honours an Idempotency-Key header (docs/contract.md "Idempotency"): the route passes `idempotent: true` to apiRoute. */
+  idempotent?: boolean;
   /** A status whose body is more specific than the family's. */
   errorBodies?: Record<number, { description: string; json: z.ZodType }>;
 }

@@ -863,7 +863,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.sent event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description The document went out for signing (prepare-for-signing, or send after review).
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -877,18 +879,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.sent";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentSentEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -913,7 +936,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.viewed event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description A signer opened the document: once per signer, on the first open.
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -927,18 +952,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.viewed";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentViewedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -963,7 +1009,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.recipient_signed event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description One signer finished signing.
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -977,18 +1025,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.recipient_signed";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentRecipientSignedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1013,7 +1082,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.completed event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description Every signer signed and the PDF is sealed; download it with GET /esign/documents/{id}/download.
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -1027,18 +1098,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.completed";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentCompletedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1063,7 +1155,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.finalization_failed event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description Sealing the completed document kept failing; the dashboard offers a retry (POST /esign/documents/{id}/retry-finalization).
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -1077,18 +1171,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.finalization_failed";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentFinalizationFailedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1113,7 +1228,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.voided event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description The sender voided the document.
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -1127,18 +1244,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.voided";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentVoidedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1230,23 +1368,112 @@ export interface components {
             isReadonly?: boolean;
             isMultiline?: boolean;
         };
-        WebhookEnvelope: {
-            /** @description Event id; the same for every delivery and retry of one event */
-            id: string;
-            /** @description Event type, e.g. signature.document.completed */
-            event: string;
-            createdOn: components["schemas"]["Timestamp"];
-            orgId: string;
-            data: {
-                [key: string]: unknown;
-            };
-        };
         /**
          * Format: date-time
          * @description ISO 8601 timestamp in UTC with milliseconds
          * @example 2024-01-15T14:12:10.721Z
          */
         Timestamp: string;
+        DocumentSentEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            recipients: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                name: string;
+                signingOrder: number;
+            }[];
+        };
+        DocumentViewedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            /** Format: uuid */
+            recipientId: string;
+            email: string;
+            viewedAt: components["schemas"]["Timestamp"];
+        };
+        DocumentRecipientSignedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            /** Format: uuid */
+            recipientId: string;
+            email: string;
+            signedAt: components["schemas"]["Timestamp"];
+            /** @description Whether this was the last signature (completion follows) */
+            isFinalSigner: boolean;
+            /** @description Signers who have not signed yet */
+            remainingSigners: number;
+        };
+        DocumentCompletedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            completedAt: components["schemas"]["Timestamp"];
+            /** @description SHA-256 (hex) of the sealed PDF */
+            documentHash: string;
+            recipients: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                name: string;
+                signedAt?: components["schemas"]["Timestamp"];
+            }[];
+        };
+        DocumentFinalizationFailedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            attempts: number;
+            /** @description The last failure, in Quire's words */
+            error: string;
+        };
+        DocumentVoidedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            reason: string;
+            voidedAt: components["schemas"]["Timestamp"];
+        };
         DeliverableListItem: {
             /** Format: uuid */
             id: string;
@@ -1770,12 +1997,23 @@ export interface components {
             status: "delivered" | "retrying" | "failed";
             /** @description Present with details on failure */
             errorMessage?: string;
-            payload: components["schemas"]["WebhookEnvelopeOutput"];
+            payload: components["schemas"]["WebhookEnvelope"];
             /** @description The receiver's answer, first 2 KB */
             responseBody: string | null;
             nextAttemptAt: components["schemas"]["Timestamp"] | null;
             createdOn: components["schemas"]["Timestamp"];
             updatedOn: components["schemas"]["Timestamp"];
+        };
+        WebhookEnvelope: {
+            /** @description Event id; the same for every delivery and retry of one event */
+            id: string;
+            /** @description Event type, e.g. signature.document.completed */
+            event: string;
+            createdOn: components["schemas"]["Timestamp"];
+            orgId: string;
+            data: {
+                [key: string]: unknown;
+            };
         };
         Health: {
             /** @enum {string} */
@@ -1858,17 +2096,6 @@ export interface components {
                 [key: string]: components["schemas"]["VariableStackEntryOutput"];
             };
             aiPrompt?: string;
-        };
-        WebhookEnvelopeOutput: {
-            /** @description Event id; the same for every delivery and retry of one event */
-            id: string;
-            /** @description Event type, e.g. signature.document.completed */
-            event: string;
-            createdOn: components["schemas"]["Timestamp"];
-            orgId: string;
-            data: {
-                [key: string]: unknown;
-            };
         };
         /** @description Omit to take the organization default */
         IdentityVerification: {
@@ -1979,7 +2206,10 @@ export interface operations {
     createDeliverable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1999,6 +2229,8 @@ export interface operations {
             /** @description The new deliverable */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2011,7 +2243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2047,7 +2279,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A field constraint is violated (length limits, quotas) */
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3211,7 +3452,10 @@ export interface operations {
     prepareForSigning: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3264,6 +3508,8 @@ export interface operations {
             /** @description The document, sent */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3272,7 +3518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3317,8 +3563,17 @@ export interface operations {
                     "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
                 };
             };
-            /** @description Conflict with the resource's current state */
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3342,7 +3597,10 @@ export interface operations {
     prepareForReview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3395,6 +3653,8 @@ export interface operations {
             /** @description The draft document */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3403,7 +3663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3448,8 +3708,17 @@ export interface operations {
                     "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
                 };
             };
-            /** @description Conflict with the resource's current state */
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4179,7 +4448,10 @@ export interface operations {
     createSigningUrl: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The resource's id (UUID) */
                 id: string;
@@ -4200,6 +4472,8 @@ export interface operations {
             /** @description The signing URL */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4210,7 +4484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4255,8 +4529,17 @@ export interface operations {
                     "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
                 };
             };
-            /** @description Conflict with the resource's current state */
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4760,7 +5043,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The webhook's name (every client library uses signature) */
                 name: string;
@@ -4782,6 +5068,8 @@ export interface operations {
             /** @description The deliveries made */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4791,7 +5079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4821,6 +5109,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SimpleError"];
+                };
+            };
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TypedError"];
                 };
             };
             /** @description Rate limit exceeded; Retry-After says when to try again */
