@@ -1,5 +1,6 @@
 // Response shapes of the signing API (docs/contract.md "Signing documents", "Embedded signing").
 import { z } from "zod";
+import { FILE_LINK_TTL_SECONDS } from "@/lib/esign/file-links";
 import { timestamp, uuid } from "@/lib/http/response-schemas";
 
 export const documentStatusSchema = z.enum(["draft", "sent", "completed", "voided"]).meta({ id: "DocumentStatus" });
@@ -25,14 +26,18 @@ export const prepareReplySchema = z
 /** Reply of prepare-for-review. */
 export const reviewReplySchema = prepareReplySchema
   .extend({
-    previewUrl: z.string().meta({ description: "A signed link a person can open without an API key: the PDF shown in the browser, for 24 hours" }),
+    previewUrl: z.string().meta({
+      description: `A signed link a person can open without an API key: the PDF shown in the browser, for ${FILE_LINK_TTL_SECONDS.preview / 3600} hours`,
+    }),
   })
   .meta({ id: "ReviewReply" });
 
 /** GET /esign/documents/{id}/download when the request prefers JSON. */
 export const downloadLinkSchema = z
   .object({
-    downloadUrl: z.string().meta({ description: "Fetch without an API key; expires in minutes (an S3 presigned URL when files are on S3)" }),
+    downloadUrl: z.string().meta({
+      description: `Fetch without an API key; expires in ${FILE_LINK_TTL_SECONDS.download / 60} minutes (an S3 presigned URL when files are on S3)`,
+    }),
     fileName: z.string(),
     expiresAt: timestamp,
   })

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ADMINS, ANY_ROLE, SENDERS, WRITERS } from "@/lib/auth/roles";
 import { createDeliverableBody, getDeliverableQuery, listDeliverablesQuery, updateDeliverableBody } from "@/lib/deliverables/schemas";
 import { createdDeliverableSchema, deliverableListItemSchema, deliverableMessageSchema, deliverableSchema } from "@/lib/deliverables/responses";
+import { FILE_LINK_TTL_SECONDS } from "@/lib/esign/file-links";
 import { listDocumentsQuery, prepareSchema, resendSchema, signingUrlSchema, voidSchema } from "@/lib/esign/schemas";
 import {
   auditTrailSchema,
@@ -400,8 +401,7 @@ export const operations: Operation[] = [
     method: "get",
     path: "/esign/documents/{id}/download",
     summary: "Download a document's PDF",
-    description:
-      "The signed PDF once completed, else the current PDF. When the request prefers application/json (Accept), or sends Content-Type: application/json on the GET as the hosted service's SDKs do, the reply is instead `{ data: { downloadUrl, fileName, expiresAt } }`: a link that needs no API key and expires in 5 minutes.",
+    description: `The signed PDF once completed, else the current PDF. When the request prefers application/json (Accept), or sends Content-Type: application/json on the GET as the hosted service's SDKs do, the reply is instead \`{ data: { downloadUrl, fileName, expiresAt } }\`: a link that needs no API key and expires in ${FILE_LINK_TTL_SECONDS.download / 60} minutes.`,
     tag: "Signing",
     auth: { family: "signing", roles: WRITERS },
     success: { status: 200, description: "The PDF, or a keyless link to it", file: [PDF], json: dataOf(downloadLinkSchema), headers: contentDisposition },
