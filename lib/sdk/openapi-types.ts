@@ -1863,7 +1863,7 @@ export interface components {
             email: string;
         };
         DownloadLink: {
-            /** @description Fetch without an API key; expires in minutes (an S3 presigned URL when files are on S3) */
+            /** @description Fetch without an API key; expires in 5 minutes (an S3 presigned URL when files are on S3) */
             downloadUrl: string;
             fileName: string;
             expiresAt: components["schemas"]["Timestamp"];
