@@ -118,6 +118,9 @@ test("send a two-signer document from the dashboard, sign it in order from the o
 
   await page.goto(`/documents/${documentId}`);
   await expect(page.getByText("completed", { exact: true }).first()).toBeVisible();
+  // The audit trail says who acted: each signer on their entries.
+  await expect(page.getByText(`by ${alice.name}`).first()).toBeVisible();
+  await expect(page.getByText(`by ${bob.name}`).first()).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download signed PDF" }).click()]);
   const file = await download.path();
   const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });

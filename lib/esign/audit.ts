@@ -1,6 +1,7 @@
 // The audit trail of a signing document: append-only and hash-chained, so any edit or deletion
 // of an entry breaks every hash after it (docs/contract.md "Signing documents": currentHash = SHA-256 of the previous
-// hash and the entry's canonical JSON).
+// hash and the entry's canonical JSON). Entries that record who acted (userId, from 2026-11-26 on) hash
+// as version 2: the same fields plus userId and hashVersion; entries written before hash as they always did.
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import type { SqlRunner } from "@/lib/db/sql";
@@ -27,6 +28,8 @@ export type AuditAction =
 export interface AuditInput {
   actionType: AuditAction;
   recipientId?: string | null;
+  /** The person or API key's user who acted (not a signer: they are recipientId). */
+  userId?: string | null;
   ip?: string | null;
   userAgent?: string | null;
   details?: Record<string, unknown>;
@@ -41,9 +44,15 @@ export interface AuditEntryJson {
   currentHash: string;
   details: Record<string, unknown>;
   recipientId: string | null;
+  userId: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** 1 (or absent, in JSON saved before versions): the original hashed fields; 2: adds userId and hashVersion. */
+  hashVersion: number;
 }
+
+/** The hash version new entries get. */
+export const AUDIT_HASH_VERSION = 2;
 
 /** JSON with object keys sorted at every level, so the same entry always hashes the same. */
 export function canonicalJson(value: unknown): string {
@@ -55,9 +64,14 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
 }
 
-/** The part of an entry its hash covers: everything but the hashes themselves. */
-function hashedPart(e: Omit<AuditEntryJson, "currentHash" | "previousHash">) {
-  return {
+type HashedEntry = Omit<AuditEntryJson, "currentHash" | "previousHash" | "userId" | "hashVersion"> & { userId?: string | null; hashVersion?: number };
+
+/**
+ * The part of an entry its hash covers: everything but the hashes themselves. Version 1 (entries written
+ * before who-acted was recorded) must keep hashing exactly as it did, so its fields never change here.
+ */
+function hashedPart(e: HashedEntry) {
+  const v1 = {
     id: e.id,
     documentId: e.documentId,
     actionType: e.actionType,
@@ -67,9 +81,10 @@ function hashedPart(e: Omit<AuditEntryJson, "currentHash" | "previousHash">) {
     userAgent: e.userAgent,
     details: e.details,
   };
+  return (e.hashVersion ?? 1) >= 2 ? { ...v1, userId: e.userId ?? null, hashVersion: e.hashVersion } : v1;
 }
 
-export function chainHash(previousHash: string, entry: Omit<AuditEntryJson, "currentHash" | "previousHash">): string {
+export function chainHash(previousHash: string, entry: HashedEntry): string {
   return crypto
     .createHash("sha256")
     .update(previousHash)
@@ -78,7 +93,7 @@ export function chainHash(previousHash: string, entry: Omit<AuditEntryJson, "cur
 }
 
 /** Index of the first entry whose hash does not follow from its predecessor, or -1 when intact. */
-export function verifyAuditChain(entries: AuditEntryJson[]): number {
+export function verifyAuditChain(entries: (HashedEntry & { previousHash: string; currentHash: string })[]): number {
   let previous = GENESIS_HASH;
   for (const [i, e] of entries.entries()) {
     if (e.previousHash !== previous || chainHash(previous, e) !== e.currentHash) return i;
@@ -98,9 +113,11 @@ function nextEntry(documentId: string, input: AuditInput, at: Date, last: { seq:
     actionType: input.actionType,
     timestamp: at.toISOString(),
     recipientId: input.recipientId ?? null,
+    userId: input.userId ?? null,
     ip: input.ip ?? null,
     userAgent: input.userAgent ?? null,
     details: input.details ?? {},
+    hashVersion: AUDIT_HASH_VERSION,
   };
   const previousHash = last?.currentHash ?? GENESIS_HASH;
   return { seq: (last?.seq ?? 0) + 1, json: { ...entry, previousHash, currentHash: chainHash(previousHash, entry) } };
@@ -124,8 +141,8 @@ export async function appendAuditSql(tx: SqlRunner, documentId: string, input: A
   );
   const { seq, json } = nextEntry(documentId, input, at, last ?? null);
   await tx.query(
-    `INSERT INTO "audit_entry" ("id", "documentId", "seq", "actionType", "timestamp", "recipientId", "ip", "userAgent", "details", "previousHash", "currentHash")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)`,
+    `INSERT INTO "audit_entry" ("id", "documentId", "seq", "actionType", "timestamp", "recipientId", "userId", "ip", "userAgent", "details", "hashVersion", "previousHash", "currentHash")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13)`,
     [
       json.id,
       documentId,
@@ -133,9 +150,11 @@ export async function appendAuditSql(tx: SqlRunner, documentId: string, input: A
       json.actionType,
       at,
       json.recipientId,
+      json.userId,
       json.ip,
       json.userAgent,
       JSON.stringify(json.details),
+      json.hashVersion,
       json.previousHash,
       json.currentHash,
     ],
@@ -143,18 +162,41 @@ export async function appendAuditSql(tx: SqlRunner, documentId: string, input: A
   return json;
 }
 
-export async function auditTrail(db: Db, documentId: string): Promise<AuditEntryJson[]> {
+/** Who an entry names, for the audit-trail reply: the acting person or key's user, and the recipient. */
+export interface AuditParty {
+  name: string;
+  email: string;
+}
+
+export type AuditTrailEntry = AuditEntryJson & { createdOn: string; user: AuditParty | null; recipient: AuditParty | null };
+
+/** The document's entries, oldest first, with createdOn (= timestamp) and the people they name. */
+export async function auditTrail(db: Db, documentId: string): Promise<AuditTrailEntry[]> {
   const rows = await db.auditEntry.findMany({ where: { documentId }, orderBy: { seq: "asc" } });
+  const userIds = [...new Set(rows.map((r) => r.userId).filter((id): id is string => !!id))];
+  const [users, recipients] = await Promise.all([
+    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } }) : [],
+    db.signingRecipient.findMany({ where: { documentId }, select: { id: true, name: true, email: true } }),
+  ]);
+  const party = (list: { id: string; name: string; email: string }[], id: string | null): AuditParty | null => {
+    const found = id ? list.find((p) => p.id === id) : undefined;
+    return found ? { name: found.name, email: found.email } : null;
+  };
   return rows.map((r) => ({
     id: r.id,
     documentId: r.documentId,
     actionType: r.actionType,
     timestamp: r.timestamp.toISOString(),
+    createdOn: r.timestamp.toISOString(),
     previousHash: r.previousHash,
     currentHash: r.currentHash,
     details: r.details as Record<string, unknown>,
     recipientId: r.recipientId,
+    userId: r.userId,
     ip: r.ip,
     userAgent: r.userAgent,
+    hashVersion: r.hashVersion,
+    user: party(users, r.userId),
+    recipient: party(recipients, r.recipientId),
   }));
 }

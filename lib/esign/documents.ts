@@ -8,6 +8,7 @@ import { appendAudit } from "@/lib/esign/audit";
 import { recordSigningEvent } from "@/lib/esign/events";
 import { DocumentNotFoundError, DocumentNotSignableError, DocumentNotVoidableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
 import { planFields } from "@/lib/esign/field-plan";
+import { documentPreviewLink } from "@/lib/esign/file-links";
 import {
   checkExpiresAt,
   checkIdentities,
@@ -111,6 +112,7 @@ export async function prepareDocument(
       }
       await appendAudit(tx, id, {
         actionType: "created",
+        userId: actor.userId,
         ip: meta.ip,
         userAgent: meta.userAgent,
         details: { source: source.kind, pageCount, recipients: input.recipients.length, fields: fields.length },
@@ -122,7 +124,7 @@ export async function prepareDocument(
   }
   if (mode === "sign") return sendDocument(deps, actor, id, meta);
   const reply = await replyFor(deps.db, id, "Document created for review; send it with POST /esign/documents/{id}/send.");
-  return { ...reply, previewUrl: `${deps.baseUrl}/esign/documents/${id}/download` };
+  return { ...reply, previewUrl: (await documentPreviewLink(deps, actor.orgId, id)).url };
 }
 
 async function replyFor(db: Db, id: string, message: string): Promise<PrepareReply> {
@@ -188,7 +190,7 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
     // Compare-and-set: of concurrent sends exactly one moves the draft; the others find it sent.
     const { count } = await tx.signingDocument.updateMany({ where: { id, status: "draft" }, data: { status: "sent", sentAt: new Date() } });
     if (count === 0) throw invalid("The document is already sent", "DocumentAlreadySent", "documentId");
-    await appendAudit(tx, id, { actionType: "sent", ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
+    await appendAudit(tx, id, { actionType: "sent", userId: actor.userId, ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
     await recordSigningEvent(tx, doc, "signature.document.sent", {
       recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signingOrder: r.signingOrder })),
     });
@@ -269,7 +271,7 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
       data: { status: "voided", voidedAt, voidReason: reason },
     });
     if (count === 0) throw new DocumentNotVoidableError((await tx.signingDocument.findUniqueOrThrow({ where: { id }, select: { status: true } })).status);
-    await appendAudit(tx, id, { actionType: "voided", ip: meta.ip, userAgent: meta.userAgent, details: { reason } });
+    await appendAudit(tx, id, { actionType: "voided", userId: actor.userId, ip: meta.ip, userAgent: meta.userAgent, details: { reason } });
     await recordSigningEvent(tx, doc, "signature.document.voided", { reason, voidedAt: voidedAt.toISOString() });
   });
   if (doc.status === "sent") {
@@ -306,7 +308,7 @@ export async function resendDocument(deps: EsignDeps, actor: Actor, id: string, 
   await deps.db.$transaction(async (tx) => {
     const { count } = await tx.signingDocument.updateMany({ where: { id, status: "sent" }, data: { updatedOn: new Date() } });
     if (count === 0) throw new DocumentNotSignableError((await tx.signingDocument.findUniqueOrThrow({ where: { id }, select: { status: true } })).status);
-    await appendAudit(tx, id, { actionType: "resent", ip: meta.ip, userAgent: meta.userAgent, details: { recipientIds: only } });
+    await appendAudit(tx, id, { actionType: "resent", userId: actor.userId, ip: meta.ip, userAgent: meta.userAgent, details: { recipientIds: only } });
   });
   const recipientCount = await emailReadySigners(deps, id, { force: true, only });
   return { success: true, recipientCount };

@@ -86,7 +86,13 @@ export async function replaceDraftFields(
   await deps.db.$transaction(async (tx) => {
     await tx.signingField.deleteMany({ where: { documentId: id } });
     if (fields.length) await tx.signingField.createMany({ data: fields.map((f) => ({ ...f, documentId: id, isReadonly: false, isMultiline: false })) });
-    await appendAudit(tx, id, { actionType: "fields_updated", ip: meta.ip, userAgent: meta.userAgent, details: { fields: fields.length } });
+    await appendAudit(tx, id, {
+      actionType: "fields_updated",
+      userId: actor.userId,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      details: { fields: fields.length },
+    });
   });
   return fields.length;
 }

@@ -51,3 +51,24 @@ export class SigningRuleError extends QuireError {
     this.kind = kind;
   }
 }
+
+/** A file link (download or preview) that was altered, cut short or made for another purpose. */
+export class FileLinkInvalidError extends QuireError {
+  readonly kind = "forbidden";
+  constructor() {
+    super("This link is not valid: it was altered or is incomplete. Ask for a new one.", "FileLinkInvalid");
+  }
+}
+
+/** A file link past its expiry, or one whose document no longer has the file it was made for. */
+export class FileLinkExpiredError extends QuireError {
+  readonly kind = "gone";
+  constructor(why: "expired" | "replaced") {
+    super(
+      why === "expired"
+        ? "This link has expired. Ask for a new one."
+        : "This link is no longer valid: the document has changed since it was made. Ask for a new one.",
+      why === "expired" ? "FileLinkExpired" : "FileLinkReplaced",
+    );
+  }
+}

@@ -2,10 +2,12 @@
 // lib/openapi/document.ts renders them; apiRoute() takes them, so roles, feature, family and
 // idempotency are declared here only.
 import { ANY_ROLE, SENDERS, WRITERS } from "@/lib/auth/roles";
+import { FILE_LINK_TTL_SECONDS } from "@/lib/esign/file-links";
 import { listDocumentsQuery, prepareSchema, resendSchema, signingUrlSchema, voidSchema } from "@/lib/esign/schemas";
 import {
   auditTrailSchema,
   documentStatusReplySchema,
+  downloadLinkSchema,
   embeddedSigningSettingsSchema,
   prepareReplySchema,
   resendResultSchema,
@@ -15,6 +17,7 @@ import {
   retryFinalizationSchema,
   voidResultSchema,
 } from "@/lib/esign/responses";
+import { signingErrorBody } from "@/lib/http/error-schemas";
 import { dataOf, pageOf, resultsOf } from "@/lib/http/response-schemas";
 
 import { CONTENT_TYPES } from "@/lib/files/content-types";
@@ -128,11 +131,34 @@ export const signingOperations = defineOperations({
     method: "get",
     path: "/esign/documents/{id}/download",
     summary: "Download a document's PDF",
-    description: "The signed PDF once completed, else the current PDF.",
+    description: `The signed PDF once completed, else the current PDF. When the request prefers application/json (Accept), or sends Content-Type: application/json on the GET as the hosted service's SDKs do, the reply is instead \`{ data: { downloadUrl, fileName, expiresAt } }\`: a link that needs no API key and expires in ${FILE_LINK_TTL_SECONDS.download / 60} minutes.`,
     tag: "Signing",
     auth: { family: "signing", roles: WRITERS },
-    success: { status: 200, description: "The PDF", file: [CONTENT_TYPES.pdf], headers: contentDisposition },
+    success: {
+      status: 200,
+      description: "The PDF, or a keyless link to it",
+      file: [CONTENT_TYPES.pdf],
+      json: dataOf(downloadLinkSchema),
+      headers: contentDisposition,
+    },
     errors: [404],
+  },
+  getLinkedFile: {
+    method: "get",
+    path: "/esign/files/{token}",
+    summary: "Fetch a PDF through a signed link",
+    description:
+      "Where downloadUrl (GET /esign/documents/{id}/download as JSON) and previewUrl (prepare-for-review) point. The token is the credential: no API key. A download link answers the PDF as an attachment, a preview link shows it inline.",
+    tag: "Signing",
+    auth: null,
+    success: { status: 200, description: "The PDF", file: [CONTENT_TYPES.pdf], headers: contentDisposition },
+    errorBodies: {
+      403: { description: "FileLinkInvalid: the link was altered or is incomplete", json: signingErrorBody },
+      410: {
+        description: "FileLinkExpired: past its expiry; FileLinkReplaced: the document has another file now (e.g. it was completed)",
+        json: signingErrorBody,
+      },
+    },
   },
   createSigningUrl: {
     method: "post",

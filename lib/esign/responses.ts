@@ -1,5 +1,6 @@
 // Response shapes of the signing API (docs/contract.md "Signing documents", "Embedded signing").
 import { z } from "zod";
+import { FILE_LINK_TTL_SECONDS } from "@/lib/esign/file-links";
 import { timestamp, uuid } from "@/lib/http/response-schemas";
 
 export const documentStatusSchema = z.enum(["draft", "sent", "completed", "voided"]).meta({ id: "DocumentStatus" });
@@ -24,8 +25,23 @@ export const prepareReplySchema = z
   .meta({ id: "PrepareReply" });
 /** Reply of prepare-for-review. */
 export const reviewReplySchema = prepareReplySchema
-  .extend({ previewUrl: z.string().meta({ description: "Where to download the document for review" }) })
+  .extend({
+    previewUrl: z.string().meta({
+      description: `A signed link a person can open without an API key: the PDF shown in the browser, for ${FILE_LINK_TTL_SECONDS.preview / 3600} hours`,
+    }),
+  })
   .meta({ id: "ReviewReply" });
+
+/** GET /esign/documents/{id}/download when the request prefers JSON. */
+export const downloadLinkSchema = z
+  .object({
+    downloadUrl: z.string().meta({
+      description: `Fetch without an API key; expires in ${FILE_LINK_TTL_SECONDS.download / 60} minutes (an S3 presigned URL when files are on S3)`,
+    }),
+    fileName: z.string(),
+    expiresAt: timestamp,
+  })
+  .meta({ id: "DownloadLink" });
 
 export const signingDocumentSchema = z
   .object({
@@ -68,6 +84,8 @@ export const resendResultSchema = z
   .object({ success: z.boolean(), recipientCount: z.number().int().meta({ description: "Signers emailed" }) })
   .meta({ id: "ResendResult" });
 
+const auditPartySchema = z.object({ name: z.string(), email: z.string() }).meta({ id: "AuditParty" });
+
 export const auditEntrySchema = z
   .object({
     id: uuid,
@@ -78,8 +96,16 @@ export const auditEntrySchema = z
     currentHash: z.string().meta({ description: "SHA-256 of previousHash and the entry's canonical JSON" }),
     details: z.record(z.string(), z.unknown()),
     recipientId: z.string().nullable(),
+    userId: z.string().nullable().meta({ description: "The person or API key's user who acted; null for signers and for Quire itself" }),
     ip: z.string().nullable(),
     userAgent: z.string().nullable(),
+    hashVersion: z
+      .number()
+      .int()
+      .meta({ description: "1: the hash covers id, documentId, actionType, timestamp, recipientId, ip, userAgent, details; 2: also userId and hashVersion" }),
+    createdOn: timestamp,
+    user: auditPartySchema.nullable().meta({ description: "Who acted, when a person (dashboard) or an API key did" }),
+    recipient: auditPartySchema.nullable().meta({ description: "The recipient the entry concerns: the signer, when a signer acted" }),
   })
   .meta({ id: "AuditEntry" });
 export const auditTrailSchema = z

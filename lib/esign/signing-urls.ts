@@ -115,6 +115,7 @@ export async function issueSigningUrl(
     await appendAuditSql(tx, doc.id, {
       actionType: "signing_url_issued",
       recipientId: recipient.id,
+      userId: actor.userId,
       ip: meta.ip,
       userAgent: meta.userAgent,
       details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) },

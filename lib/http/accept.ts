@@ -17,3 +17,13 @@ export function prefersJson(req: Request): boolean {
   const json = quality(accept, "application/json");
   return json > 0 && json > quality(accept, "text/html");
 }
+
+/**
+ * Whether a GET that can answer a file or JSON should answer JSON: Accept prefers it, or the request
+ * declares `Content-Type: application/json` as the hosted service's SDKs do on every call (a browser's
+ * Accept, or none, gets the file).
+ */
+export function prefersJsonReply(req: Request): boolean {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  return type === "application/json" || prefersJson(req);
+}

@@ -68,11 +68,11 @@ function mustHave<T>(schema: T | undefined, operation: Operation, what: string):
 }
 
 /** Binds a keyless route handler to its operation record. */
-export function publicRoute(
+export function publicRoute<A extends unknown[]>(
   _operation: PublicOperation,
-  handler: (req: Request) => Promise<Response>,
+  handler: (req: Request, ...rest: A) => Promise<Response>,
   options?: ObserveOptions,
-): (req: Request) => Promise<Response> {
+): (req: Request, ...rest: A) => Promise<Response> {
   return observed(handler, options);
 }
 

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { getDeliverable, CreatedDeliverableJson } from "@/lib/deliverables/deliverables";
 import type { listDeliverables } from "@/lib/deliverables/list";
 import type { createdDeliverableSchema, deliverableListItemSchema, deliverableSchema } from "@/lib/deliverables/responses";
-import type { AuditEntryJson } from "@/lib/esign/audit";
+import type { AuditTrailEntry } from "@/lib/esign/audit";
 import type { documentJson, PrepareReply, voidDocument, resendDocument } from "@/lib/esign/documents";
 import type { settingsJson } from "@/lib/esign/identity";
 import type {
@@ -63,7 +63,7 @@ export type Conformance = [
   Assert<Fits<WithoutJson<ReturnType<typeof documentJson>, "ccEmails">, SchemaWithout<typeof signingDocumentSchema, "ccEmails">>>,
   Assert<Fits<Reply<typeof voidDocument>, typeof voidResultSchema>>,
   Assert<Fits<Reply<typeof resendDocument>, typeof resendResultSchema>>,
-  Assert<Fits<AuditEntryJson, typeof auditEntrySchema>>,
+  Assert<Fits<AuditTrailEntry, typeof auditEntrySchema>>,
   Assert<Fits<WithoutJson<Reply<typeof issueSigningUrl>, "pendingChecks">, SchemaWithout<typeof signingUrlResultSchema, "pendingChecks">>>,
   Assert<Fits<ReturnType<typeof settingsJson>, typeof embeddedSigningSettingsSchema>>,
   Assert<Fits<Extract<WebhookReply, { maskedSecret: string }>, typeof webhookSchema>>,

@@ -15,7 +15,7 @@ import { identityVerificationDoc } from "@/lib/esign/schemas";
 import { errorBodyFor } from "@/lib/http/error-schemas";
 import { operations } from "@/lib/openapi/operations";
 import { TAGS, type Operation } from "@/lib/openapi/types";
-import { webhookEnvelopeSchema } from "@/lib/webhooks/responses";
+import { WEBHOOK_EVENT_PAYLOADS, webhookEventSchema } from "@/lib/webhooks/responses";
 import { AVAILABLE_EVENTS } from "@/lib/webhooks/webhooks";
 
 export type OpenApiDocument = ReturnType<typeof createDocument>;
@@ -41,6 +41,7 @@ const PATH_PARAMS: Record<string, string> = {
   recipientId: "The recipient's id (UUID)",
   deliveryId: "The delivery's id (UUID)",
   name: "The webhook's name (every client library uses signature)",
+  token: "The signed link's token, as handed out",
 };
 
 function pathParams(path: string) {
@@ -52,23 +53,50 @@ function pathParams(path: string) {
 function errorStatuses(op: Operation): number[] {
   if (op.onlyErrors) return op.onlyErrors;
   const keyed = op.auth ? [401, 403, 429] : [];
-  return [...new Set([...keyed, ...(op.errors ?? []), ...Object.keys(op.errorBodies ?? {}).map(Number)])].sort((a, b) => a - b);
+  const idempotency = op.idempotent ? Object.keys(IDEMPOTENCY_ERRORS).map(Number) : [];
+  return [...new Set([...keyed, ...(op.errors ?? []), ...idempotency, ...Object.keys(op.errorBodies ?? {}).map(Number)])].sort((a, b) => a - b);
 }
+
+// docs/contract.md "Idempotency": the header, the replay marker and the two refusals, on each operation that honours it.
+const IDEMPOTENCY_HEADER = z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional().meta({
+    description:
+      "1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again.",
+  }),
+});
+const IDEMPOTENCY_ERRORS: Record<number, string> = {
+  400: "InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable",
+  409: "IdempotencyKeyInFlight: a request with this Idempotency-Key is still running",
+  422: "IdempotencyKeyReused: this Idempotency-Key was used with another body",
+};
+const REPLAYED_HEADER = {
+  "Idempotent-Replayed": {
+    description: "true when this is the stored reply to an earlier request with the same Idempotency-Key",
+    schema: { type: "string" as const, enum: ["true"] },
+  },
+};
 
 function responses(op: Operation): ZodOpenApiResponsesObject {
   const out: Record<string, ZodOpenApiResponseObject> = {};
   const { success } = op;
+  // A file download may also answer JSON (a link to the file), so both kinds of content can be listed.
+  const content = {
+    ...(success.file ? Object.fromEntries(success.file.map((type) => [type, { schema: { type: "string" as const, contentMediaType: type } }])) : {}),
+    ...(success.json ? { "application/json": { schema: success.json } } : {}),
+  };
+  const headers = { ...success.headers, ...(op.idempotent ? REPLAYED_HEADER : {}) };
   out[`${success.status}`] = {
     description: success.description,
-    ...(success.headers ? { headers: success.headers } : {}),
-    ...(success.json ? { content: { "application/json": { schema: success.json } } } : {}),
-    ...(success.file ? { content: Object.fromEntries(success.file.map((type) => [type, { schema: { type: "string", contentMediaType: type } }])) } : {}),
+    ...(Object.keys(headers).length ? { headers } : {}),
+    ...(Object.keys(content).length ? { content } : {}),
   };
   for (const status of errorStatuses(op)) {
     const specific = op.errorBodies?.[status];
     const schema = specific?.json ?? (op.auth ? errorBodyFor(op.auth.family, status) : null);
+    const general = specific?.description ?? STATUS_TEXT[status] ?? "Error";
+    const idempotency = op.idempotent ? IDEMPOTENCY_ERRORS[status] : undefined;
     out[`${status}`] = {
-      description: specific?.description ?? STATUS_TEXT[status] ?? "Error",
+      description: idempotency ? `${general}; ${idempotency}` : general,
       ...(status === 429 ? { headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } } : {}),
       ...(schema ? { content: { "application/json": { schema } } } : {}),
     };
@@ -94,13 +122,18 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     tags: [op.tag],
     ...(op.deprecated ? { deprecated: true } : {}),
     ...(op.auth ? {} : { security: [] }),
-    ...(path || op.query ? { requestParams: { ...(path ? { path } : {}), ...(op.query ? { query: op.query } : {}) } } : {}),
+    ...(path || op.query || op.idempotent
+      ? { requestParams: { ...(path ? { path } : {}), ...(op.query ? { query: op.query } : {}), ...(op.idempotent ? { header: IDEMPOTENCY_HEADER } : {}) } }
+      : {}),
     ...(op.body ? { requestBody: { required: op.body.required ?? false, ...(op.body.description ? { description: op.body.description } : {}), content } } : {}),
     responses: responses(op),
   };
 }
 
-/** Receivers' side (docs/contract.md "Webhooks"): what Quire posts for each event type. */
+/**
+ * Receivers' side (docs/contract.md "Webhooks"): what Quire posts for each event type, with that event's
+ * data schema (lib/webhooks/responses.ts WEBHOOK_EVENT_PAYLOADS: adding an event there documents it here).
+ */
 function webhookCalls(): ZodOpenApiPathsObject {
   const header = (name: string, description: string) => ({ in: "header" as const, name, required: true, description, schema: { type: "string" as const } });
   return Object.fromEntries(
@@ -109,16 +142,21 @@ function webhookCalls(): ZodOpenApiPathsObject {
       {
         post: {
           summary: `The ${event} event`,
-          description:
-            "Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).",
+          description: `${WEBHOOK_EVENT_PAYLOADS[event].description}\n\nSent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).`,
           parameters: [
             header("X-Service-Event", "The event type"),
             header("X-Service-Delivery", "The delivery id"),
             header("X-Service-Timestamp", "Unix seconds"),
             header("X-Service-Signature", 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret>'),
+            header("webhook-id", "Standard Webhooks: the event id"),
+            header("webhook-timestamp", "Standard Webhooks: unix seconds"),
+            header(
+              "webhook-signature",
+              'Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret\'s 32 bytes',
+            ),
           ],
-          requestBody: { required: true, content: { "application/json": { schema: webhookEnvelopeSchema } } },
-          responses: { "200": { description: "Any 2xx: delivered" } },
+          requestBody: { required: true, content: { "application/json": { schema: webhookEventSchema(event) } } },
+          responses: { "200": { description: "Any 2xx: delivered" }, "410": { description: "Gone: Quire pauses the webhook and stops delivering to it" } },
         },
       },
     ]),

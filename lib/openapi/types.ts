@@ -44,7 +44,7 @@ export interface Operation {
   tag: Tag;
   /** null: public, no API key. */
   auth: OperationAuth | null;
-  /** Honours an Idempotency-Key header (docs/contract.md "Idempotency"). */
+  /** Honours an Idempotency-Key header (docs/contract.md "Idempotency"): apiRoute applies it, the document shows it. */
   idempotent?: true;
   deprecated?: boolean;
   /** The query schema the route parses with. */

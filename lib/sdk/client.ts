@@ -6,6 +6,7 @@
 import { apiErrorFrom, PhoneRequiredForSmsOtp, QuireApiError, QuireError, QuireInputError } from "./errors.js";
 import type {
   AuditTrail,
+  DownloadLink,
   BinaryInput,
   CreatedDeliverable,
   CreateDeliverableInput,
@@ -543,6 +544,11 @@ export class EsignApi {
   /** The signed PDF once completed, else the current PDF. */
   download(documentId: string): Promise<DownloadedFile> {
     return this.#t.download(`/esign/documents/${seg(documentId)}/download`);
+  }
+
+  /** A link to the same PDF that needs no API key and expires in minutes (hand it to a browser or another service). */
+  async downloadLink(documentId: string): Promise<DownloadLink> {
+    return (await this.#t.request<Data<DownloadLink>>("GET", `/esign/documents/${seg(documentId)}/download`)).data;
   }
 
   /** A signing URL for one recipient (exactly one of recipientId, externalId). Request it when the signer clicks; do not store it. */

@@ -502,11 +502,33 @@ export interface paths {
         };
         /**
          * Download a document's PDF
-         * @description The signed PDF once completed, else the current PDF.
+         * @description The signed PDF once completed, else the current PDF. When the request prefers application/json (Accept), or sends Content-Type: application/json on the GET as the hosted service's SDKs do, the reply is instead `{ data: { downloadUrl, fileName, expiresAt } }`: a link that needs no API key and expires in 5 minutes.
          *
          *     Needs an API key with role administrator, contributor, user.
          */
         get: operations["downloadSigningDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/esign/files/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a PDF through a signed link
+         * @description Where downloadUrl (GET /esign/documents/{id}/download as JSON) and previewUrl (prepare-for-review) point. The token is the credential: no API key. A download link answers the PDF as an attachment, a preview link shows it inline.
+         *
+         *     Public: no API key.
+         */
+        get: operations["getLinkedFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -841,7 +863,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.sent event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description The document went out for signing (prepare-for-signing, or send after review).
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -855,18 +879,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.sent";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentSentEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -891,7 +936,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.viewed event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description A signer opened the document: once per signer, on the first open.
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -905,18 +952,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.viewed";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentViewedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -941,7 +1009,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.recipient_signed event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description One signer finished signing.
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -955,18 +1025,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.recipient_signed";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentRecipientSignedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -991,7 +1082,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.completed event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description Every signer signed and the PDF is sealed; download it with GET /esign/documents/{id}/download.
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -1005,18 +1098,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.completed";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentCompletedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1041,7 +1155,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.finalization_failed event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description Sealing the completed document kept failing; the dashboard offers a retry (POST /esign/documents/{id}/retry-finalization).
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -1055,18 +1171,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.finalization_failed";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentFinalizationFailedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1091,7 +1228,9 @@ export interface webhooks {
         put?: never;
         /**
          * The signature.document.voided event
-         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         * @description The sender voided the document.
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
          */
         post: {
             parameters: {
@@ -1105,18 +1244,39 @@ export interface webhooks {
                     "X-Service-Timestamp": string;
                     /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
                     "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
                 };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["WebhookEnvelope"];
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.voided";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentVoidedEventData"];
+                    };
                 };
             };
             responses: {
                 /** @description Any 2xx: delivered */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1210,23 +1370,112 @@ export interface components {
             isReadonly?: boolean;
             isMultiline?: boolean;
         };
-        WebhookEnvelope: {
-            /** @description Event id; the same for every delivery and retry of one event */
-            id: string;
-            /** @description Event type, e.g. signature.document.completed */
-            event: string;
-            createdOn: components["schemas"]["Timestamp"];
-            orgId: string;
-            data: {
-                [key: string]: unknown;
-            };
-        };
         /**
          * Format: date-time
          * @description ISO 8601 timestamp in UTC with milliseconds
          * @example 2024-01-15T14:12:10.721Z
          */
         Timestamp: string;
+        DocumentSentEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            recipients: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                name: string;
+                signingOrder: number;
+            }[];
+        };
+        DocumentViewedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            /** Format: uuid */
+            recipientId: string;
+            email: string;
+            viewedAt: components["schemas"]["Timestamp"];
+        };
+        DocumentRecipientSignedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            /** Format: uuid */
+            recipientId: string;
+            email: string;
+            signedAt: components["schemas"]["Timestamp"];
+            /** @description Whether this was the last signature (completion follows) */
+            isFinalSigner: boolean;
+            /** @description Signers who have not signed yet */
+            remainingSigners: number;
+        };
+        DocumentCompletedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            completedAt: components["schemas"]["Timestamp"];
+            /** @description SHA-256 (hex) of the sealed PDF */
+            documentHash: string;
+            recipients: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                name: string;
+                signedAt?: components["schemas"]["Timestamp"];
+            }[];
+        };
+        DocumentFinalizationFailedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            attempts: number;
+            /** @description The last failure, in Quire's words */
+            error: string;
+        };
+        DocumentVoidedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            reason: string;
+            voidedAt: components["schemas"]["Timestamp"];
+        };
         DeliverableListItem: {
             /** Format: uuid */
             id: string;
@@ -1514,7 +1763,7 @@ export interface components {
             status: components["schemas"]["DocumentStatus"];
             message: string;
             recipients: components["schemas"]["PreparedRecipient"][];
-            /** @description Where to download the document for review */
+            /** @description A signed link a person can open without an API key: the PDF shown in the browser, for 24 hours */
             previewUrl: string;
         };
         SigningDocument: {
@@ -1599,8 +1848,27 @@ export interface components {
                 [key: string]: unknown;
             };
             recipientId: string | null;
+            /** @description The person or API key's user who acted; null for signers and for Quire itself */
+            userId: string | null;
             ip: string | null;
             userAgent: string | null;
+            /** @description 1: the hash covers id, documentId, actionType, timestamp, recipientId, ip, userAgent, details; 2: also userId and hashVersion */
+            hashVersion: number;
+            createdOn: components["schemas"]["Timestamp"];
+            /** @description Who acted, when a person (dashboard) or an API key did */
+            user: components["schemas"]["AuditParty"] | null;
+            /** @description The recipient the entry concerns: the signer, when a signer acted */
+            recipient: components["schemas"]["AuditParty"] | null;
+        };
+        AuditParty: {
+            name: string;
+            email: string;
+        };
+        DownloadLink: {
+            /** @description Fetch without an API key; expires in 5 minutes (an S3 presigned URL when files are on S3) */
+            downloadUrl: string;
+            fileName: string;
+            expiresAt: components["schemas"]["Timestamp"];
         };
         SigningUrlResult: {
             /** @description Absolute HTTPS link carrying an opaque token in its query */
@@ -1731,12 +1999,23 @@ export interface components {
             status: "delivered" | "retrying" | "failed";
             /** @description Present with details on failure */
             errorMessage?: string;
-            payload: components["schemas"]["WebhookEnvelopeOutput"];
+            payload: components["schemas"]["WebhookEnvelope"];
             /** @description The receiver's answer, first 2 KB */
             responseBody: string | null;
             nextAttemptAt: components["schemas"]["Timestamp"] | null;
             createdOn: components["schemas"]["Timestamp"];
             updatedOn: components["schemas"]["Timestamp"];
+        };
+        WebhookEnvelope: {
+            /** @description Event id; the same for every delivery and retry of one event */
+            id: string;
+            /** @description Event type, e.g. signature.document.completed */
+            event: string;
+            createdOn: components["schemas"]["Timestamp"];
+            orgId: string;
+            data: {
+                [key: string]: unknown;
+            };
         };
         Health: {
             /** @enum {string} */
@@ -1821,17 +2100,6 @@ export interface components {
             aiPrompt?: string;
             /** @description Not allowed: a subvariable has no subvariables of its own */
             subvariables?: unknown;
-        };
-        WebhookEnvelopeOutput: {
-            /** @description Event id; the same for every delivery and retry of one event */
-            id: string;
-            /** @description Event type, e.g. signature.document.completed */
-            event: string;
-            createdOn: components["schemas"]["Timestamp"];
-            orgId: string;
-            data: {
-                [key: string]: unknown;
-            };
         };
         /** @description Omit to take the organization default */
         IdentityVerification: {
@@ -1942,7 +2210,10 @@ export interface operations {
     createDeliverable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1962,6 +2233,8 @@ export interface operations {
             /** @description The new deliverable */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1974,7 +2247,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2010,7 +2283,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A field constraint is violated (length limits, quotas) */
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3174,7 +3456,10 @@ export interface operations {
     prepareForSigning: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3227,6 +3512,8 @@ export interface operations {
             /** @description The document, sent */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3235,7 +3522,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3280,8 +3567,17 @@ export interface operations {
                     "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
                 };
             };
-            /** @description Conflict with the resource's current state */
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3305,7 +3601,10 @@ export interface operations {
     prepareForReview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3358,6 +3657,8 @@ export interface operations {
             /** @description The draft document */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3366,7 +3667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3411,8 +3712,17 @@ export interface operations {
                     "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
                 };
             };
-            /** @description Conflict with the resource's current state */
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4042,7 +4352,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The PDF */
+            /** @description The PDF, or a keyless link to it */
             200: {
                 headers: {
                     /** @description attachment; filename="<name>.<extension>" */
@@ -4051,6 +4361,9 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                    "application/json": {
+                        data: components["schemas"]["DownloadLink"];
+                    };
                 };
             };
             /** @description Missing or invalid API key, or the organization cannot be resolved */
@@ -4093,10 +4406,56 @@ export interface operations {
             };
         };
     };
-    createSigningUrl: {
+    getLinkedFile: {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                /** @description The signed link's token, as handed out */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<name>.<extension>" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description FileLinkInvalid: the link was altered or is incomplete */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description FileLinkExpired: past its expiry; FileLinkReplaced: the document has another file now (e.g. it was completed) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    createSigningUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The resource's id (UUID) */
                 id: string;
@@ -4117,6 +4476,8 @@ export interface operations {
             /** @description The signing URL */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4127,7 +4488,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4172,8 +4533,17 @@ export interface operations {
                     "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
                 };
             };
-            /** @description Conflict with the resource's current state */
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4677,7 +5047,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1-255 printable characters. The same key from the same organization with the same body within 24 hours returns the first reply (status and body) without doing the work again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The webhook's name (every client library uses signature) */
                 name: string;
@@ -4699,6 +5072,8 @@ export interface operations {
             /** @description The deliveries made */
             200: {
                 headers: {
+                    /** @description true when this is the stored reply to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4708,7 +5083,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error, or a request the resource's state refuses */
+            /** @description Validation error, or a request the resource's state refuses; InvalidIdempotencyKey: the Idempotency-Key is empty, too long or not printable */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4738,6 +5113,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SimpleError"];
+                };
+            };
+            /** @description Conflict with the resource's current state; IdempotencyKeyInFlight: a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description A field constraint is violated (length limits, quotas); IdempotencyKeyReused: this Idempotency-Key was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TypedError"];
                 };
             };
             /** @description Rate limit exceeded; Retry-After says when to try again */

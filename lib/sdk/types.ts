@@ -3,7 +3,7 @@
 // `npm run sdk:types`; field documentation lives there, from the zod schemas' descriptions).
 // Only the SDK's own shapes (file inputs, paging, the embedded-signature helper) are written here.
 // Timestamps are ISO 8601 strings in UTC with milliseconds; ids are UUID strings.
-import type { components, operations } from "./openapi-types.js";
+import type { components, operations, webhooks } from "./openapi-types.js";
 
 type C = components["schemas"];
 /** The JSON body an operation answers with on a status (200 unless given), without its `data` envelope. */
@@ -139,6 +139,8 @@ export type VoidResult = C["VoidResult"];
 export type ResendResult = C["ResendResult"];
 export type AuditEntry = C["AuditEntry"];
 export type AuditTrail = C["AuditTrail"];
+/** A keyless link to a document's PDF that expires in minutes. */
+export type DownloadLink = C["DownloadLink"];
 /** Body of POST /esign/documents/{id}/signing-url: exactly one of recipientId and externalId. */
 export type SigningUrlInput = Body<"createSigningUrl">;
 export type SigningUrlResult = C["SigningUrlResult"];
@@ -237,3 +239,7 @@ export type ListDeliveriesParams = Query<"listWebhookDeliveries">;
 
 /** Body of a webhook delivery, with `data` typed by the caller when it knows the event. */
 export type WebhookEnvelope<D = C["WebhookEnvelope"]["data"]> = Omit<C["WebhookEnvelope"], "data"> & { data: D };
+/** What Quire posts for each event type, keyed by event name (the OpenAPI document's webhooks section). */
+export type WebhookEventBodies = { [E in keyof webhooks]: webhooks[E]["post"]["requestBody"]["content"]["application/json"] };
+/** Any event's body: narrow on `event` to get that event's `data`. */
+export type WebhookEventBody = WebhookEventBodies[keyof WebhookEventBodies];

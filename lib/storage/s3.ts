@@ -13,7 +13,8 @@ import {
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { StorageKeyError, StorageNotFoundError, type FileStorage, type PutOptions, type StoredFile } from "@/lib/storage/types";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { StorageKeyError, StorageNotFoundError, type FileStorage, type PresignOptions, type PutOptions, type StoredFile } from "@/lib/storage/types";
 
 export interface S3StorageOptions {
   bucket: string;
@@ -92,6 +93,17 @@ export class S3FileStorage implements FileStorage {
       if (isNotFound(err)) throw new StorageNotFoundError(`No stored file ${key}`);
       throw err;
     }
+  }
+
+  /** A presigned GET (SigV4 query string): the client fetches the object from S3 itself, no key needed. */
+  async presignedGetUrl(key: string, opts: PresignOptions): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.options.bucket,
+      Key: this.key(key),
+      ResponseContentType: opts.contentType,
+      ResponseContentDisposition: opts.contentDisposition,
+    });
+    return getSignedUrl(this.client, command, { expiresIn: opts.expiresInSeconds });
   }
 
   async exists(key: string): Promise<boolean> {

@@ -17,6 +17,14 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** Reports whether the backend is reachable and writable. */
   check(): Promise<void>;
+  /** Backends that can hand out a time-limited URL of their own (S3); others are served through Quire. */
+  presignedGetUrl?(key: string, opts: PresignOptions): Promise<string>;
+}
+
+export interface PresignOptions {
+  expiresInSeconds: number;
+  contentType: string;
+  contentDisposition: string;
 }
 
 export interface PutOptions {

@@ -58,6 +58,77 @@ export const webhookEnvelopeSchema = z
   })
   .meta({ id: "WebhookEnvelope" });
 
+// -- Each event's `data` (docs/contract.md "Webhook events") ------------------------------------------
+// One entry per event type, keyed by its name: the OpenAPI webhooks section, the SDK's types and the
+// tests read this table, and the compiler refuses an event in AVAILABLE_EVENTS without its entry here.
+
+/** In every event's data. */
+const eventDocument = {
+  documentId: uuid,
+  name: z.string().meta({ description: "The document's name" }),
+  test: z.literal(true).optional().meta({ description: "Present only on Test Webhook deliveries" }),
+};
+const eventSigner = {
+  recipientId: uuid,
+  email: z.string(),
+};
+
+export type WebhookEventType = (typeof AVAILABLE_EVENTS)[number];
+
+export const WEBHOOK_EVENT_PAYLOADS: Record<WebhookEventType, { description: string; data: z.ZodObject }> = {
+  "signature.document.sent": {
+    description: "The document went out for signing (prepare-for-signing, or send after review).",
+    data: z
+      .object({
+        ...eventDocument,
+        recipients: z.array(z.object({ id: uuid, email: z.string(), name: z.string(), signingOrder: z.number().int() })),
+      })
+      .meta({ id: "DocumentSentEventData" }),
+  },
+  "signature.document.viewed": {
+    description: "A signer opened the document: once per signer, on the first open.",
+    data: z.object({ ...eventDocument, ...eventSigner, viewedAt: timestamp }).meta({ id: "DocumentViewedEventData" }),
+  },
+  "signature.document.recipient_signed": {
+    description: "One signer finished signing.",
+    data: z
+      .object({
+        ...eventDocument,
+        ...eventSigner,
+        signedAt: timestamp,
+        isFinalSigner: z.boolean().meta({ description: "Whether this was the last signature (completion follows)" }),
+        remainingSigners: z.number().int().meta({ description: "Signers who have not signed yet" }),
+      })
+      .meta({ id: "DocumentRecipientSignedEventData" }),
+  },
+  "signature.document.completed": {
+    description: "Every signer signed and the PDF is sealed; download it with GET /esign/documents/{id}/download.",
+    data: z
+      .object({
+        ...eventDocument,
+        completedAt: timestamp,
+        documentHash: z.string().meta({ description: "SHA-256 (hex) of the sealed PDF" }),
+        recipients: z.array(z.object({ id: uuid, email: z.string(), name: z.string(), signedAt: timestamp.optional() })),
+      })
+      .meta({ id: "DocumentCompletedEventData" }),
+  },
+  "signature.document.finalization_failed": {
+    description: "Sealing the completed document kept failing; the dashboard offers a retry (POST /esign/documents/{id}/retry-finalization).",
+    data: z
+      .object({ ...eventDocument, attempts: z.number().int(), error: z.string().meta({ description: "The last failure, in Quire's words" }) })
+      .meta({ id: "DocumentFinalizationFailedEventData" }),
+  },
+  "signature.document.voided": {
+    description: "The sender voided the document.",
+    data: z.object({ ...eventDocument, reason: z.string(), voidedAt: timestamp }).meta({ id: "DocumentVoidedEventData" }),
+  },
+};
+
+/** The body posted for one event type: the envelope with that event's data. */
+export function webhookEventSchema(event: WebhookEventType) {
+  return webhookEnvelopeSchema.extend({ event: z.literal(event), data: WEBHOOK_EVENT_PAYLOADS[event].data });
+}
+
 /** 2.8 plus the fields of the delivery list. */
 export const webhookDeliverySchema = z
   .object({

@@ -267,6 +267,11 @@ describe("the deprecated GET signing-link", () => {
       [ids[0], "signing-link (deprecated)"],
       [ids[0], "signing-url"],
     ]);
+    // Issued by the key's user, about the recipient (who acted is recorded on the driver's path too).
+    for (const e of issued as unknown as { user: unknown; recipient: { email: string } | null }[]) {
+      expect(e.user).toEqual({ name: expect.any(String), email: org.login.email });
+      expect(e.recipient?.email).toEqual(expect.stringContaining("@"));
+    }
   });
 });
 

@@ -176,6 +176,27 @@ describe("prepare-for-signing, sign in order, seal", () => {
     expect(verifyAuditChain(trail)).toBe(-1);
     const tampered = trail.map((e: { details: object }, i: number) => (i === 3 ? { ...e, details: { forged: true } } : e));
     expect(verifyAuditChain(tampered)).toBe(3);
+
+    // Who acted, as the hosted service's clients read it: the key's user for the sender's actions, the
+    // signer for theirs, nobody for Quire's own completion. createdOn is the timestamp.
+    const key = { name: expect.any(String), email: seed.login.email };
+    const ada = { name: "Ada Client", email: "ada@example.com" };
+    const bob = { name: "Bob Provider", email: "bob@example.com" };
+    expect(trail.map((e: { actionType: string; user: unknown; recipient: unknown }) => [e.actionType, e.user, e.recipient])).toEqual([
+      ["created", key, null],
+      ["sent", key, null],
+      ["resent", key, null],
+      ["viewed", null, ada],
+      ["signed", null, ada],
+      ["viewed", null, bob],
+      ["signed", null, bob],
+      ["completed", null, null],
+    ]);
+    for (const e of trail) expect(e.createdOn).toBe(e.timestamp);
+    expect(trail.map((e: { hashVersion: number }) => e.hashVersion)).toEqual(Array(8).fill(2));
+    // userId is covered by the hash.
+    const reassigned = trail.map((e: { userId: string | null }, i: number) => (i === 0 ? { ...e, userId: crypto.randomUUID() } : e));
+    expect(verifyAuditChain(reassigned)).toBe(0);
   });
 });
 
@@ -291,7 +312,7 @@ describe("document endpoints and errors", () => {
       method: "POST",
       body: { templateId, recipients: [{ name: "D", email: "d@example.com" }] },
     });
-    expect(review.json.data).toMatchObject({ status: "draft", previewUrl: expect.stringContaining(review.json.data.documentId) });
+    expect(review.json.data).toMatchObject({ status: "draft", previewUrl: expect.stringContaining(`${baseUrl}/esign/files/`) });
     const sent = await contributor(`/esign/documents/${review.json.data.documentId}/send`, { method: "POST" });
     expect(sent.json.data.status).toBe("sent");
   });

@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { as, authHeaders, call, type ApiReply } from "../support/api";
 import { HS_SECRET, mailedCode, mailsOf, orgWith, passcodeApi, prepareDoc, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
 import { expectSignerError, expectSigningError } from "../support/embedded-expect";
-import { pdfTool } from "../support/esign";
+import { onePagePdf, pdfTool } from "../support/esign";
 import { startReceiver, verifySignature, webhookTestEnv } from "../support/https-receiver";
 import { buildDocx } from "../support/ooxml";
 import { startQuireServer, startSecondInstance, type QuireTestServer, type RunningQuire, type TestDatabase } from "../support/quire-server";
@@ -87,6 +87,26 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
   };
   afterEach(async () => {
     await setClocks(0);
+  });
+
+  it("serves a keyless preview link made by A on B (one secret, nothing stored), and S3 presigned download links from either", async () => {
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(await onePagePdf("Shared preview"))]), "preview.pdf");
+    form.set("recipients", JSON.stringify([{ name: "Pia", email: "pia@example.com" }]));
+    const review = await as(A.baseUrl, A.seed, "contributor")("/esign/single/prepare-for-review", { method: "POST", body: form });
+    expect(review.status, review.text).toBe(200);
+    const onB = await fetch(`${B.baseUrl}${new URL(review.json.data.previewUrl).pathname}`);
+    expect(onB.status).toBe(200);
+    expect(pdfTool(Buffer.from(await onB.arrayBuffer()), "pdftotext")).toContain("Shared preview");
+    const link = await as(
+      B.baseUrl,
+      A.seed,
+      "contributor",
+    )(`/esign/documents/${review.json.data.documentId}/download`, {
+      headers: { "content-type": "application/json" },
+    });
+    expect(new URL(link.json.data.downloadUrl).origin).toBe(s3.endpoint);
+    expect((await fetch(link.json.data.downloadUrl)).status).toBe(200);
   });
 
   it("refuses an instance whose NEXTAUTH_SECRET differs from the one the database was set up with", async () => {

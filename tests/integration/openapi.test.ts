@@ -227,6 +227,10 @@ describe("real replies match the documented schemas", () => {
       await contributor(`/esign/documents/${documentId}/resend-email`, { method: "POST", body: {} }),
     );
     expectDocumented("get", "/esign/documents/{id}/audit-trail", await admin(`/esign/documents/${documentId}/audit-trail`));
+    const jsonDownload = await contributor(`/esign/documents/${documentId}/download`, { headers: { accept: "application/json" } });
+    expectDocumented("get", "/esign/documents/{id}/download", jsonDownload, 200);
+    const token = new URL(jsonDownload.json.data.downloadUrl).pathname.split("/").pop()!;
+    expectDocumented("get", "/esign/files/{token}", await call(baseUrl, `/esign/files/${token.slice(0, -4)}AAAA`), 403);
     expectDocumented(
       "post",
       "/esign/documents/{id}/void",

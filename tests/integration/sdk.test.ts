@@ -202,7 +202,12 @@ describe("createEmbeddedSignature", () => {
     expect(signed.status, signed.text).toBe(200);
     await expect.poll(async () => (await client.esign.get(result.documentId)).status, { timeout: 20_000 }).toBe("completed");
     const res = await fetch(`${baseUrl}/esign/documents/${result.documentId}/download`, { headers: authHeaders(org, "contributor") });
-    const words = popplerWords(Buffer.from(await res.arrayBuffer())).map((w) => w.text);
+    const signedPdf = Buffer.from(await res.arrayBuffer());
+    const words = popplerWords(signedPdf).map((w) => w.text);
+    // The keyless link hands out the same bytes.
+    const link = await client.esign.downloadLink(result.documentId);
+    expect(link.fileName).toBe("Contract for Initech (signed).pdf");
+    expect(Buffer.from(await (await fetch(link.downloadUrl)).arrayBuffer()).equals(signedPdf)).toBe(true);
     expect(words).toContain("2026-11-24");
     expect(words.filter((w) => w.includes("[[sign:") || w.includes("[[date:"))).toEqual([]);
   });

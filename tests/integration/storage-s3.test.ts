@@ -2,7 +2,8 @@
 // keeps templates and generated files as objects, serves them back, and reports readiness by them.
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { as, call } from "../support/api";
+import { as, authHeaders, call } from "../support/api";
+import { onePagePdf } from "../support/esign";
 import { buildDocx } from "../support/ooxml";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../support/quire-server";
 import { startS3Server } from "../support/s3-server";
@@ -71,6 +72,33 @@ describe("S3 storage", () => {
         .subarray(0, 2)
         .toString(),
     ).toBe("PK");
+  });
+
+  it("hands out an S3 presigned URL as a document's JSON download link: keyless, the same bytes", async () => {
+    const contributor = as(baseUrl, quire.server.seed, "contributor");
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(await onePagePdf("Stored on S3"))]), "s3.pdf");
+    form.set("documentName", "On S3");
+    form.set("sendEmail", "false");
+    form.set("recipients", JSON.stringify([{ name: "Sue", email: "sue@example.com" }]));
+    form.set("fields", JSON.stringify([{ type: "signature", recipientEmail: "sue@example.com", page: 1, x: 50, y: 120, width: 150, height: 40 }]));
+    const prepared = await contributor("/esign/single/prepare-for-signing", { method: "POST", body: form });
+    expect(prepared.status, prepared.text).toBe(200);
+    const id = prepared.json.data.documentId;
+
+    const link = await contributor(`/esign/documents/${id}/download`, { headers: { "content-type": "application/json" } });
+    expect(link.status, link.text).toBe(200);
+    const url = new URL(link.json.data.downloadUrl);
+    expect(url.origin).toBe(s3.endpoint);
+    expect(url.searchParams.get("X-Amz-Expires")).toBe("300");
+    const file = await fetch(url);
+    expect(file.status).toBe(200);
+    const bytes = Buffer.from(await file.arrayBuffer());
+    const keyed = await fetch(`${baseUrl}/esign/documents/${id}/download`, { headers: authHeaders(quire.server.seed, "contributor") });
+    expect(bytes.equals(Buffer.from(await keyed.arrayBuffer()))).toBe(true);
+    expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    // S3 itself checks the signature (s3rver, the test double, does not); the URL carries one.
+    expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("drives webhook deliveries from the cron route only with its secret", async () => {

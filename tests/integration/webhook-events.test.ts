@@ -2,6 +2,7 @@
 // delivery verified twice: with the standardwebhooks library (standardSecret) and X-Service-Signature.
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { webhookEventSchema, type WebhookEventType } from "@/lib/webhooks/responses";
 import { as } from "../support/helpers";
 import { prepareDoc } from "../support/embedded";
 import { PNG, SIGNING_LINK, signerApi, tokenOf } from "../support/esign";
@@ -53,7 +54,10 @@ function eventsOf(documentId: string): { event: string; createdOn: string; data:
         "webhook-timestamp": String(d.headers["webhook-timestamp"]),
         "webhook-signature": String(d.headers["webhook-signature"]),
       };
-      return new StandardWebhook(hook.standardSecret).verify(d.body, headers) as { event: string; createdOn: string; data: Record<string, unknown> };
+      const event = new StandardWebhook(hook.standardSecret).verify(d.body, headers) as { event: string; createdOn: string; data: Record<string, unknown> };
+      // The body is what the OpenAPI webhooks section documents for its event, no field more or less.
+      expect(webhookEventSchema(event.event as WebhookEventType).parse(event)).toEqual(event);
+      return event;
     })
     .filter((e) => e.data.documentId === documentId)
     .sort((a, b) => a.createdOn.localeCompare(b.createdOn));

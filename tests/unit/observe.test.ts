@@ -85,13 +85,13 @@ describe("observed()", () => {
 });
 
 describe("every route handler is observed", () => {
-  it("wraps each app/**/route.ts in observed(), apiRoute() or dashboardRoute(), so every reply has X-Request-Id and an access line", async () => {
+  it("wraps each app/**/route.ts in observed(), apiRoute(), publicRoute() or dashboardRoute(), so every reply has X-Request-Id and an access line", async () => {
     const fs = await import("node:fs");
     const path = await import("node:path");
     const root = path.resolve(__dirname, "..", "..", "app");
     const routes = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith("route.ts"));
     expect(routes.length).toBeGreaterThan(40);
-    const unwrapped = routes.filter((f) => !/\b(observed|apiRoute|dashboardRoute)(<[^>]*>)?\(/.test(fs.readFileSync(path.join(root, f), "utf8")));
+    const unwrapped = routes.filter((f) => !/\b(observed|apiRoute|publicRoute|dashboardRoute)(<[^>]*>)?\(/.test(fs.readFileSync(path.join(root, f), "utf8")));
     expect(unwrapped).toEqual([]);
   });
 });

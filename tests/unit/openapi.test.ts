@@ -21,6 +21,7 @@ import { SigningRuleError } from "@/lib/esign/errors";
 import { errorResponse } from "@/lib/http/errors";
 import { openApiDocument } from "@/lib/openapi/document";
 import { operationGroups, operations } from "@/lib/openapi/operations";
+import { AVAILABLE_EVENTS } from "@/lib/webhooks/webhooks";
 import { describeErrors, openApiValidator } from "@/tests/support/openapi";
 
 const root = path.resolve(__dirname, "../..");
@@ -94,7 +95,8 @@ describe("OpenAPI document", () => {
         .filter(([, op]) => Array.isArray(op.security) && op.security.length === 0)
         .map(([m]) => `${m.toUpperCase()} ${p}`),
     );
-    expect(publicOps.sort()).toEqual(["GET /api/health", "GET /api/openapi.json", "GET /api/ready"]);
+    // The signed file link is keyless: its token is the credential.
+    expect(publicOps.sort()).toEqual(["GET /api/health", "GET /api/openapi.json", "GET /api/ready", "GET /esign/files/{token}"]);
   });
 
   it("has each route handler bind its own record, so roles, family and schemas are declared once", () => {
@@ -268,6 +270,63 @@ describe("OpenAPI document", () => {
       "SigningRecipientInput",
     ]) {
       expect(names).toContain(n);
+    }
+  });
+
+  it("documents the download as a PDF or a JSON link, and the keyless link's own errors", () => {
+    const download = (doc.paths?.["/esign/documents/{id}/download"] as { get: { responses: Record<string, { content?: Record<string, unknown> }> } }).get;
+    expect(Object.keys(download.responses["200"].content ?? {}).sort()).toEqual(["application/json", "application/pdf"]);
+    expect(JSON.stringify(download.responses["200"].content?.["application/json"])).toMatch(/DownloadLink/);
+    const linked = (doc.paths?.["/esign/files/{token}"] as { get: { responses: Record<string, { description: string }> } }).get;
+    expect(Object.keys(linked.responses).sort()).toEqual(["200", "403", "410"]);
+    expect(linked.responses["410"].description).toMatch(/FileLinkExpired/);
+  });
+
+  it("documents each webhook event with its own data schema, keyed by event name, and the Standard Webhooks headers", () => {
+    const webhooks = doc.webhooks as Record<
+      string,
+      { post: { parameters: { name: string }[]; requestBody: { content: Record<string, { schema: unknown }> } } }
+    >;
+    expect(Object.keys(webhooks).sort()).toEqual([...AVAILABLE_EVENTS].sort());
+    const components = doc.components?.schemas as Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+    for (const event of AVAILABLE_EVENTS) {
+      const post = webhooks[event].post;
+      expect(post.parameters.map((p) => p.name)).toEqual(
+        expect.arrayContaining(["X-Service-Signature", "webhook-id", "webhook-timestamp", "webhook-signature"]),
+      );
+      const body = post.requestBody.content["application/json"].schema as { properties: { event: { const: string }; data: { $ref: string } } };
+      expect(body.properties.event.const).toBe(event);
+      const data = components[body.properties.data.$ref.replace("#/components/schemas/", "")];
+      expect(data.required, event).toEqual(expect.arrayContaining(["documentId", "name"]));
+    }
+    const signed = components.DocumentRecipientSignedEventData;
+    expect(signed.required).toEqual(expect.arrayContaining(["recipientId", "isFinalSigner", "remainingSigners"]));
+    expect(components.DocumentCompletedEventData.required).toContain("documentHash");
+  });
+
+  it("documents Idempotency-Key, Idempotent-Replayed, 409 and 422 on exactly the operations whose route honours it", () => {
+    // apiRoute honours Idempotency-Key exactly where the record says idempotent (and routes bind their records: above).
+    const honoured = operations
+      .filter((op) => op.idempotent)
+      .map((op) => `${op.method.toUpperCase()} ${op.path}`)
+      .sort();
+    expect(honoured).toEqual([
+      "POST /api/webhooks/{name}/test",
+      "POST /esign/documents/{id}/signing-url",
+      "POST /esign/single/prepare-for-review",
+      "POST /esign/single/prepare-for-signing",
+      "POST /v1/deliverable",
+    ]);
+    type Op = { parameters?: { name: string; in: string }[]; responses: Record<string, { description: string; headers?: Record<string, unknown> }> };
+    const documented = Object.entries(doc.paths ?? {})
+      .flatMap(([p, item]) => Object.entries(item as Record<string, Op>).map(([m, op]) => [`${m.toUpperCase()} ${p}`, op] as const))
+      .filter(([, op]) => op.parameters?.some((p) => p.in === "header" && p.name === "Idempotency-Key"));
+    expect(documented.map(([k]) => k).sort()).toEqual(honoured);
+    for (const [key, op] of documented) {
+      const success = Object.entries(op.responses).find(([status]) => status.startsWith("2"))![1];
+      expect(Object.keys(success.headers ?? {}), key).toContain("Idempotent-Replayed");
+      expect(op.responses["409"].description, key).toMatch(/IdempotencyKeyInFlight/);
+      expect(op.responses["422"].description, key).toMatch(/IdempotencyKeyReused/);
     }
   });
 });

@@ -3,7 +3,15 @@
 // signs): t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { constructWebhookEvent, parseSignatureHeader, signWebhookPayload, verifyWebhookSignature, WebhookSignatureError } from "../../lib/sdk/index";
+import {
+  constructWebhookEvent,
+  parseSignatureHeader,
+  signWebhookPayload,
+  verifyWebhookSignature,
+  type WebhookEventBodies,
+  type WebhookEventBody,
+  WebhookSignatureError,
+} from "../../lib/sdk/index";
 import { signatureHeader } from "@/lib/webhooks/delivery";
 
 const SECRET = `whsec_${crypto.randomBytes(32).toString("base64url")}`;
@@ -131,5 +139,23 @@ describe("verifyStandardWebhook", () => {
     expect(verifyStandardWebhook(body, { ...headers, "webhook-id": "evt_2" }, standardSecret)).toBe(false);
     expect(verifyStandardWebhook(body, { ...headers, "webhook-timestamp": String(Math.floor(at.getTime() / 1000) - 600) }, standardSecret)).toBe(false);
     expect(verifyStandardWebhook(body, { ...headers, "webhook-signature": "v1,AAAA" }, standardSecret)).toBe(false);
+  });
+});
+
+describe("WebhookEventBody", () => {
+  it("types each event's data by its name (tsc checks the narrowing)", () => {
+    const remaining = (e: WebhookEventBody): number | string =>
+      e.event === "signature.document.recipient_signed" ? e.data.remainingSigners : e.data.documentId;
+    const signed: WebhookEventBodies["signature.document.recipient_signed"] = {
+      id: "evt",
+      event: "signature.document.recipient_signed",
+      createdOn: "2026-11-26T00:00:00.000Z",
+      orgId: "org",
+      data: { documentId: "doc", name: "N", recipientId: "r", email: "a@b.c", signedAt: "2026-11-26T00:00:00.000Z", isFinalSigner: false, remainingSigners: 2 },
+    };
+    expect(remaining(signed)).toBe(2);
+    expect(remaining({ ...signed, event: "signature.document.voided", data: { documentId: "doc", name: "N", reason: "r", voidedAt: signed.createdOn } })).toBe(
+      "doc",
+    );
   });
 });

@@ -92,6 +92,7 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
             {trail.map((e) => (
               <li key={e.id}>
                 <span className="font-medium">{e.actionType}</span> <span className="text-slate-500">{formatDate(new Date(e.timestamp))}</span>
+                {e.user || e.recipient ? <span className="text-xs text-slate-600"> · by {(e.user ?? e.recipient)!.name}</span> : null}
                 {e.ip ? <span className="text-xs text-slate-500"> · {e.ip}</span> : null}
                 <code className="block truncate font-mono text-[10px] text-slate-400" title={e.currentHash}>
                   {e.currentHash}
