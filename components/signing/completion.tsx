@@ -16,6 +16,20 @@ export function CompletionNotifier({ origin, documentId }: { origin: string | nu
   return null;
 }
 
+/** After declining (and on a declined document's link): final, nothing is left to sign. */
+export function DeclinedNotice({ documentName, reason }: { documentName: string; reason: string | null }) {
+  return (
+    <div className="flex min-h-[60vh] items-center justify-center px-4">
+      <div role="status" className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm">
+        <h1 className="mb-2 text-xl font-semibold">This document was declined</h1>
+        <p className="text-sm text-slate-600">
+          “{documentName}” was declined{reason ? `: “${reason}”` : ""}. The signing request is closed; the sender has been told. Nothing is left to sign.
+        </p>
+      </div>
+    </div>
+  );
+}
+
 export function SignedNotice({ documentName, everyone }: { documentName: string; everyone: boolean }) {
   return (
     <div className="flex min-h-[60vh] items-center justify-center px-4">

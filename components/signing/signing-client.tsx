@@ -2,7 +2,8 @@
 
 import { useMemo, useState } from "react";
 import { useHydrated } from "@/components/use-hydrated";
-import { postCompletion, SignedNotice } from "./completion";
+import { DeclinedNotice, postCompletion, SignedNotice } from "./completion";
+import { DeclineDialog } from "./decline-dialog";
 import { SignaturePad } from "./signature-pad";
 
 export interface SignerField {
@@ -74,6 +75,8 @@ export function SigningClient({
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [signed, setSigned] = useState<{ everyone: boolean } | null>(null);
+  const [declining, setDeclining] = useState(false);
+  const [declined, setDeclined] = useState<string | null>(null);
   const hydrated = useHydrated();
   const missing = ordered.filter((f) => f.required && (!values[f.id] || (f.type === "checkbox" && values[f.id] !== "true")));
 
@@ -104,6 +107,8 @@ export function SigningClient({
   }
 
   if (signed) return <SignedNotice documentName={doc.name} everyone={signed.everyone} />;
+  // No esign:declined message to a framing page: interface.md 6.2.
+  if (declined !== null) return <DeclinedNotice documentName={doc.name} reason={declined} />;
 
   return (
     <div className="space-y-4">
@@ -211,12 +216,32 @@ export function SigningClient({
           {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
           {pending ? "Signing…" : "Finish signing"}
         </button>
+        <button
+          type="button"
+          disabled={pending || !hydrated}
+          aria-haspopup="dialog"
+          onClick={() => setDeclining(true)}
+          className="rounded-md border border-red-200 bg-white px-4 py-2 text-sm text-red-700 hover:bg-red-50 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+        >
+          Decline
+        </button>
         {error ? (
           <p role="alert" className="w-full text-sm text-red-700">
             {error}
           </p>
         ) : null}
       </div>
+      {declining ? (
+        <DeclineDialog
+          token={token}
+          session={session}
+          onCancel={() => setDeclining(false)}
+          onDeclined={(reason) => {
+            setDeclining(false);
+            setDeclined(reason);
+          }}
+        />
+      ) : null}
       {padFor ? (
         <SignaturePad
           label={padFor.type === "initial" ? "Your initials" : "Your signature"}

@@ -16,6 +16,7 @@ export type AuditAction =
   | "signed"
   | "completed"
   | "voided"
+  | "declined"
   | "resent"
   | "reminded"
   | "signing_url_issued"

@@ -228,6 +228,8 @@ export interface DocumentView {
   completedAt: Date | null;
   voidedAt: Date | null;
   voidReason: string | null;
+  declinedAt: Date | null;
+  declineReason: string | null;
   recipients: (RecipientRow & { viewedAt: Date | null })[];
 }
 
@@ -250,6 +252,8 @@ export function documentJson(doc: DocumentView) {
     completedAt: doc.completedAt?.toISOString() ?? null,
     voidedAt: doc.voidedAt?.toISOString() ?? null,
     voidReason: doc.voidReason,
+    declinedAt: doc.declinedAt?.toISOString() ?? null,
+    declineReason: doc.declineReason,
     recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({
       id: r.id,
       name: r.name,

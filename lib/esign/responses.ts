@@ -2,7 +2,9 @@
 import { z } from "zod";
 import { timestamp, uuid } from "@/lib/http/response-schemas";
 
-export const documentStatusSchema = z.enum(["draft", "sent", "completed", "voided"]).meta({ id: "DocumentStatus" });
+/** declined: a signer refused (final, like voided). */
+export const DOCUMENT_STATUSES = ["draft", "sent", "completed", "voided", "declined"] as const;
+export const documentStatusSchema = z.enum(DOCUMENT_STATUSES).meta({ id: "DocumentStatus" });
 export const recipientStatusSchema = z
   .enum(["ready", "pending", "completed"])
   .meta({ id: "RecipientStatus", description: "ready: their turn; pending: an earlier signer has not signed; completed: signed" });
@@ -46,6 +48,8 @@ export const signingDocumentSchema = z
     completedAt: timestamp.nullable(),
     voidedAt: timestamp.nullable(),
     voidReason: z.string().nullable(),
+    declinedAt: timestamp.nullable(),
+    declineReason: z.string().nullable().meta({ description: "What the signer who declined wrote" }),
     recipients: z.array(
       z.object({ ...preparedRecipient, viewedAt: timestamp.nullable(), signedAt: timestamp.nullable() }).meta({ id: "SigningDocumentRecipient" }),
     ),
@@ -72,7 +76,7 @@ export const auditEntrySchema = z
   .object({
     id: uuid,
     documentId: uuid,
-    actionType: z.string().meta({ description: "created, sent, viewed, signed, completed, voided, signing_url_issued, …" }),
+    actionType: z.string().meta({ description: "created, sent, viewed, signed, completed, voided, declined, signing_url_issued, …" }),
     timestamp,
     previousHash: z.string(),
     currentHash: z.string().meta({ description: "SHA-256 of previousHash and the entry's canonical JSON" }),

@@ -6,7 +6,7 @@ import { db, type Db } from "@/lib/db/client";
 import type { EsignDeps } from "@/lib/esign/types";
 import type { CompletionDeps } from "@/lib/esign/completion";
 import { deliverQueuedMail, queueMail, sendMail } from "@/lib/mail/mailer";
-import { documentVoidedEmail, signingCompletedEmail, signingRequestEmail } from "@/lib/mail/templates";
+import { documentDeclinedEmail, documentVoidedEmail, signingCompletedEmail, signingRequestEmail } from "@/lib/mail/templates";
 import { safeDownload } from "@/lib/net/safe-fetch";
 import { findAnchors } from "@/lib/pdf/anchors";
 import { pdfConverter } from "@/lib/pdf/converter";
@@ -42,6 +42,7 @@ export async function signingDeps(): Promise<CompletionDeps> {
   return {
     ...base,
     emailsCompleted: signingCompletedEmail,
+    emailsDeclined: documentDeclinedEmail,
     mail: { queue: queueMail, deliverQueued: deliverQueuedMail },
     retryScale: config.completion.retryScale,
     seal: async (input) => {

@@ -8,7 +8,7 @@ import { recordSigningEvent } from "@/lib/esign/events";
 import type { EsignDeps } from "@/lib/esign/types";
 import { emailReadySigners } from "@/lib/esign/documents";
 import { recipientStatuses } from "@/lib/esign/recipients";
-import { accessOf, loadByToken, maskDestination, requireVerified, SignerError } from "@/lib/esign/signer-access";
+import { accessOf, loadByToken, maskDestination, notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import { ValidationError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Attachment, OutgoingMail } from "@/lib/mail/mailer";
@@ -30,6 +30,11 @@ export interface SealInput {
 export interface SigningDeps extends EsignDeps {
   seal: (input: SealInput) => Promise<Buffer>;
   emailsCompleted: (a: { recipientName: string; documentName: string }) => { subject: string; html: string; text: string };
+  emailsDeclined: (a: { recipientName: string; documentName: string; signerName: string; signerEmail: string; reason: string }) => {
+    subject: string;
+    html: string;
+    text: string;
+  };
   /** Mail recorded in a transaction and sent after it commits (completion emails, exactly once). */
   mail: {
     queue: (tx: Prisma.TransactionClient, mail: Omit<OutgoingMail, "attachments">) => Promise<string>;
@@ -39,7 +44,7 @@ export interface SigningDeps extends EsignDeps {
 
 export { SignerError };
 
-export type SignerState = "ready" | "verification_required" | "not_your_turn" | "already_signed" | "completed" | "voided" | "expired" | "draft";
+export type SignerState = "ready" | "verification_required" | "not_your_turn" | "already_signed" | "completed" | "voided" | "declined" | "expired" | "draft";
 
 export async function openSigningSession(
   deps: EsignDeps,
@@ -55,8 +60,8 @@ export async function openSigningSession(
   const expired = doc.expiresAt !== null && doc.expiresAt <= now();
   let state: SignerState = recipient.signedAt
     ? "already_signed"
-    : doc.status === "voided"
-      ? "voided"
+    : doc.status === "voided" || doc.status === "declined"
+      ? doc.status
       : doc.status === "completed"
         ? "completed"
         : doc.status === "draft"
@@ -68,7 +73,15 @@ export async function openSigningSession(
               : "not_your_turn";
   // Only a signable document is behind the checks; the other states reveal nothing of it.
   const access = await accessOf(deps, loaded, sessionToken);
-  const document = { id: doc.id, name: doc.name, status: doc.status, pageCount: doc.pageCount, voidReason: doc.voidReason, senderName: doc.senderName };
+  const document = {
+    id: doc.id,
+    name: doc.name,
+    status: doc.status,
+    pageCount: doc.pageCount,
+    voidReason: doc.voidReason,
+    declineReason: doc.declineReason,
+    senderName: doc.senderName,
+  };
   if (state === "ready" && !access.verified) {
     state = "verification_required";
     const r = access.requirement;
@@ -148,8 +161,7 @@ export async function submitSignature(
   const session = await openSigningSession(deps, token, meta, sessionToken);
   if (session.state === "verification_required") requireVerified(session.access);
   if (session.state === "already_signed") throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
-  if (session.state === "voided") throw new SignerError("gone", "This document was voided by its sender", "DocumentVoided");
-  if (session.state === "expired") throw new SignerError("gone", "This signing request has expired", "DocumentExpired");
+  if (session.state === "voided" || session.state === "declined" || session.state === "expired") throw notSignable(session.state, session.state === "expired");
   if (session.state === "not_your_turn") throw new SignerError("conflict", "It is not your turn yet: an earlier signer has not signed", "NotYourTurn");
   if (session.state !== "ready") throw new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
 
@@ -178,9 +190,7 @@ export async function submitSignature(
     const [locked] = await tx.$queryRaw<
       { status: string; expiresAt: Date | null }[]
     >`SELECT status, "expiresAt" FROM signing_document WHERE id = ${documentId}::uuid FOR UPDATE`;
-    if (locked?.status === "voided") throw new SignerError("gone", "This document was voided by its sender", "DocumentVoided");
-    if (locked?.expiresAt && locked.expiresAt <= now()) throw new SignerError("gone", "This signing request has expired", "DocumentExpired");
-    if (locked?.status !== "sent") throw new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
+    requireSignable(locked);
     const fresh = await tx.signingRecipient.findUniqueOrThrow({ where: { id: session.recipient.id } });
     if (fresh.signedAt) throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
     for (const a of accepted) await tx.signingField.update({ where: { id: a.id }, data: { value: a.value } });

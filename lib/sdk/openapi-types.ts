@@ -1130,6 +1130,56 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "signature.document.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The signature.document.declined event
+         * @description Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret; reject timestamps older than five minutes. A 2xx answer means delivered; otherwise Quire retries (at most 6 attempts).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type */
+                    "X-Service-Event": string;
+                    /** @description The delivery id */
+                    "X-Service-Delivery": string;
+                    /** @description Unix seconds */
+                    "X-Service-Timestamp": string;
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
+                    "X-Service-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEnvelope"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx: delivered */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1475,7 +1525,7 @@ export interface components {
             recipients: components["schemas"]["PreparedRecipient"][];
         };
         /** @enum {string} */
-        DocumentStatus: "draft" | "sent" | "completed" | "voided";
+        DocumentStatus: "draft" | "sent" | "completed" | "voided" | "declined";
         PreparedRecipient: {
             /** Format: uuid */
             id: string;
@@ -1535,6 +1585,9 @@ export interface components {
             completedAt: components["schemas"]["Timestamp"] | null;
             voidedAt: components["schemas"]["Timestamp"] | null;
             voidReason: string | null;
+            declinedAt: components["schemas"]["Timestamp"] | null;
+            /** @description What the signer who declined wrote */
+            declineReason: string | null;
             recipients: components["schemas"]["SigningDocumentRecipient"][];
         };
         SigningDocumentRecipient: {
@@ -1587,7 +1640,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             documentId: string;
-            /** @description created, sent, viewed, signed, completed, voided, signing_url_issued, … */
+            /** @description created, sent, viewed, signed, completed, voided, declined, signing_url_issued, … */
             actionType: string;
             timestamp: components["schemas"]["Timestamp"];
             previousHash: string;
@@ -1693,7 +1746,7 @@ export interface components {
             /** @description whsec_… and the secret's last four characters */
             maskedSecret: string;
             deliveryStats: components["schemas"]["WebhookDeliveryStats"];
-            /** @description The event types a webhook may subscribe to: signature.document.sent, signature.document.viewed, signature.document.recipient_signed, signature.document.completed, signature.document.finalization_failed, signature.document.voided */
+            /** @description The event types a webhook may subscribe to: signature.document.sent, signature.document.viewed, signature.document.recipient_signed, signature.document.completed, signature.document.finalization_failed, signature.document.voided, signature.document.declined */
             availableEvents: string[];
         };
         WebhookDeliveryStats: {
@@ -3434,7 +3487,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
-                status?: "draft" | "sent" | "completed" | "voided";
+                status?: "draft" | "sent" | "completed" | "voided" | "declined";
                 query?: string;
             };
             header?: never;
@@ -4400,7 +4453,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     urls: string[];
-                    events: ("signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided")[];
+                    events: ("signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided" | "signature.document.declined")[];
                 };
             };
         };
@@ -4598,7 +4651,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     urls?: string[];
-                    events?: ("signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided")[];
+                    events?: ("signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided" | "signature.document.declined")[];
                     isActive?: boolean;
                 };
             };
@@ -4684,7 +4737,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    eventType?: "signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided";
+                    eventType?: "signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided" | "signature.document.declined";
                     payload?: {
                         [key: string]: unknown;
                     };

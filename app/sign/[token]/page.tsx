@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { CompletionNotifier } from "@/components/signing/completion";
+import { CompletionNotifier, DeclinedNotice } from "@/components/signing/completion";
 import { GatedSigning } from "@/components/signing/gated-signing";
 import { SigningClient } from "@/components/signing/signing-client";
 import { getConfig } from "@/lib/config";
@@ -43,6 +43,12 @@ export default async function SignPage({ params }: { params: Promise<{ token: st
       <Notice title="This document was voided">
         The sender cancelled it{document.voidReason ? `: “${document.voidReason}”` : ""}. Nothing is left to sign.
       </Notice>
+    );
+  if (state === "declined")
+    return (
+      <main>
+        <DeclinedNotice documentName={document.name} reason={document.declineReason} />
+      </main>
     );
   if (state === "already_signed" || state === "completed")
     return (
