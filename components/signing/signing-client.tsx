@@ -3,6 +3,7 @@
 import { useMemo, useState } from "react";
 import { useHydrated } from "@/components/use-hydrated";
 import { DeclinedNotice, postCompletion, SignedNotice } from "./completion";
+import { copyLinks } from "./copy-links";
 import { DeclineDialog } from "./decline-dialog";
 import { SignaturePad } from "./signature-pad";
 
@@ -41,18 +42,37 @@ const LABELS: Record<string, string> = {
 const FOCUS = "scroll-mt-4 scroll-mb-28 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 const INPUT_FOCUS = "scroll-mt-4 scroll-mb-28 focus:outline-3 focus:outline-offset-2 focus:outline-brand-600";
 
+/** An earlier signer's value: already on the page image; described for screen readers and hover. */
+export interface FilledField {
+  id: string;
+  type: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  signer: string;
+  /** null for a drawn signature or initials. */
+  value: string | null;
+}
+
 export function SigningClient({
   token,
+  header,
   pages,
   fields,
+  filled = [],
   signer,
   document: doc,
   session,
   embedOrigin,
 }: {
   token: string;
+  /** The document's title block; replaced by the completion screen once signed or declined. */
+  header?: React.ReactNode;
   pages: { width: number; height: number }[];
   fields: SignerField[];
+  filled?: FilledField[];
   signer: { name: string; email: string };
   document: { id: string; name: string };
   /** Held after a passcode or a single-use link; sent with every call. */
@@ -79,10 +99,16 @@ export function SigningClient({
   const [declined, setDeclined] = useState<string | null>(null);
   const hydrated = useHydrated();
   const missing = ordered.filter((f) => f.required && (!values[f.id] || (f.type === "checkbox" && values[f.id] !== "true")));
+  // Shown after a Finish with fields left, worked out from the values as they are now: it shrinks as
+  // fields are filled and goes away when none is left.
+  const [showMissing, setShowMissing] = useState(false);
+  const missingError =
+    showMissing && missing.length ? `Please complete ${missing.length} required field(s): ${missing.map((f) => LABELS[f.type] ?? f.type).join(", ")}.` : null;
 
   async function finish() {
     if (missing.length) {
-      setError(`Please complete ${missing.length} required field(s): ${missing.map((f) => LABELS[f.type] ?? f.type).join(", ")}.`);
+      setShowMissing(true);
+      setError(null);
       document.getElementById(`field-${missing[0].id}`)?.focus();
       return;
     }
@@ -106,12 +132,17 @@ export function SigningClient({
     else setSigned({ everyone: body?.data?.status === "completed" });
   }
 
-  if (signed) return <SignedNotice documentName={doc.name} everyone={signed.everyone} />;
+  if (signed) return <SignedNotice documentName={doc.name} everyone={signed.everyone} links={copyLinks(token, session, signed.everyone)} />;
   // No esign:declined message to a framing page: interface.md 6.2.
   if (declined !== null) return <DeclinedNotice documentName={doc.name} reason={declined} />;
 
   return (
     <div className="space-y-4">
+      {header}
+      <p className="text-sm text-slate-600">
+        Fill the highlighted fields, then finish.
+        {filled.length ? " Values already given by earlier signers are shown on the pages and cannot be changed." : ""}
+      </p>
       {pages.map((size, i) => (
         <div
           key={i}
@@ -125,6 +156,27 @@ export function SigningClient({
             className="absolute inset-0 h-full w-full"
             loading={i < 2 ? "eager" : "lazy"}
           />
+          {filled
+            .filter((f) => f.page === i + 1)
+            .map((f) => {
+              const description = `${LABELS[f.type] ?? f.type} by ${f.signer}: ${f.value === null ? "drawn" : f.value}`;
+              return (
+                <div
+                  key={f.id}
+                  role="img"
+                  aria-label={description}
+                  title={description}
+                  data-filled-field={f.id}
+                  className="absolute rounded border border-dashed border-slate-400/70"
+                  style={{
+                    left: `${(f.x / size.width) * 100}%`,
+                    top: `${(f.y / size.height) * 100}%`,
+                    width: `${(f.width / size.width) * 100}%`,
+                    height: `${(f.height / size.height) * 100}%`,
+                  }}
+                />
+              );
+            })}
           {ordered
             .filter((f) => f.page === i + 1)
             .map((f) => {
@@ -225,9 +277,9 @@ export function SigningClient({
         >
           Decline
         </button>
-        {error ? (
+        {(missingError ?? error) ? (
           <p role="alert" className="w-full text-sm text-red-700">
-            {error}
+            {missingError ?? error}
           </p>
         ) : null}
       </div>

@@ -13,7 +13,7 @@ import { pdfConverter } from "@/lib/pdf/converter";
 import { loadOrCreateSigningCertificate, type CertificateStore } from "@/lib/pdf/instance-certificate";
 import { checkSealable } from "@/lib/pdf/inspect";
 import { pageSizes } from "@/lib/pdf/raster";
-import { sealCompletedDocument } from "@/lib/pdf/seal";
+import { sealCompletedDocument, stampValues } from "@/lib/pdf/seal";
 import { fileStorage } from "@/lib/storage";
 
 const MAX_LINKED_FILE_BYTES = 25 * 1024 * 1024;
@@ -28,6 +28,7 @@ export async function esignDeps(): Promise<EsignDeps> {
     pageSizes,
     inspectPdf: checkSealable,
     findAnchors,
+    stampValues,
     sendMail: (mail) => sendMail(mail),
     emails: { signingRequest: signingRequestEmail, documentVoided: documentVoidedEmail },
     baseUrl: config.baseUrl,

@@ -8,6 +8,7 @@ import { recordSigningEvent } from "@/lib/esign/events";
 import type { EsignDeps } from "@/lib/esign/types";
 import { emailReadySigners } from "@/lib/esign/documents";
 import { recipientStatuses } from "@/lib/esign/recipients";
+import { currentPdf } from "@/lib/esign/signer-copies";
 import { accessOf, loadByToken, maskDestination, notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import { ValidationError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -91,6 +92,7 @@ export async function openSigningSession(
       verification:
         r.kind === "otp" ? { kind: "otp" as const, channel: r.channel, destination: maskDestination(r.channel, recipient) } : { kind: "single_use" as const },
       pages: [],
+      filled: [],
       recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: null },
       fields: [],
       access,
@@ -106,13 +108,31 @@ export async function openSigningSession(
       await recordSigningEvent(tx, doc, "signature.document.viewed", { recipientId: recipient.id, email: recipient.email, viewedAt: viewedAt.toISOString() });
     });
   }
-  const pdf = await deps.storage.get(doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey);
+  const ready = state === "ready";
+  const signerNames = new Map(doc.recipients.map((r) => [r.id, r.name]));
   return {
     state,
     document,
     verification: null,
     access,
-    pages: state === "ready" ? await deps.pageSizes(pdf) : [],
+    // Stamping leaves the page boxes as they were: the original's sizes are the page images' sizes.
+    pages: ready ? await deps.pageSizes(await deps.storage.get(doc.originalPdfKey)) : [],
+    /** Earlier signers' values, drawn on the page images; described here for the read-only overlay. */
+    filled: ready
+      ? doc.fields
+          .filter((f) => f.recipientId !== recipient.id && f.value !== null && f.value !== "")
+          .map((f) => ({
+            id: f.id,
+            type: f.type,
+            page: f.page,
+            x: f.x,
+            y: f.y,
+            width: f.width,
+            height: f.height,
+            signer: signerNames.get(f.recipientId) ?? "",
+            value: f.value!.startsWith("data:image/") ? null : f.value!,
+          }))
+      : [],
     recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: recipient.returnUrl },
     fields: doc.fields
       .filter((f) => f.recipientId === recipient.id)
@@ -135,8 +155,7 @@ export async function openSigningSession(
 export async function signerPdf(deps: EsignDeps, token: string, sessionToken?: string | null): Promise<Buffer> {
   const loaded = await loadByToken(deps.db, token);
   requireVerified(await accessOf(deps, loaded, sessionToken));
-  const doc = loaded.recipient.document;
-  return deps.storage.get(doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey);
+  return currentPdf(deps, loaded.recipient.document);
 }
 
 const DATA_URL_PNG = /^data:image\/png;base64,[A-Za-z0-9+/=]+$/;
