@@ -56,6 +56,17 @@ export interface FilledField {
   value: string | null;
 }
 
+/**
+ * A date box scaled down with the page (a phone) is too narrow for "MM/DD/YYYY" and the calendar
+ * button: it may grow past its field to show the whole date, towards the page's middle so that it
+ * stays on the page.
+ */
+function dateStyle(style: React.CSSProperties, f: SignerField, size: { width: number }): React.CSSProperties {
+  const grown = { ...style, minWidth: "calc(10.5ch + 1.6em + 0.75rem)" };
+  if (f.x + f.width / 2 <= size.width / 2) return grown;
+  return { ...grown, left: "auto", right: `${((size.width - f.x - f.width) / size.width) * 100}%` };
+}
+
 export function SigningClient({
   token,
   header,
@@ -248,7 +259,7 @@ export function SigningClient({
                   readOnly={f.isReadonly || !hydrated}
                   placeholder={LABELS[f.type]}
                   onChange={(e) => setValues({ ...values, [f.id]: e.target.value })}
-                  style={style}
+                  style={f.type === "date" ? dateStyle(style, f, size) : style}
                   className={`absolute rounded border-2 px-1 text-[clamp(8px,1.6vw,14px)] ${ring} ${INPUT_FOCUS}`}
                 />
               );
