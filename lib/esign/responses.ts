@@ -68,6 +68,7 @@ export const documentStatusReplySchema = z.object({
 export const voidResultSchema = z
   .object({ id: uuid, name: z.string(), status: z.literal("voided"), voidReason: z.string(), voidedAt: timestamp })
   .meta({ id: "VoidResult" });
+export const documentDeletedSchema = z.object({ id: uuid, name: z.string(), deleted: z.literal(true) }).meta({ id: "DocumentDeleted" });
 export const resendResultSchema = z
   .object({ success: z.boolean(), recipientCount: z.number().int().meta({ description: "Signers emailed" }) })
   .meta({ id: "ResendResult" });

@@ -18,6 +18,7 @@ import {
   signingUrlResultSchema,
   retryFinalizationSchema,
   voidResultSchema,
+  documentDeletedSchema,
 } from "@/lib/esign/responses";
 import { dataOf, pageOf, resultsOf } from "@/lib/http/response-schemas";
 import { listOutboxQuery, outboxMessageSchema } from "@/lib/mail/schemas";
@@ -324,6 +325,18 @@ export const operations: Operation[] = [
     auth: { family: "signing", roles: ANY_ROLE },
     success: { status: 200, description: "The document and its recipients", json: dataOf(signingDocumentSchema) },
     errors: [404],
+  },
+  {
+    operationId: "deleteSigningDocument",
+    method: "delete",
+    path: "/esign/documents/{id}",
+    summary: "Delete a draft",
+    description:
+      "Only a draft (prepared for review, never sent) can be deleted: the document, its recipients, fields and audit trail, and its stored PDF are removed. Anything sent keeps its record: 409 DocumentNotDeletable (void it instead).",
+    tag: "Signing",
+    auth: { family: "signing", roles: SENDERS },
+    success: { status: 200, description: "Deleted", json: dataOf(documentDeletedSchema) },
+    errors: [404, 409],
   },
   {
     operationId: "getSigningDocumentStatus",

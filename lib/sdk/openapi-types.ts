@@ -363,7 +363,13 @@ export interface paths {
         get: operations["getSigningDocument"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a draft
+         * @description Only a draft (prepared for review, never sent) can be deleted: the document, its recipients, fields and audit trail, and its stored PDF are removed. Anything sent keeps its record: 409 DocumentNotDeletable (void it instead).
+         *
+         *     Needs an API key with role administrator, contributor.
+         */
+        delete: operations["deleteSigningDocument"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1600,6 +1606,13 @@ export interface components {
             status: components["schemas"]["RecipientStatus"];
             viewedAt: components["schemas"]["Timestamp"] | null;
             signedAt: components["schemas"]["Timestamp"] | null;
+        };
+        DocumentDeleted: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @constant */
+            deleted: true;
         };
         DocumentStatusRecipient: {
             /** Format: uuid */
@@ -3599,6 +3612,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    deleteSigningDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DocumentDeleted"];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Conflict with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
                 };
             };
             /** @description Rate limit exceeded; Retry-After says when to try again */

@@ -9,6 +9,7 @@ import { finalizationOf } from "@/lib/esign/completion";
 import { getDocument } from "@/lib/esign/documents";
 import { NotFoundError } from "@/lib/errors";
 import { ResendButton, RetryFinalizationButton, VoidButton } from "./controls";
+import { DeleteDraftButton } from "./delete-draft";
 
 export const metadata: Metadata = { title: "Document" };
 
@@ -45,6 +46,7 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
             </a>
           ) : null}
           {canSend && (doc.status === "draft" || (doc.status === "sent" && !finalization)) ? <VoidButton id={doc.id} /> : null}
+          {canSend && doc.status === "draft" ? <DeleteDraftButton id={doc.id} name={doc.name} /> : null}
         </div>
       </PageHeader>
       {finalizing ? (
