@@ -270,24 +270,27 @@ export function SigningClient({
         <span role="status" className="text-sm text-slate-600">
           {missing.length ? `${missing.length} required field(s) left` : "All required fields are complete."}
         </span>
-        <button
-          type="button"
-          disabled={pending || !hydrated}
-          onClick={finish}
-          className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70"
-        >
-          {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
-          {pending ? "Signing…" : "Finish signing"}
-        </button>
-        <button
-          type="button"
-          disabled={pending || !hydrated}
-          aria-haspopup="dialog"
-          onClick={() => setDeclining(true)}
-          className="rounded-md border border-red-200 bg-white px-4 py-2 text-sm text-red-700 hover:bg-red-50 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
-        >
-          Decline
-        </button>
+        {/* Finish first: it is where Tab goes after the last field. */}
+        <div className="flex flex-wrap items-center gap-2">
+          <button
+            type="button"
+            disabled={pending || !hydrated}
+            onClick={finish}
+            className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70"
+          >
+            {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
+            {pending ? "Signing…" : "Finish signing"}
+          </button>
+          <button
+            type="button"
+            disabled={pending || !hydrated}
+            aria-haspopup="dialog"
+            onClick={() => setDeclining(true)}
+            className="rounded-md border border-red-200 bg-white px-4 py-2 text-sm text-red-700 hover:bg-red-50 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+          >
+            Decline
+          </button>
+        </div>
         {(missingError ?? error) ? (
           <p role="alert" className="w-full text-sm text-red-700">
             {missingError ?? error}
