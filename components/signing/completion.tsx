@@ -16,15 +16,60 @@ export function CompletionNotifier({ origin, documentId }: { origin: string | nu
   return null;
 }
 
-export function SignedNotice({ documentName, everyone }: { documentName: string; everyone: boolean }) {
+/** After declining (and on a declined document's link): final, nothing is left to sign. */
+export function DeclinedNotice({ documentName, reason }: { documentName: string; reason: string | null }) {
+  return (
+    <div className="flex min-h-[60vh] items-center justify-center px-4">
+      <div role="status" className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm">
+        <h1 className="mb-2 text-xl font-semibold">This document was declined</h1>
+        <p className="text-sm text-slate-600">
+          “{documentName}” was declined{reason ? `: “${reason}”` : ""}. The signing request is closed; the sender has been told. Nothing is left to sign.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+const BUTTON =
+  "inline-flex items-center justify-center rounded-md px-4 py-2 text-sm font-medium focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+
+/**
+ * The completion screen: what was done, what happens next, and the signer's copies. `links` is null
+ * where the copies cannot be offered (a reopened link whose passcode check was not passed again).
+ */
+export function SignedNotice({
+  documentName,
+  everyone,
+  links,
+}: {
+  documentName: string;
+  everyone: boolean;
+  links: { mine: string; completed: string | null } | null;
+}) {
   return (
     <div className="flex min-h-[60vh] items-center justify-center px-4">
       <div role="status" className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm">
         <h1 className="mb-2 text-xl font-semibold">You have signed</h1>
         <p className="text-sm text-slate-600">
-          “{documentName}” is signed.{" "}
-          {everyone ? "Everyone has signed; the completed copy was emailed to you." : "We will email you the completed copy when everyone has signed."}
+          {everyone ? `Everyone has signed “${documentName}”. ` : `Your signature on “${documentName}” is recorded. `}
+          {everyone
+            ? "The completed copy, sealed with its certificate of completion, was emailed to you."
+            : "What happens next: the other signers are asked to sign in turn. When everyone has signed, we email you the completed copy, sealed with its certificate of completion; this link will offer it too."}
         </p>
+        <p className="mt-2 text-sm text-slate-600">You can close this page.</p>
+        {links ? (
+          <div className="mt-4 flex flex-wrap justify-center gap-2">
+            {links.completed ? (
+              <a href={links.completed} download className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
+                Download the completed copy
+              </a>
+            ) : (
+              <a href={links.mine} download className={`${BUTTON} border border-slate-300 bg-white hover:bg-slate-50`}>
+                Download your copy
+              </a>
+            )}
+          </div>
+        ) : null}
       </div>
     </div>
   );

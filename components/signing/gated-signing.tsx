@@ -1,13 +1,14 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import { SigningClient, type SignerField } from "./signing-client";
+import { type FilledField, SigningClient, type SignerField } from "./signing-client";
 
 type Verification = { kind: "otp"; channel: "email" | "sms"; destination: string } | { kind: "single_use" };
 
 interface Opened {
   pages: { width: number; height: number }[];
   fields: SignerField[];
+  filled: FilledField[];
 }
 
 const storageKey = (token: string) => `quire-signer-session:${token}`;
@@ -59,8 +60,10 @@ export function GatedSigning({
   document: doc,
   signer,
   embedOrigin,
+  header,
 }: {
   token: string;
+  header: React.ReactNode;
   verification: Verification;
   document: { id: string; name: string };
   signer: { name: string; email: string };
@@ -76,7 +79,7 @@ export function GatedSigning({
       const body = await res.json().catch(() => null);
       if (res.ok && body?.data?.state === "ready") {
         setSession(s);
-        setOpened({ pages: body.data.pages, fields: body.data.fields });
+        setOpened({ pages: body.data.pages, fields: body.data.fields, filled: body.data.filled });
         return true;
       }
       tabStorage.remove(token);
@@ -92,33 +95,52 @@ export function GatedSigning({
 
   if (opened && session)
     return (
-      <SigningClient token={token} pages={opened.pages} fields={opened.fields} signer={signer} document={doc} session={session} embedOrigin={embedOrigin} />
+      <SigningClient
+        token={token}
+        header={header}
+        pages={opened.pages}
+        fields={opened.fields}
+        filled={opened.filled}
+        signer={signer}
+        document={doc}
+        session={session}
+        embedOrigin={embedOrigin}
+      />
     );
   if (!checked) {
     return (
-      <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
-        <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" /> Opening…
-      </p>
+      <>
+        {header}
+        <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
+          <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" /> Opening…
+        </p>
+      </>
     );
   }
   if (verification.kind === "single_use") {
     return (
-      <div role="status" className="rounded-lg border border-slate-200 bg-white p-6 text-center">
-        <h2 className="mb-2 text-lg font-semibold">This one-time link was already used</h2>
-        <p className="text-sm text-slate-600">Go back to the app you came from to get a new signing link.</p>
-      </div>
+      <>
+        {header}
+        <div role="status" className="rounded-lg border border-slate-200 bg-white p-6 text-center">
+          <h2 className="mb-2 text-lg font-semibold">This one-time link was already used</h2>
+          <p className="text-sm text-slate-600">Go back to the app you came from to get a new signing link.</p>
+        </div>
+      </>
     );
   }
   return (
-    <PasscodeForm
-      token={token}
-      channel={verification.channel}
-      destination={verification.destination}
-      onVerified={async (s) => {
-        tabStorage.set(token, s);
-        await open(s);
-      }}
-    />
+    <>
+      {header}
+      <PasscodeForm
+        token={token}
+        channel={verification.channel}
+        destination={verification.destination}
+        onVerified={async (s) => {
+          tabStorage.set(token, s);
+          await open(s);
+        }}
+      />
+    </>
   );
 }
 

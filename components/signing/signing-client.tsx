@@ -2,7 +2,9 @@
 
 import { useMemo, useState } from "react";
 import { useHydrated } from "@/components/use-hydrated";
-import { postCompletion, SignedNotice } from "./completion";
+import { DeclinedNotice, postCompletion, SignedNotice } from "./completion";
+import { copyLinks } from "./copy-links";
+import { DeclineDialog } from "./decline-dialog";
 import { SignaturePad } from "./signature-pad";
 
 export interface SignerField {
@@ -40,18 +42,48 @@ const LABELS: Record<string, string> = {
 const FOCUS = "scroll-mt-4 scroll-mb-28 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 const INPUT_FOCUS = "scroll-mt-4 scroll-mb-28 focus:outline-3 focus:outline-offset-2 focus:outline-brand-600";
 
+/** An earlier signer's value: already on the page image; described for screen readers and hover. */
+export interface FilledField {
+  id: string;
+  type: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  signer: string;
+  /** null for a drawn signature or initials. */
+  value: string | null;
+}
+
+/**
+ * A date box scaled down with the page (a phone) is too narrow for "MM/DD/YYYY" and the calendar
+ * button: it may grow past its field to show the whole date, towards the page's middle so that it
+ * stays on the page.
+ */
+function dateStyle(style: React.CSSProperties, f: SignerField, size: { width: number }): React.CSSProperties {
+  const grown = { ...style, minWidth: "calc(10.5ch + 1.6em + 0.75rem)" };
+  if (f.x + f.width / 2 <= size.width / 2) return grown;
+  return { ...grown, left: "auto", right: `${((size.width - f.x - f.width) / size.width) * 100}%` };
+}
+
 export function SigningClient({
   token,
+  header,
   pages,
   fields,
+  filled = [],
   signer,
   document: doc,
   session,
   embedOrigin,
 }: {
   token: string;
+  /** The document's title block; replaced by the completion screen once signed or declined. */
+  header?: React.ReactNode;
   pages: { width: number; height: number }[];
   fields: SignerField[];
+  filled?: FilledField[];
   signer: { name: string; email: string };
   document: { id: string; name: string };
   /** Held after a passcode or a single-use link; sent with every call. */
@@ -74,12 +106,20 @@ export function SigningClient({
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [signed, setSigned] = useState<{ everyone: boolean } | null>(null);
+  const [declining, setDeclining] = useState(false);
+  const [declined, setDeclined] = useState<string | null>(null);
   const hydrated = useHydrated();
   const missing = ordered.filter((f) => f.required && (!values[f.id] || (f.type === "checkbox" && values[f.id] !== "true")));
+  // Shown after a Finish with fields left, worked out from the values as they are now: it shrinks as
+  // fields are filled and goes away when none is left.
+  const [showMissing, setShowMissing] = useState(false);
+  const missingError =
+    showMissing && missing.length ? `Please complete ${missing.length} required field(s): ${missing.map((f) => LABELS[f.type] ?? f.type).join(", ")}.` : null;
 
   async function finish() {
     if (missing.length) {
-      setError(`Please complete ${missing.length} required field(s): ${missing.map((f) => LABELS[f.type] ?? f.type).join(", ")}.`);
+      setShowMissing(true);
+      setError(null);
       document.getElementById(`field-${missing[0].id}`)?.focus();
       return;
     }
@@ -103,10 +143,17 @@ export function SigningClient({
     else setSigned({ everyone: body?.data?.status === "completed" });
   }
 
-  if (signed) return <SignedNotice documentName={doc.name} everyone={signed.everyone} />;
+  if (signed) return <SignedNotice documentName={doc.name} everyone={signed.everyone} links={copyLinks(token, session, signed.everyone)} />;
+  // No esign:declined message to a framing page: interface.md 6.2.
+  if (declined !== null) return <DeclinedNotice documentName={doc.name} reason={declined} />;
 
   return (
     <div className="space-y-4">
+      {header}
+      <p className="text-sm text-slate-600">
+        Fill the highlighted fields, then finish.
+        {filled.length ? " Values already given by earlier signers are shown on the pages and cannot be changed." : ""}
+      </p>
       {pages.map((size, i) => (
         <div
           key={i}
@@ -120,6 +167,27 @@ export function SigningClient({
             className="absolute inset-0 h-full w-full"
             loading={i < 2 ? "eager" : "lazy"}
           />
+          {filled
+            .filter((f) => f.page === i + 1)
+            .map((f) => {
+              const description = `${LABELS[f.type] ?? f.type} by ${f.signer}: ${f.value === null ? "drawn" : f.value}`;
+              return (
+                <div
+                  key={f.id}
+                  role="img"
+                  aria-label={description}
+                  title={description}
+                  data-filled-field={f.id}
+                  className="absolute rounded border border-dashed border-slate-400/70"
+                  style={{
+                    left: `${(f.x / size.width) * 100}%`,
+                    top: `${(f.y / size.height) * 100}%`,
+                    width: `${(f.width / size.width) * 100}%`,
+                    height: `${(f.height / size.height) * 100}%`,
+                  }}
+                />
+              );
+            })}
           {ordered
             .filter((f) => f.page === i + 1)
             .map((f) => {
@@ -191,7 +259,7 @@ export function SigningClient({
                   readOnly={f.isReadonly || !hydrated}
                   placeholder={LABELS[f.type]}
                   onChange={(e) => setValues({ ...values, [f.id]: e.target.value })}
-                  style={style}
+                  style={f.type === "date" ? dateStyle(style, f, size) : style}
                   className={`absolute rounded border-2 px-1 text-[clamp(8px,1.6vw,14px)] ${ring} ${INPUT_FOCUS}`}
                 />
               );
@@ -202,21 +270,44 @@ export function SigningClient({
         <span role="status" className="text-sm text-slate-600">
           {missing.length ? `${missing.length} required field(s) left` : "All required fields are complete."}
         </span>
-        <button
-          type="button"
-          disabled={pending || !hydrated}
-          onClick={finish}
-          className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70"
-        >
-          {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
-          {pending ? "Signing…" : "Finish signing"}
-        </button>
-        {error ? (
+        {/* Finish first: it is where Tab goes after the last field. */}
+        <div className="flex flex-wrap items-center gap-2">
+          <button
+            type="button"
+            disabled={pending || !hydrated}
+            onClick={finish}
+            className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70"
+          >
+            {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
+            {pending ? "Signing…" : "Finish signing"}
+          </button>
+          <button
+            type="button"
+            disabled={pending || !hydrated}
+            aria-haspopup="dialog"
+            onClick={() => setDeclining(true)}
+            className="rounded-md border border-red-200 bg-white px-4 py-2 text-sm text-red-700 hover:bg-red-50 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+          >
+            Decline
+          </button>
+        </div>
+        {(missingError ?? error) ? (
           <p role="alert" className="w-full text-sm text-red-700">
-            {error}
+            {missingError ?? error}
           </p>
         ) : null}
       </div>
+      {declining ? (
+        <DeclineDialog
+          token={token}
+          session={session}
+          onCancel={() => setDeclining(false)}
+          onDeclined={(reason) => {
+            setDeclining(false);
+            setDeclined(reason);
+          }}
+        />
+      ) : null}
       {padFor ? (
         <SignaturePad
           label={padFor.type === "initial" ? "Your initials" : "Your signature"}

@@ -6,6 +6,7 @@ import type { ActionFailure } from "@/lib/dashboard/action";
 export const EVENT_LABELS: Record<string, string> = {
   "signature.document.completed": "Document completed (every signer signed)",
   "signature.document.voided": "Document voided",
+  "signature.document.declined": "Document declined (a signer refused)",
 };
 
 export function Spinner({ light = false }: { light?: boolean }) {

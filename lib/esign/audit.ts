@@ -17,6 +17,7 @@ export type AuditAction =
   | "signed"
   | "completed"
   | "voided"
+  | "declined"
   | "resent"
   | "reminded"
   | "signing_url_issued"
@@ -104,6 +105,12 @@ export function verifyAuditChain(entries: (HashedEntry & { previousHash: string;
 
 /** The lock that serialises appends per document: two writers would otherwise chain from the same predecessor. */
 const APPEND_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('audit:' || $1::text))`;
+/**
+ * Taken first: the document's row. State changes lock that row (FOR UPDATE) before appending; an
+ * append that took the advisory lock first and then, inserting its entry, needed the row's key share
+ * would deadlock with them (a signer's first view against a void or a decline). One order for all.
+ */
+const ROW_LOCK_SQL = `SELECT 1 FROM signing_document WHERE id = $1::uuid FOR NO KEY UPDATE`;
 
 /** The entry that follows `last` (the document's newest entry, or none), with its place and hashes. */
 function nextEntry(documentId: string, input: AuditInput, at: Date, last: { seq: number; currentHash: string } | null) {
@@ -125,6 +132,7 @@ function nextEntry(documentId: string, input: AuditInput, at: Date, last: { seq:
 
 /** Appends one entry. Call inside the transaction that makes the change it records. */
 export async function appendAudit(tx: Prisma.TransactionClient, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
+  await tx.$executeRawUnsafe(ROW_LOCK_SQL, documentId);
   await tx.$executeRawUnsafe(APPEND_LOCK_SQL, documentId);
   const last = await tx.auditEntry.findFirst({ where: { documentId }, orderBy: { seq: "desc" }, select: { seq: true, currentHash: true } });
   const { seq, json } = nextEntry(documentId, input, at, last);
@@ -134,6 +142,7 @@ export async function appendAudit(tx: Prisma.TransactionClient, documentId: stri
 
 /** appendAudit on the driver (lib/db/sql.ts), for hot paths that write without Prisma; same lock, same chain. */
 export async function appendAuditSql(tx: SqlRunner, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
+  await tx.query(ROW_LOCK_SQL, [documentId]);
   await tx.query(APPEND_LOCK_SQL, [documentId]);
   const [last] = await tx.query<{ seq: number; currentHash: string }>(
     `SELECT "seq", "currentHash" FROM "audit_entry" WHERE "documentId" = $1 ORDER BY "seq" DESC LIMIT 1`,

@@ -6,7 +6,14 @@ import { now } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { appendAudit } from "@/lib/esign/audit";
 import { recordSigningEvent } from "@/lib/esign/events";
-import { DocumentNotFoundError, DocumentNotSignableError, DocumentNotVoidableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
+import {
+  DocumentNotDeletableError,
+  DocumentNotFoundError,
+  DocumentNotSignableError,
+  DocumentNotVoidableError,
+  invalid,
+  RecipientNotFoundError,
+} from "@/lib/esign/errors";
 import { planFields } from "@/lib/esign/field-plan";
 import { documentPreviewLink } from "@/lib/esign/file-links";
 import {
@@ -26,6 +33,7 @@ import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
 import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
+import { log } from "@/lib/log";
 import type { UploadedFile } from "@/lib/uploads/file";
 
 export interface PrepareReply {
@@ -189,7 +197,11 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
   await deps.db.$transaction(async (tx) => {
     // Compare-and-set: of concurrent sends exactly one moves the draft; the others find it sent.
     const { count } = await tx.signingDocument.updateMany({ where: { id, status: "draft" }, data: { status: "sent", sentAt: new Date() } });
-    if (count === 0) throw invalid("The document is already sent", "DocumentAlreadySent", "documentId");
+    if (count === 0) {
+      // A draft deleted meanwhile is gone, not sent.
+      if (!(await tx.signingDocument.findUnique({ where: { id }, select: { id: true } }))) throw new DocumentNotFoundError();
+      throw invalid("The document is already sent", "DocumentAlreadySent", "documentId");
+    }
     await appendAudit(tx, id, { actionType: "sent", userId: actor.userId, ip: meta.ip, userAgent: meta.userAgent, details: { sendEmail: doc.sendEmail } });
     await recordSigningEvent(tx, doc, "signature.document.sent", {
       recipients: doc.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, signingOrder: r.signingOrder })),
@@ -224,6 +236,8 @@ export interface DocumentView {
   completedAt: Date | null;
   voidedAt: Date | null;
   voidReason: string | null;
+  declinedAt: Date | null;
+  declineReason: string | null;
   recipients: (RecipientRow & { viewedAt: Date | null })[];
 }
 
@@ -246,6 +260,8 @@ export function documentJson(doc: DocumentView) {
     completedAt: doc.completedAt?.toISOString() ?? null,
     voidedAt: doc.voidedAt?.toISOString() ?? null,
     voidReason: doc.voidReason,
+    declinedAt: doc.declinedAt?.toISOString() ?? null,
+    declineReason: doc.declineReason,
     recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({
       ...recipientSummary(r),
       viewedAt: r.viewedAt?.toISOString() ?? null,
@@ -289,6 +305,30 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
     }
   }
   return { id, name: doc.name, status: "voided" as const, voidReason: reason, voidedAt: voidedAt.toISOString() };
+}
+
+/**
+ * Deletes a draft (never sent: no signer has seen it) with its recipients, fields and audit trail,
+ * then its stored PDF. Compare-and-set against a concurrent send: one wins, the other gets the error
+ * for the state it finds. The file goes after the commit, so a failure leaves at worst an orphaned
+ * file, never a document without its file.
+ */
+export async function deleteDraft(deps: Pick<EsignDeps, "db" | "storage">, orgId: string, id: string): Promise<{ id: string; name: string; deleted: true }> {
+  const doc = await loadDocument(deps.db, orgId, id);
+  const { count } = await deps.db.signingDocument.deleteMany({ where: { id, orgId, status: "draft" } });
+  if (count === 0) {
+    const found = await deps.db.signingDocument.findFirst({ where: { id, orgId }, select: { status: true } });
+    if (!found) throw new DocumentNotFoundError();
+    throw new DocumentNotDeletableError(found.status);
+  }
+  await Promise.all(
+    [doc.originalPdfKey, doc.signedPdfKey]
+      .filter((k): k is string => Boolean(k))
+      .map((key) =>
+        deps.storage.delete(key).catch((err) => log.warn({ documentId: id, err: (err as Error).message }, "a deleted draft's file could not be removed")),
+      ),
+  );
+  return { id, name: doc.name, deleted: true };
 }
 
 /** Explicit resend: emails the chosen (or the ready) signers even when sendEmail was false. */

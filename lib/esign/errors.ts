@@ -21,6 +21,13 @@ export class DocumentNotVoidableError extends ConflictError {
   }
 }
 
+/** Only a draft can be deleted; anything sent keeps its record (void it instead). */
+export class DocumentNotDeletableError extends ConflictError {
+  constructor(status: string) {
+    super(`Only a draft can be deleted; this document is ${status} (void it instead)`, "DocumentNotDeletable", { status });
+  }
+}
+
 export class RecipientAlreadySignedError extends ConflictError {
   constructor() {
     super("This recipient has already signed", "RecipientAlreadySigned");

@@ -6,6 +6,7 @@ import { FILE_LINK_TTL_SECONDS } from "@/lib/esign/file-links";
 import { listDocumentsQuery, prepareSchema, resendSchema, signingUrlSchema, voidSchema } from "@/lib/esign/schemas";
 import {
   auditTrailSchema,
+  documentDeletedSchema,
   documentStatusReplySchema,
   downloadLinkSchema,
   embeddedSigningSettingsSchema,
@@ -67,6 +68,17 @@ export const signingOperations = defineOperations({
     auth: { family: "signing", roles: ANY_ROLE },
     success: { status: 200, description: "The document and its recipients", json: dataOf(signingDocumentSchema) },
     errors: [404],
+  },
+  deleteSigningDocument: {
+    method: "delete",
+    path: "/esign/documents/{id}",
+    summary: "Delete a draft",
+    description:
+      "Only a draft (prepared for review, never sent) can be deleted: the document, its recipients, fields and audit trail, and its stored PDF are removed. Anything sent keeps its record: 409 DocumentNotDeletable (void it instead).",
+    tag: "Signing",
+    auth: { family: "signing", roles: SENDERS },
+    success: { status: 200, description: "Deleted", json: dataOf(documentDeletedSchema) },
+    errors: [404, 409],
   },
   getSigningDocumentStatus: {
     method: "get",

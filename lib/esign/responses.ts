@@ -3,7 +3,9 @@ import { z } from "zod";
 import { FILE_LINK_TTL_SECONDS } from "@/lib/esign/file-links";
 import { timestamp, uuid } from "@/lib/http/response-schemas";
 
-export const documentStatusSchema = z.enum(["draft", "sent", "completed", "voided"]).meta({ id: "DocumentStatus" });
+/** declined: a signer refused (final, like voided). */
+export const DOCUMENT_STATUSES = ["draft", "sent", "completed", "voided", "declined"] as const;
+export const documentStatusSchema = z.enum(DOCUMENT_STATUSES).meta({ id: "DocumentStatus" });
 export const recipientStatusSchema = z
   .enum(["ready", "pending", "completed"])
   .meta({ id: "RecipientStatus", description: "ready: their turn; pending: an earlier signer has not signed; completed: signed" });
@@ -62,6 +64,8 @@ export const signingDocumentSchema = z
     completedAt: timestamp.nullable(),
     voidedAt: timestamp.nullable(),
     voidReason: z.string().nullable(),
+    declinedAt: timestamp.nullable(),
+    declineReason: z.string().nullable().meta({ description: "What the signer who declined wrote" }),
     recipients: z.array(
       z.object({ ...preparedRecipient, viewedAt: timestamp.nullable(), signedAt: timestamp.nullable() }).meta({ id: "SigningDocumentRecipient" }),
     ),
@@ -80,6 +84,7 @@ export const documentStatusReplySchema = z.object({
 export const voidResultSchema = z
   .object({ id: uuid, name: z.string(), status: z.literal("voided"), voidReason: z.string(), voidedAt: timestamp })
   .meta({ id: "VoidResult" });
+export const documentDeletedSchema = z.object({ id: uuid, name: z.string(), deleted: z.literal(true) }).meta({ id: "DocumentDeleted" });
 export const resendResultSchema = z
   .object({ success: z.boolean(), recipientCount: z.number().int().meta({ description: "Signers emailed" }) })
   .meta({ id: "ResendResult" });
@@ -90,7 +95,7 @@ export const auditEntrySchema = z
   .object({
     id: uuid,
     documentId: uuid,
-    actionType: z.string().meta({ description: "created, sent, viewed, signed, completed, voided, signing_url_issued, …" }),
+    actionType: z.string().meta({ description: "created, sent, viewed, signed, completed, voided, declined, signing_url_issued, …" }),
     timestamp,
     previousHash: z.string(),
     currentHash: z.string().meta({ description: "SHA-256 of previousHash and the entry's canonical JSON" }),

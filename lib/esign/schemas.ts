@@ -1,6 +1,7 @@
 // Request schemas of the signing API (docs/contract.md "Signing documents"). Multipart and JSON bodies
 // both arrive here: list fields may come as arrays or as JSON strings of arrays.
 import { z } from "zod";
+import { DOCUMENT_STATUSES } from "@/lib/esign/responses";
 
 export const FIELD_TYPES = ["signature", "initial", "date", "text", "full_name", "title", "company", "first_name", "last_name", "email", "checkbox"] as const;
 export const PLACEMENTS = ["replace", "before", "after", "above", "below"] as const;
@@ -133,6 +134,6 @@ export const signingUrlSchema = z.strictObject(
 export const listDocumentsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   offset: z.coerce.number().int().min(0).default(0),
-  status: z.enum(["draft", "sent", "completed", "voided"]).optional(),
+  status: z.enum(DOCUMENT_STATUSES).optional(),
   query: z.string().max(255).optional(),
 });

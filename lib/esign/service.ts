@@ -6,14 +6,14 @@ import { db, type Db } from "@/lib/db/client";
 import type { EsignDeps } from "@/lib/esign/types";
 import type { CompletionDeps } from "@/lib/esign/completion";
 import { deliverQueuedMail, queueMail, sendMail } from "@/lib/mail/mailer";
-import { documentVoidedEmail, signingCompletedEmail, signingRequestEmail } from "@/lib/mail/templates";
+import { documentDeclinedEmail, documentVoidedEmail, signingCompletedEmail, signingRequestEmail } from "@/lib/mail/templates";
 import { safeDownload } from "@/lib/net/safe-fetch";
 import { findAnchors } from "@/lib/pdf/anchors";
 import { pdfConverter } from "@/lib/pdf/converter";
 import { loadOrCreateSigningCertificate, type CertificateStore } from "@/lib/pdf/instance-certificate";
 import { checkSealable } from "@/lib/pdf/inspect";
 import { pageSizes } from "@/lib/pdf/raster";
-import { sealCompletedDocument } from "@/lib/pdf/seal";
+import { sealCompletedDocument, stampValues } from "@/lib/pdf/seal";
 import { fileStorage } from "@/lib/storage";
 
 const MAX_LINKED_FILE_BYTES = 25 * 1024 * 1024;
@@ -28,6 +28,7 @@ export async function esignDeps(): Promise<EsignDeps> {
     pageSizes,
     inspectPdf: checkSealable,
     findAnchors,
+    stampValues,
     sendMail: (mail) => sendMail(mail),
     emails: { signingRequest: signingRequestEmail, documentVoided: documentVoidedEmail },
     baseUrl: config.baseUrl,
@@ -42,6 +43,7 @@ export async function signingDeps(): Promise<CompletionDeps> {
   return {
     ...base,
     emailsCompleted: signingCompletedEmail,
+    emailsDeclined: documentDeclinedEmail,
     mail: { queue: queueMail, deliverQueued: deliverQueuedMail },
     retryScale: config.completion.retryScale,
     seal: async (input) => {

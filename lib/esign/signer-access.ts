@@ -26,6 +26,20 @@ export class SignerError extends QuireError {
   }
 }
 
+/** The error a signer gets for a document that is no longer signable, named by the state found under the lock. */
+export function notSignable(status: string, expired: boolean): SignerError {
+  if (status === "voided") return new SignerError("gone", "This document was voided by its sender", "DocumentVoided");
+  if (status === "declined") return new SignerError("gone", "This document was declined by a signer; nothing is left to sign", "DocumentDeclined");
+  if (expired) return new SignerError("gone", "This signing request has expired", "DocumentExpired");
+  return new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
+}
+
+/** A document row read under its lock: anything but sent and unexpired ends a signature or a decline. */
+export function requireSignable(locked: { status: string; expiresAt: Date | null } | undefined): void {
+  const expired = Boolean(locked?.expiresAt && locked.expiresAt <= now());
+  if (locked?.status !== "sent" || expired) throw notSignable(locked?.status ?? "draft", expired);
+}
+
 export type Requirement = { kind: "none" } | { kind: "otp"; channel: Channel } | { kind: "single_use"; mode: "external_idv" | "override" };
 
 export async function loadByToken(db: Db, token: string) {

@@ -8,7 +8,8 @@ import { recordSigningEvent } from "@/lib/esign/events";
 import type { EsignDeps } from "@/lib/esign/types";
 import { emailReadySigners } from "@/lib/esign/documents";
 import { recipientStatuses } from "@/lib/esign/recipients";
-import { accessOf, loadByToken, maskDestination, requireVerified, SignerError } from "@/lib/esign/signer-access";
+import { currentPdf } from "@/lib/esign/signer-copies";
+import { accessOf, loadByToken, maskDestination, notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import { ValidationError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Attachment, OutgoingMail } from "@/lib/mail/mailer";
@@ -30,6 +31,11 @@ export interface SealInput {
 export interface SigningDeps extends EsignDeps {
   seal: (input: SealInput) => Promise<Buffer>;
   emailsCompleted: (a: { recipientName: string; documentName: string }) => { subject: string; html: string; text: string };
+  emailsDeclined: (a: { recipientName: string; documentName: string; signerName: string; signerEmail: string; reason: string }) => {
+    subject: string;
+    html: string;
+    text: string;
+  };
   /** Mail recorded in a transaction and sent after it commits (completion emails, exactly once). */
   mail: {
     queue: (tx: Prisma.TransactionClient, mail: Omit<OutgoingMail, "attachments">) => Promise<string>;
@@ -39,7 +45,7 @@ export interface SigningDeps extends EsignDeps {
 
 export { SignerError };
 
-export type SignerState = "ready" | "verification_required" | "not_your_turn" | "already_signed" | "completed" | "voided" | "expired" | "draft";
+export type SignerState = "ready" | "verification_required" | "not_your_turn" | "already_signed" | "completed" | "voided" | "declined" | "expired" | "draft";
 
 export async function openSigningSession(
   deps: EsignDeps,
@@ -55,8 +61,8 @@ export async function openSigningSession(
   const expired = doc.expiresAt !== null && doc.expiresAt <= now();
   let state: SignerState = recipient.signedAt
     ? "already_signed"
-    : doc.status === "voided"
-      ? "voided"
+    : doc.status === "voided" || doc.status === "declined"
+      ? doc.status
       : doc.status === "completed"
         ? "completed"
         : doc.status === "draft"
@@ -68,7 +74,15 @@ export async function openSigningSession(
               : "not_your_turn";
   // Only a signable document is behind the checks; the other states reveal nothing of it.
   const access = await accessOf(deps, loaded, sessionToken);
-  const document = { id: doc.id, name: doc.name, status: doc.status, pageCount: doc.pageCount, voidReason: doc.voidReason, senderName: doc.senderName };
+  const document = {
+    id: doc.id,
+    name: doc.name,
+    status: doc.status,
+    pageCount: doc.pageCount,
+    voidReason: doc.voidReason,
+    declineReason: doc.declineReason,
+    senderName: doc.senderName,
+  };
   if (state === "ready" && !access.verified) {
     state = "verification_required";
     const r = access.requirement;
@@ -78,6 +92,7 @@ export async function openSigningSession(
       verification:
         r.kind === "otp" ? { kind: "otp" as const, channel: r.channel, destination: maskDestination(r.channel, recipient) } : { kind: "single_use" as const },
       pages: [],
+      filled: [],
       recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: null },
       fields: [],
       access,
@@ -93,13 +108,31 @@ export async function openSigningSession(
       await recordSigningEvent(tx, doc, "signature.document.viewed", { recipientId: recipient.id, email: recipient.email, viewedAt: viewedAt.toISOString() });
     });
   }
-  const pdf = await deps.storage.get(doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey);
+  const ready = state === "ready";
+  const signerNames = new Map(doc.recipients.map((r) => [r.id, r.name]));
   return {
     state,
     document,
     verification: null,
     access,
-    pages: state === "ready" ? await deps.pageSizes(pdf) : [],
+    // Stamping leaves the page boxes as they were: the original's sizes are the page images' sizes.
+    pages: ready ? await deps.pageSizes(await deps.storage.get(doc.originalPdfKey)) : [],
+    /** Earlier signers' values, drawn on the page images; described here for the read-only overlay. */
+    filled: ready
+      ? doc.fields
+          .filter((f) => f.recipientId !== recipient.id && f.value !== null && f.value !== "")
+          .map((f) => ({
+            id: f.id,
+            type: f.type,
+            page: f.page,
+            x: f.x,
+            y: f.y,
+            width: f.width,
+            height: f.height,
+            signer: signerNames.get(f.recipientId) ?? "",
+            value: f.value!.startsWith("data:image/") ? null : f.value!,
+          }))
+      : [],
     recipient: { id: recipient.id, name: recipient.name, email: recipient.email, returnUrl: recipient.returnUrl },
     fields: doc.fields
       .filter((f) => f.recipientId === recipient.id)
@@ -122,8 +155,7 @@ export async function openSigningSession(
 export async function signerPdf(deps: EsignDeps, token: string, sessionToken?: string | null): Promise<Buffer> {
   const loaded = await loadByToken(deps.db, token);
   requireVerified(await accessOf(deps, loaded, sessionToken));
-  const doc = loaded.recipient.document;
-  return deps.storage.get(doc.status === "completed" && doc.signedPdfKey ? doc.signedPdfKey : doc.originalPdfKey);
+  return currentPdf(deps, loaded.recipient.document);
 }
 
 const DATA_URL_PNG = /^data:image\/png;base64,[A-Za-z0-9+/=]+$/;
@@ -148,8 +180,7 @@ export async function submitSignature(
   const session = await openSigningSession(deps, token, meta, sessionToken);
   if (session.state === "verification_required") requireVerified(session.access);
   if (session.state === "already_signed") throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
-  if (session.state === "voided") throw new SignerError("gone", "This document was voided by its sender", "DocumentVoided");
-  if (session.state === "expired") throw new SignerError("gone", "This signing request has expired", "DocumentExpired");
+  if (session.state === "voided" || session.state === "declined" || session.state === "expired") throw notSignable(session.state, session.state === "expired");
   if (session.state === "not_your_turn") throw new SignerError("conflict", "It is not your turn yet: an earlier signer has not signed", "NotYourTurn");
   if (session.state !== "ready") throw new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
 
@@ -178,9 +209,7 @@ export async function submitSignature(
     const [locked] = await tx.$queryRaw<
       { status: string; expiresAt: Date | null }[]
     >`SELECT status, "expiresAt" FROM signing_document WHERE id = ${documentId}::uuid FOR UPDATE`;
-    if (locked?.status === "voided") throw new SignerError("gone", "This document was voided by its sender", "DocumentVoided");
-    if (locked?.expiresAt && locked.expiresAt <= now()) throw new SignerError("gone", "This signing request has expired", "DocumentExpired");
-    if (locked?.status !== "sent") throw new SignerError("conflict", "This document cannot be signed", "DocumentNotSignable");
+    requireSignable(locked);
     const fresh = await tx.signingRecipient.findUniqueOrThrow({ where: { id: session.recipient.id } });
     if (fresh.signedAt) throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
     for (const a of accepted) await tx.signingField.update({ where: { id: a.id }, data: { value: a.value } });

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import type { AnchorHit, AnchorRequest } from "@/lib/pdf/anchors";
 import type { PdfConverter } from "@/lib/pdf/converter";
 import type { SealablePdf } from "@/lib/pdf/inspect";
+import type { SealRequest } from "@/lib/pdf/seal";
 import type { FileStorage } from "@/lib/storage";
 import type { OutgoingMail } from "@/lib/mail/mailer";
 
@@ -20,6 +21,8 @@ export interface EsignDeps {
   /** Refuses what cannot be sealed (PdfPasswordProtected, PdfDamaged, PdfUnsupported); page geometry. */
   inspectPdf: (pdf: Buffer) => Promise<SealablePdf>;
   findAnchors: (pdf: Buffer, requests: AnchorRequest[]) => Promise<AnchorHit[][]>;
+  /** The values given so far stamped onto the original, unsealed (lib/esign/signer-copies.ts). */
+  stampValues: (input: Pick<SealRequest, "original" | "fields" | "hide">) => Promise<Buffer>;
   sendMail: (mail: MailMessage) => Promise<unknown>;
   emails: {
     signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null }) => {

@@ -58,6 +58,16 @@ export function documentVoidedEmail(a: { recipientName: string; documentName: st
   return { subject: `Voided: “${a.documentName}”`, html: layout(title, lines.map(esc)), text: text(title, lines) };
 }
 
+export function documentDeclinedEmail(a: { recipientName: string; documentName: string; signerName: string; signerEmail: string; reason: string }): Email {
+  const title = `“${a.documentName}” was declined`;
+  const lines = [
+    `Hello ${a.recipientName},`,
+    `${a.signerName} (${a.signerEmail}) declined to sign “${a.documentName}”. The signing request is closed; nobody else will be asked to sign it.`,
+    `Reason: ${a.reason}`,
+  ];
+  return { subject: `Declined: “${a.documentName}”`, html: layout(title, lines.map(esc)), text: text(title, lines) };
+}
+
 export function passcodeEmail(a: { recipientName: string; documentName: string; code: string; minutes: number }): Email {
   const title = `Your signing code: ${a.code}`;
   const lines = [

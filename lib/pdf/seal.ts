@@ -239,6 +239,20 @@ function uniqueFieldName(doc: PDF, documentId: string): string {
   return name;
 }
 
+/**
+ * The document as it stands while signers are still signing: steps 1-3 only (no certificate, no seal),
+ * what the signing page shows and what a signer downloads as their copy before everyone has signed.
+ */
+export async function stampValues(req: Pick<SealRequest, "original" | "fields" | "hide">): Promise<Buffer> {
+  if (req.fields.length === 0 && !req.hide?.length) return req.original;
+  const { bytes, geometry } = await removeAnchors(req.original, req.hide ?? []);
+  const doc = await PDF.load(bytes, { credentials: "" });
+  const form = doc.getForm();
+  if (form && !form.getSignatureFields().some((f) => f.isSigned())) form.flatten({ skipSignatures: true });
+  stamp(doc, geometry, req.fields, loadFonts(doc));
+  return Buffer.from(await doc.save({ incremental: true }));
+}
+
 export async function sealCompletedDocument(req: SealRequest): Promise<{ pdf: Buffer; documentHash: string; level: SealLevel }> {
   const documentHash = crypto.createHash("sha256").update(req.original).digest("hex");
   const level = sealLevel(req.tsaUrl);

@@ -363,7 +363,13 @@ export interface paths {
         get: operations["getSigningDocument"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a draft
+         * @description Only a draft (prepared for review, never sent) can be deleted: the document, its recipients, fields and audit trail, and its stored PDF are removed. Anything sent keeps its record: 409 DocumentNotDeletable (void it instead).
+         *
+         *     Needs an API key with role administrator, contributor.
+         */
+        delete: operations["deleteSigningDocument"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1290,6 +1296,79 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "signature.document.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The signature.document.declined event
+         * @description A signer declined to sign, with a reason; the document is final (like voided).
+         *
+         *     Sent to every URL of each active webhook subscribed to the event. Verify X-Service-Signature with the webhook's secret, or the Standard Webhooks headers with standardSecret (any Standard Webhooks library); reject timestamps older than five minutes. The event id (body id, webhook-id) stays the same across retries and replays: use it to drop duplicates. A 2xx answer means delivered; 410 Gone pauses the webhook; otherwise Quire retries (at most 6 attempts).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type */
+                    "X-Service-Event": string;
+                    /** @description The delivery id */
+                    "X-Service-Delivery": string;
+                    /** @description Unix seconds */
+                    "X-Service-Timestamp": string;
+                    /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the secret> */
+                    "X-Service-Signature": string;
+                    /** @description Standard Webhooks: the event id */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's 32 bytes */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Event id; the same for every delivery and retry of one event */
+                        id: string;
+                        /** @constant */
+                        event: "signature.document.declined";
+                        createdOn: components["schemas"]["Timestamp"];
+                        orgId: string;
+                        data: components["schemas"]["DocumentDeclinedEventData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx: delivered */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: Quire pauses the webhook and stops delivering to it */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1475,6 +1554,23 @@ export interface components {
             test?: true;
             reason: string;
             voidedAt: components["schemas"]["Timestamp"];
+        };
+        DocumentDeclinedEventData: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description The document's name */
+            name: string;
+            /**
+             * @description Present only on Test Webhook deliveries
+             * @constant
+             */
+            test?: true;
+            /** Format: uuid */
+            recipientId: string;
+            email: string;
+            /** @description The signer's reason, 1 to 1,000 characters */
+            reason: string;
+            declinedAt: components["schemas"]["Timestamp"];
         };
         DeliverableListItem: {
             /** Format: uuid */
@@ -1726,7 +1822,7 @@ export interface components {
             recipients: components["schemas"]["PreparedRecipient"][];
         };
         /** @enum {string} */
-        DocumentStatus: "draft" | "sent" | "completed" | "voided";
+        DocumentStatus: "draft" | "sent" | "completed" | "voided" | "declined";
         PreparedRecipient: {
             /** Format: uuid */
             id: string;
@@ -1786,6 +1882,9 @@ export interface components {
             completedAt: components["schemas"]["Timestamp"] | null;
             voidedAt: components["schemas"]["Timestamp"] | null;
             voidReason: string | null;
+            declinedAt: components["schemas"]["Timestamp"] | null;
+            /** @description What the signer who declined wrote */
+            declineReason: string | null;
             recipients: components["schemas"]["SigningDocumentRecipient"][];
         };
         SigningDocumentRecipient: {
@@ -1798,6 +1897,13 @@ export interface components {
             status: components["schemas"]["RecipientStatus"];
             viewedAt: components["schemas"]["Timestamp"] | null;
             signedAt: components["schemas"]["Timestamp"] | null;
+        };
+        DocumentDeleted: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @constant */
+            deleted: true;
         };
         DocumentStatusRecipient: {
             /** Format: uuid */
@@ -1838,7 +1944,7 @@ export interface components {
             id: string;
             /** Format: uuid */
             documentId: string;
-            /** @description created, sent, viewed, signed, completed, voided, signing_url_issued, … */
+            /** @description created, sent, viewed, signed, completed, voided, declined, signing_url_issued, … */
             actionType: string;
             timestamp: components["schemas"]["Timestamp"];
             previousHash: string;
@@ -1963,7 +2069,7 @@ export interface components {
             /** @description whsec_… and the secret's last four characters */
             maskedSecret: string;
             deliveryStats: components["schemas"]["WebhookDeliveryStats"];
-            /** @description The event types a webhook may subscribe to: signature.document.sent, signature.document.viewed, signature.document.recipient_signed, signature.document.completed, signature.document.finalization_failed, signature.document.voided */
+            /** @description The event types a webhook may subscribe to: signature.document.sent, signature.document.viewed, signature.document.recipient_signed, signature.document.completed, signature.document.finalization_failed, signature.document.voided, signature.document.declined */
             availableEvents: string[];
         };
         WebhookDeliveryStats: {
@@ -3748,7 +3854,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
-                status?: "draft" | "sent" | "completed" | "voided";
+                status?: "draft" | "sent" | "completed" | "voided" | "declined";
                 query?: string;
             };
             header?: never;
@@ -3860,6 +3966,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    deleteSigningDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DocumentDeleted"];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Conflict with the resource's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
                 };
             };
             /** @description Rate limit exceeded; Retry-After says when to try again */
@@ -4774,7 +4952,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     urls: string[];
-                    events: ("signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided")[];
+                    events: ("signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided" | "signature.document.declined")[];
                 };
             };
         };
@@ -4972,7 +5150,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     urls?: string[];
-                    events?: ("signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided")[];
+                    events?: ("signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided" | "signature.document.declined")[];
                     isActive?: boolean;
                 };
             };
@@ -5061,7 +5239,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    eventType?: "signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided";
+                    eventType?: "signature.document.sent" | "signature.document.viewed" | "signature.document.recipient_signed" | "signature.document.completed" | "signature.document.finalization_failed" | "signature.document.voided" | "signature.document.declined";
                     payload?: {
                         [key: string]: unknown;
                     };

@@ -103,6 +103,7 @@ function samplePayload(eventType: string, now: Date): Record<string, unknown> {
   if (eventType === "signature.document.voided") return { ...base, reason: "Sample void reason", voidedAt: now.toISOString() };
   if (eventType === "signature.document.finalization_failed") return { ...base, attempts: 5, error: "Sample sealing error" };
   const signer = { recipientId: "00000000-0000-0000-0000-000000000001", email: "signer@example.com" };
+  if (eventType === "signature.document.declined") return { ...base, ...signer, reason: "Sample decline reason", declinedAt: now.toISOString() };
   if (eventType === "signature.document.sent")
     return { ...base, recipients: [{ id: signer.recipientId, email: signer.email, name: "Sample Signer", signingOrder: 1 }] };
   if (eventType === "signature.document.viewed") return { ...base, ...signer, viewedAt: now.toISOString() };

@@ -122,6 +122,17 @@ export const WEBHOOK_EVENT_PAYLOADS: Record<WebhookEventType, { description: str
     description: "The sender voided the document.",
     data: z.object({ ...eventDocument, reason: z.string(), voidedAt: timestamp }).meta({ id: "DocumentVoidedEventData" }),
   },
+  "signature.document.declined": {
+    description: "A signer declined to sign, with a reason; the document is final (like voided).",
+    data: z
+      .object({
+        ...eventDocument,
+        ...eventSigner,
+        reason: z.string().meta({ description: "The signer's reason, 1 to 1,000 characters" }),
+        declinedAt: timestamp,
+      })
+      .meta({ id: "DocumentDeclinedEventData" }),
+  },
 };
 
 /** The body posted for one event type: the envelope with that event's data. */

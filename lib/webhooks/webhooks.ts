@@ -19,6 +19,7 @@ export const AVAILABLE_EVENTS = [
   "signature.document.completed",
   "signature.document.finalization_failed",
   "signature.document.voided",
+  "signature.document.declined",
 ] as const;
 export const MAX_URLS = 10;
 

@@ -484,6 +484,7 @@ describe("webhook deliveries verified with verifyWebhookSignature", () => {
         "signature.document.completed",
         "signature.document.finalization_failed",
         "signature.document.voided",
+        "signature.document.declined",
       ],
       deliveryStats: { total: 0 },
     });

@@ -3,7 +3,7 @@
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { webhookEventSchema, type WebhookEventType } from "@/lib/webhooks/responses";
-import { as } from "../support/helpers";
+import { as, call } from "../support/helpers";
 import { prepareDoc } from "../support/embedded";
 import { PNG, SIGNING_LINK, signerApi, tokenOf } from "../support/esign";
 import { startReceiver, verifySignature } from "../support/https-receiver";
@@ -18,6 +18,7 @@ const EVENTS = [
   "signature.document.recipient_signed",
   "signature.document.completed",
   "signature.document.voided",
+  "signature.document.declined",
 ];
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let hook: { secret: string; standardSecret: string };
@@ -125,5 +126,19 @@ describe("signing events", () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(eventsOf(id).map((e) => e.event)).toEqual(["signature.document.sent", "signature.document.voided"]);
     expect(eventsOf(id)[1].data).toMatchObject({ reason: "Wrong file" });
+  });
+
+  it("declined: once, with the signer and the reason", async () => {
+    const email = `dee-${run}@example.com`;
+    const res = await prepareDoc(baseUrl, seed, [{ name: "Dee", email }], { sendEmail: "true" });
+    const id = res.json.data.documentId;
+    const token = await linkOf(email);
+    const decline = () => call(baseUrl, `/api/signer/${token}/decline`, { method: "POST", body: { reason: "Not my name" } });
+    const replies = await Promise.all([decline(), decline()]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 410]);
+    await until(() => eventsOf(id).some((e) => e.event === "signature.document.declined"), "the declined event");
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(eventsOf(id).map((e) => e.event)).toEqual(["signature.document.sent", "signature.document.viewed", "signature.document.declined"]);
+    expect(eventsOf(id)[2].data).toMatchObject({ reason: "Not my name", email });
   });
 });

@@ -240,6 +240,7 @@ describe("webhook CRUD", () => {
         COMPLETED,
         "signature.document.finalization_failed",
         VOIDED,
+        "signature.document.declined",
       ],
     });
     expect(got.text).not.toContain(data.secret);

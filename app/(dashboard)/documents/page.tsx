@@ -5,18 +5,18 @@ import { Badge, DataTable, FilterSelect, PageHeader, formatDate } from "@/compon
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { listDocuments } from "@/lib/esign/list";
+import { DOCUMENT_STATUSES } from "@/lib/esign/responses";
 import { sql } from "@/lib/db/sql";
 
 export const metadata: Metadata = { title: "Documents" };
 
 const PAGE_SIZE = 20;
-const STATUSES = ["draft", "sent", "completed", "voided"] as const;
-const TONE = { draft: "slate", sent: "blue", completed: "green", voided: "red" } as const;
+const TONE = { draft: "slate", sent: "blue", completed: "green", voided: "red", declined: "red" } as const;
 
 export default async function DocumentsPage({ searchParams }: { searchParams: Promise<{ status?: string; q?: string; page?: string }> }) {
   const { org, role } = await requireDashboard();
   const params = await searchParams;
-  const status = STATUSES.find((s) => s === params.status);
+  const status = DOCUMENT_STATUSES.find((s) => s === params.status);
   const page = Math.max(1, Number(params.page) || 1);
   const { results, totalRecords } = await listDocuments(await sql(), org.id, {
     limit: PAGE_SIZE,
@@ -27,7 +27,7 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
   const href = (p: number) => `/documents?${new URLSearchParams({ ...(status ? { status } : {}), ...(params.q ? { q: params.q } : {}), page: String(p) })}`;
   return (
     <>
-      <PageHeader title="Documents" description="Documents out for signature, signed, or voided.">
+      <PageHeader title="Documents" description="Documents out for signature, signed, voided or declined.">
         {SENDERS.includes(role) ? (
           <Link href="/documents/new" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
             Send for signing
@@ -39,7 +39,7 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
           <span className="text-sm font-medium">Search by name</span>
           <input name="q" defaultValue={params.q} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
         </label>
-        <FilterSelect label="Status" name="status" options={STATUSES} value={status} anyLabel="All" />
+        <FilterSelect label="Status" name="status" options={DOCUMENT_STATUSES} value={status} anyLabel="All" />
         <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium">Apply</button>
       </form>
       <DataTable columns={["Name", "Status", "Signers", "Created"]}>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { CompletionNotifier } from "@/components/signing/completion";
+import { CompletionNotifier, DeclinedNotice, SignedNotice } from "@/components/signing/completion";
+import { copyLinks } from "@/components/signing/copy-links";
 import { GatedSigning } from "@/components/signing/gated-signing";
 import { SigningClient } from "@/components/signing/signing-client";
 import { getConfig } from "@/lib/config";
@@ -44,35 +45,45 @@ export default async function SignPage({ params }: { params: Promise<{ token: st
         The sender cancelled it{document.voidReason ? `: “${document.voidReason}”` : ""}. Nothing is left to sign.
       </Notice>
     );
+  if (state === "declined")
+    return (
+      <main>
+        <DeclinedNotice documentName={document.name} reason={document.declineReason} />
+      </main>
+    );
   if (state === "already_signed" || state === "completed")
     return (
-      <Notice title="You have signed">
-        <CompletionNotifier origin={embedOrigin} documentId={document.id} />“{document.name}” is signed.{" "}
-        {document.status === "completed"
-          ? "Everyone has signed; the completed copy was emailed to you."
-          : "We will email you the completed copy when everyone has signed."}
-      </Notice>
+      <main>
+        <CompletionNotifier origin={embedOrigin} documentId={document.id} />
+        <SignedNotice
+          documentName={document.name}
+          everyone={document.status === "completed"}
+          links={session.access.verified ? copyLinks(token, null, document.status === "completed") : null}
+        />
+      </main>
     );
   if (state === "expired") return <Notice title="This signing request has expired">Ask the sender to send it again.</Notice>;
   if (state === "draft") return <Notice title="Not sent yet">The sender has not sent this document for signing yet.</Notice>;
   if (state === "not_your_turn")
     return <Notice title="Not your turn yet">An earlier signer has not signed “{document.name}” yet. We will email you when it is your turn.</Notice>;
 
+  const header = (
+    <header className="mb-4">
+      <p className="text-xs uppercase tracking-wide text-slate-500">Quire · secure signing</p>
+      <h1 className="break-words text-xl font-semibold">{document.name}</h1>
+      <p className="text-sm text-slate-600">
+        {document.senderName
+          ? `${document.senderName} asks you, ${session.recipient.name}, to sign.`
+          : `Signing as ${session.recipient.name} (${session.recipient.email}).`}
+      </p>
+    </header>
+  );
   return (
     <main className="mx-auto max-w-4xl px-4 py-4">
-      <header className="mb-4">
-        <p className="text-xs uppercase tracking-wide text-slate-500">Quire · secure signing</p>
-        <h1 className="text-xl font-semibold">{document.name}</h1>
-        <p className="text-sm text-slate-600">
-          {document.senderName
-            ? `${document.senderName} asks you, ${session.recipient.name}, to sign.`
-            : `Signing as ${session.recipient.name} (${session.recipient.email}).`}{" "}
-          Fill the highlighted fields, then finish.
-        </p>
-      </header>
       {session.verification ? (
         <GatedSigning
           token={token}
+          header={header}
           verification={session.verification}
           document={{ id: document.id, name: document.name }}
           signer={{ name: session.recipient.name, email: session.recipient.email }}
@@ -81,8 +92,10 @@ export default async function SignPage({ params }: { params: Promise<{ token: st
       ) : (
         <SigningClient
           token={token}
+          header={header}
           pages={session.pages}
           fields={session.fields}
+          filled={session.filled}
           signer={{ name: session.recipient.name, email: session.recipient.email }}
           document={{ id: document.id, name: document.name }}
           embedOrigin={embedOrigin}

@@ -1,5 +1,5 @@
 "use server";
-// The documents pages' actions: void, resend, retry a failed completion, save and send a draft's
+// The documents pages' actions: void, delete a draft, resend, retry a failed completion, save and send a draft's
 // fields. Administrators and contributors; each answers the line the page shows (or null).
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
@@ -8,7 +8,7 @@ import { SENDERS } from "@/lib/auth/roles";
 import type { DashboardContext } from "@/lib/auth/dashboard";
 import { dashboardAction } from "@/lib/dashboard/action";
 import { replaceDraftFields, placedFieldsSchema } from "@/lib/esign/draft-fields";
-import { resendDocument, sendDocument, voidDocument } from "@/lib/esign/documents";
+import { deleteDraft, resendDocument, sendDocument, voidDocument } from "@/lib/esign/documents";
 import { retryFinalization } from "@/lib/esign/completion";
 import { esignDeps, signingDeps } from "@/lib/esign/service";
 import { requestMetaOf } from "@/lib/http/request-meta";
@@ -36,6 +36,16 @@ export const voidDocumentAction = dashboardAction({
     const { actor, meta } = await actorOf(ctx);
     await voidDocument(await esignDeps(), actor, id, reason, meta);
     return done(null);
+  },
+});
+
+/** A draft (never sent) goes entirely, with its stored PDF; the page then leaves for the list. */
+export const deleteDraftAction = dashboardAction({
+  ...senders,
+  input: z.object({ id: z.string() }),
+  run: async ({ id }, ctx) => {
+    const { name } = await deleteDraft(await esignDeps(), ctx.org.id, id);
+    return done(`Deleted “${name}”.`);
   },
 });
 

@@ -9,6 +9,7 @@ import { finalizationOf } from "@/lib/esign/completion";
 import { getDocument } from "@/lib/esign/documents";
 import { NotFoundError } from "@/lib/errors";
 import { ResendButton, RetryFinalizationButton, VoidButton } from "./controls";
+import { DeleteDraftButton } from "./delete-draft";
 
 export const metadata: Metadata = { title: "Document" };
 
@@ -27,11 +28,13 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
   const finalizationFailed = doc.status === "sent" && finalization?.status === "failed";
   const intact = verifyAuditChain(trail) === -1;
   const canSend = SENDERS.includes(role);
+  const declinedBy = trail.find((e) => e.actionType === "declined")?.recipientId;
+  const decliner = doc.recipients.find((r) => r.id === declinedBy);
   return (
     <>
       <PageHeader title={doc.name} description={`${doc.pageCount} page(s) · created ${formatDate(new Date(doc.createdOn))}`}>
         <div className="flex flex-wrap items-start gap-2">
-          <Badge tone={doc.status === "completed" ? "green" : doc.status === "voided" ? "red" : "blue"}>{doc.status}</Badge>
+          <Badge tone={doc.status === "completed" ? "green" : doc.status === "voided" || doc.status === "declined" ? "red" : "blue"}>{doc.status}</Badge>
           {WRITERS.includes(role) ? (
             <a href={`/api/dashboard/documents/${doc.id}/pdf`} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
               Download {doc.status === "completed" ? "signed PDF" : "PDF"}
@@ -43,6 +46,7 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
             </a>
           ) : null}
           {canSend && (doc.status === "draft" || (doc.status === "sent" && !finalization)) ? <VoidButton id={doc.id} /> : null}
+          {canSend && doc.status === "draft" ? <DeleteDraftButton id={doc.id} name={doc.name} /> : null}
         </div>
       </PageHeader>
       {finalizing ? (
@@ -60,6 +64,12 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
         </div>
       ) : null}
       {doc.status === "voided" ? <p className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">Voided: {doc.voidReason}</p> : null}
+      {doc.status === "declined" ? (
+        <p className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          Declined by {decliner ? `${decliner.name} (${decliner.email})` : "a signer"}
+          {doc.declinedAt ? ` on ${formatDate(new Date(doc.declinedAt))}` : ""}: {doc.declineReason}
+        </p>
+      ) : null}
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
           <h2 className="mb-3 font-medium">Signers</h2>

@@ -1,0 +1,18 @@
+import { loadByToken } from "@/lib/esign/signer-access";
+import { signerCopy } from "@/lib/esign/signer-copies";
+import { esignDeps } from "@/lib/esign/service";
+import { attachment } from "@/lib/http/download";
+import { errorResponse } from "@/lib/http/errors";
+import { observed } from "@/lib/http/observe";
+import { signerSessionOf } from "@/lib/http/signer-session";
+
+// The signer's own copy, once they have signed: the values given so far (the sealed PDF once completed).
+export const GET = observed(async function GET(req: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
+  try {
+    const deps = await esignDeps();
+    const copy = await signerCopy(deps, await loadByToken(deps.db, (await params).token), "mine", signerSessionOf(req));
+    return attachment(copy.data, "application/pdf", copy.fileName);
+  } catch (err) {
+    return errorResponse(err, "signer");
+  }
+});

@@ -1,0 +1,136 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+
+const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+const MAX = 1000;
+
+// Declining asks for a reason in a modal dialog (not window.prompt): it takes focus, keeps Tab inside,
+// closes on Escape and hands focus back to the button that opened it.
+export function DeclineDialog({
+  token,
+  session,
+  onCancel,
+  onDeclined,
+}: {
+  token: string;
+  session?: string | null;
+  onCancel: () => void;
+  onDeclined: (reason: string) => void;
+}) {
+  const [reason, setReason] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const dialog = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const id = useId();
+
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    box.current?.focus();
+    return () => opener?.focus();
+  }, []);
+
+  function onKey(e: React.KeyboardEvent) {
+    if (e.key === "Escape") {
+      e.stopPropagation();
+      onCancel();
+      return;
+    }
+    if (e.key !== "Tab" || !dialog.current) return;
+    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("button, textarea")].filter((el) => !el.hasAttribute("disabled"));
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last?.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first?.focus();
+    }
+  }
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const trimmed = reason.trim();
+    if (!trimmed) {
+      setProblem("Please say why you decline (1 to 1000 characters).");
+      box.current?.focus();
+      return;
+    }
+    setPending(true);
+    setProblem(null);
+    const res = await fetch(`/api/signer/${token}/decline`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(session ? { "x-signer-session": session } : {}) },
+      body: JSON.stringify({ reason: trimmed }),
+    });
+    const body = await res.json().catch(() => null);
+    setPending(false);
+    if (!res.ok) {
+      setProblem(body?.error ?? `Declining failed (HTTP ${res.status})`);
+      return;
+    }
+    onDeclined(trimmed);
+  }
+
+  return (
+    <div className="fixed inset-0 z-50 flex items-end justify-center bg-black/40 p-2 sm:items-center" onKeyDown={onKey}>
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-help`}
+        className="w-full max-w-lg rounded-lg bg-white p-4 shadow-xl"
+      >
+        <h2 id={`${id}-title`} className="mb-1 text-lg font-semibold">
+          Decline to sign
+        </h2>
+        <p id={`${id}-help`} className="mb-3 text-sm text-slate-600">
+          The signing request closes for everyone and the sender is told your reason. This cannot be undone.
+        </p>
+        <form onSubmit={submit} noValidate>
+          <label htmlFor={`${id}-reason`} className="text-sm font-medium">
+            Reason (required)
+          </label>
+          <textarea
+            ref={box}
+            id={`${id}-reason`}
+            value={reason}
+            maxLength={MAX}
+            rows={4}
+            required
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-problem` : undefined}
+            onChange={(e) => {
+              setReason(e.target.value);
+              if (problem) setProblem(null);
+            }}
+            className={`mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm ${FOCUS_RING}`}
+          />
+          <p className="mt-1 text-right text-xs text-slate-500">
+            {reason.length} / {MAX}
+          </p>
+          {problem ? (
+            <p id={`${id}-problem`} role="alert" className="mt-1 text-sm text-red-700">
+              {problem}
+            </p>
+          ) : null}
+          <div className="mt-3 flex justify-end gap-2">
+            <button type="button" onClick={onCancel} className={`rounded-md px-4 py-2 text-sm text-slate-600 ${FOCUS_RING}`}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              disabled={pending}
+              className={`rounded-md bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-70 ${FOCUS_RING}`}
+            >
+              {pending ? "Declining…" : "Decline"}
+            </button>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { expect, logIn, test } from "./fixtures";
+import { api, onePagePdf, prepareForSigning, uniqueEmail } from "./esign";
+
+// Issue 19 item 12: a draft can be deleted from its page, after an in-page confirmation.
+
+async function draft(quire: Parameters<typeof api>[0], name: string): Promise<string> {
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(await onePagePdf(name))]), "document.pdf");
+  form.set("documentName", name);
+  form.set("recipients", JSON.stringify([{ name: "Dee Draft", email: uniqueEmail("dee") }]));
+  form.set("fields", JSON.stringify([]));
+  const res = await api(quire)("/esign/single/prepare-for-review", { method: "POST", body: form });
+  if (res.status !== 200) throw new Error(`prepare-for-review: ${res.status} ${res.text}`);
+  return res.json.data.documentId as string;
+}
+
+test("a draft is deleted from its page after an in-page confirmation; a sent document offers no delete", async ({ page, quire }) => {
+  const name = `Draft to delete ${Date.now()}`;
+  const id = await draft(quire, name);
+  let nativeDialog = false;
+  page.on("dialog", (d) => {
+    nativeDialog = true;
+    void d.dismiss();
+  });
+  await logIn(page, quire);
+  await page.goto(`/documents/${id}`);
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+
+  const remove = page.getByRole("button", { name: "Delete draft" });
+  await remove.click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this draft?" });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText(name);
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(confirm).toBeHidden();
+  await expect(remove).toBeFocused();
+  expect((await api(quire)(`/esign/documents/${id}`)).status).toBe(200);
+
+  await remove.click();
+  await confirm.getByRole("button", { name: "Delete draft" }).click();
+  await expect(page).toHaveURL(/\/documents$/);
+  await expect(page.getByRole("link", { name })).toHaveCount(0);
+  expect((await api(quire)(`/esign/documents/${id}`)).status).toBe(404);
+  expect(nativeDialog).toBe(false);
+
+  const sentName = `Sent, not deletable ${Date.now()}`;
+  const sent = await prepareForSigning(quire, {
+    name: sentName,
+    signer: { name: "Sue Sent", email: uniqueEmail("sue") },
+    fields: [{ type: "signature", x: 50, y: 600, width: 200, height: 50 }],
+  });
+  await page.goto(`/documents/${sent}`);
+  await expect(page.getByRole("heading", { name: sentName })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Void" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Delete draft" })).toHaveCount(0);
+});

@@ -1,0 +1,64 @@
+// A signer declines (decisions.md "Declining"): the document becomes `declined`, final like `voided`.
+// One transaction holds the compare-and-set, the audit entry, the signature.document.declined event and
+// the emails to the sender, cc and the signers who already signed (queued in the outbox, sent after it
+// commits). The signing page does not post esign:declined (interface.md 6.2).
+import { appendAudit } from "@/lib/esign/audit";
+import { recordSigningEvent } from "@/lib/esign/events";
+import { openSigningSession, type SigningDeps } from "@/lib/esign/signing";
+import { notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
+import type { RequestMeta } from "@/lib/esign/types";
+
+const DECLINED_MAIL = "document_declined";
+
+export async function declineDocument(deps: SigningDeps, token: string, reason: string, meta: RequestMeta, sessionToken?: string | null) {
+  const session = await openSigningSession(deps, token, meta, sessionToken);
+  if (session.state === "verification_required") requireVerified(session.access);
+  if (session.state === "already_signed") throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
+  if (session.state === "not_your_turn") throw new SignerError("conflict", "It is not your turn yet: an earlier signer has not signed", "NotYourTurn");
+  const documentId = session.document.id;
+  const recipientId = session.recipient.id;
+  const declinedAt = new Date();
+  const mailIds = await deps.db.$transaction(async (tx) => {
+    // Row lock, then the state read again: a signature, void or decline that committed meanwhile wins.
+    const [locked] = await tx.$queryRaw<
+      { status: string; expiresAt: Date | null }[]
+    >`SELECT status, "expiresAt" FROM signing_document WHERE id = ${documentId}::uuid FOR UPDATE`;
+    requireSignable(locked);
+    const fresh = await tx.signingRecipient.findUniqueOrThrow({ where: { id: recipientId } });
+    if (fresh.signedAt) throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
+    const { count } = await tx.signingDocument.updateMany({
+      where: { id: documentId, status: "sent" },
+      data: { status: "declined", declinedAt, declineReason: reason, declinedBy: recipientId },
+    });
+    if (count !== 1) throw notSignable("sent", false);
+    await appendAudit(tx, documentId, { actionType: "declined", recipientId, ip: meta.ip, userAgent: meta.userAgent, details: { reason } }, declinedAt);
+    const doc = await tx.signingDocument.findUniqueOrThrow({ where: { id: documentId }, include: { recipients: true } });
+    await recordSigningEvent(tx, doc, "signature.document.declined", { recipientId, email: fresh.email, reason, declinedAt: declinedAt.toISOString() });
+    const parties = [
+      ...(doc.senderEmail ? [{ name: doc.senderName ?? doc.senderEmail, email: doc.senderEmail }] : []),
+      ...((doc.ccEmails as string[]) ?? []).map((email) => ({ name: email, email })),
+      ...doc.recipients.filter((r) => r.signedAt).map((r) => ({ name: r.name, email: r.email })),
+    ];
+    const seen = new Set<string>([fresh.email.toLowerCase()]);
+    const ids: string[] = [];
+    for (const p of parties) {
+      if (seen.has(p.email.toLowerCase())) continue;
+      seen.add(p.email.toLowerCase());
+      const mail = deps.emailsDeclined({ recipientName: p.name, documentName: doc.name, signerName: fresh.name, signerEmail: fresh.email, reason });
+      ids.push(
+        await deps.mail.queue(tx, {
+          orgId: doc.orgId,
+          kind: DECLINED_MAIL,
+          to: p.email,
+          fromName: doc.senderName ?? undefined,
+          replyTo: doc.senderEmail ?? undefined,
+          ...mail,
+          documentId,
+        }),
+      );
+    }
+    return ids;
+  });
+  await deps.mail.deliverQueued(mailIds);
+  return { documentId, status: "declined" as const, declinedAt: declinedAt.toISOString(), reason };
+}
