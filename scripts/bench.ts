@@ -18,7 +18,6 @@
 //   length of each timed scenario, default 10), --rate N (load: list rate, default 200), --pdf-requests N
 //   (load, default 60), --max-error-pct P (load, default 0.5).
 //   e.g. `npm run bench -- --only webhooks`, `npm run bench -- --only load --db pglite`
-import crypto from "node:crypto";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -165,7 +165,7 @@ export async function resolveIdentity(
   recipient: { identityVerification: unknown; phone: string | null },
   at: string,
 ): Promise<ResolvedIdentity> {
-  const { settings, plan } = ctx;
+  const { settings } = ctx;
   const block = parseIdentityBlock(recipient.identityVerification, at);
   const orgDefault = settings.enabled && settings.defaultChannel !== "none" ? settings.defaultChannel : null;
   if (!block) {

@@ -270,7 +270,11 @@ export class LibreOfficePool implements PdfConverter {
     if (retry && !job.done) this.queue.unshift(job);
     this.dispatch();
     let pdf: Buffer | undefined;
-    if (output) pdf = await readPdf(output).catch((err) => ((failure = conversionFailure(err)), undefined));
+    if (output)
+      pdf = await readPdf(output).catch((err) => {
+        failure = conversionFailure(err);
+        return undefined;
+      });
     if (!retry) this.settle(job, failure, pdf);
     // Settled while soffice held it (aborted): settle() left its files to us.
     if (job.done) removeJobFiles(job);

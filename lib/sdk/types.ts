@@ -6,14 +6,6 @@
 import type { components, operations, webhooks } from "./openapi-types.js";
 
 type C = components["schemas"];
-/** The JSON body an operation answers with on a status (200 unless given), without its `data` envelope. */
-type Reply<Op extends keyof operations, St extends number = 200> = operations[Op]["responses"] extends infer R
-  ? St extends keyof R
-    ? R[St] extends { content: { "application/json": { data: infer D } } }
-      ? D
-      : never
-    : never
-  : never;
 /** An operation's request body of a content type (JSON unless given). */
 type Body<Op extends keyof operations, Ct extends string = "application/json"> = operations[Op] extends { requestBody?: infer B }
   ? NonNullable<B> extends { content: infer Co }

@@ -46,7 +46,7 @@ const METRIC_TWINS: Record<string, string> = {
 
 const FILLED_ELSEWHERE = /^docProps\//;
 
-function where(part: string, kind: TemplateKind, paragraph?: number): string {
+function where(part: string, paragraph?: number): string {
   const slide = /^ppt\/slides\/slide(\d+)\.xml$/.exec(part);
   if (slide) return `slide ${slide[1]}${paragraph ? `, paragraph ${paragraph}` : ""}`;
   return paragraph ? `${part}, paragraph ${paragraph}` : part;
@@ -80,8 +80,8 @@ export function checkTemplate(file: Buffer, kind: TemplateKind, options: DoctorO
   for (const name of names.filter((n) => n.endsWith(".xml"))) {
     const xml = text(name);
     if (CONTENT_PARTS[kind].test(name)) {
-      findings.push(...blankLines(name, kind, paragraphTexts(xml, w).map(unescape)));
-      findings.push(...rendersDifferently(name, kind, xml));
+      findings.push(...blankLines(name, paragraphTexts(xml, w).map(unescape)));
+      findings.push(...rendersDifferently(name, xml));
     } else if (
       !FILLED_ELSEWHERE.test(name) &&
       !/\.rels$|\[Content_Types\]|styles|theme|settings|fontTable|numbering|webSettings|presProps|viewProps|tableStyles/.test(name)
@@ -92,7 +92,7 @@ export function checkTemplate(file: Buffer, kind: TemplateKind, options: DoctorO
           code: "TagNotFilled",
           severity: "warning",
           message: `${tag} is in ${describePart(name)}, which Quire does not fill: it will print as written. Move it into the document's text.`,
-          location: where(name, kind),
+          location: where(name),
         });
       }
     }
@@ -107,7 +107,7 @@ export function checkTemplate(file: Buffer, kind: TemplateKind, options: DoctorO
       location: part,
     });
   }
-  findings.push(...largeImages(zip, names, kind));
+  findings.push(...largeImages(zip, names));
   if (options.fonts) findings.push(...missingFonts(zip, kind, options.fonts));
   return findings;
 }
@@ -122,7 +122,7 @@ function describePart(name: string): string {
 }
 
 /** Section tags alone on their line whose partner shares a line with text leave an empty paragraph. */
-function blankLines(part: string, kind: TemplateKind, paragraphs: string[]): TemplateFinding[] {
+function blankLines(part: string, paragraphs: string[]): TemplateFinding[] {
   const findings: TemplateFinding[] = [];
   const open: { name: string; tag: string; paragraph: number; alone: boolean }[] = [];
   paragraphs.forEach((textOf, i) => {
@@ -144,14 +144,14 @@ function blankLines(part: string, kind: TemplateKind, paragraphs: string[]): Tem
         code: "BlankLineLeft",
         severity: "warning",
         message: `${lonely} is alone on its line but ${other} shares a line with text, so an empty line stays where ${lonely} is. Put ${other} on a line of its own too, or ${lonely} beside the text.`,
-        location: where(part, kind, line),
+        location: where(part, line),
       });
     }
   });
   return findings;
 }
 
-function rendersDifferently(part: string, kind: TemplateKind, xml: string): TemplateFinding[] {
+function rendersDifferently(part: string, xml: string): TemplateFinding[] {
   const checks: [RegExp, string][] = [
     [/<w:control\b|<w:ocx\b|activeX/, "An ActiveX form control: LibreOffice shows a picture of it or nothing. Use a plain text field or a {tag}."],
     [/<w:object\b|<p:oleObj\b/, "An embedded object (e.g. a spreadsheet): LibreOffice prints the preview picture saved with it, which may be out of date."],
@@ -163,10 +163,10 @@ function rendersDifferently(part: string, kind: TemplateKind, xml: string): Temp
   ];
   return checks
     .filter(([pattern]) => pattern.test(xml))
-    .map(([, message]) => ({ code: "RendersDifferently" as const, severity: "warning" as const, message, location: where(part, kind) }));
+    .map(([, message]) => ({ code: "RendersDifferently" as const, severity: "warning" as const, message, location: where(part) }));
 }
 
-function largeImages(zip: PizZip, names: string[], kind: TemplateKind): TemplateFinding[] {
+function largeImages(zip: PizZip, names: string[]): TemplateFinding[] {
   const findings: TemplateFinding[] = [];
   for (const name of names.filter((n) => /\/media\/[^/]+\.(png|jpe?g|gif|bmp|tiff?|webp)$/i.test(n))) {
     const data = zip.file(name)!.asNodeBuffer();
@@ -184,7 +184,7 @@ function largeImages(zip: PizZip, names: string[], kind: TemplateKind): Template
       code: "ImageTooLarge",
       severity: "warning",
       message: `${name.split("/").pop()} is ${mb} MB${dims}: every document and PDF made from this template carries it. Resize it to at most ${IMAGE_LIMITS.pixels / 2} px on its longest side before uploading.`,
-      location: where(name, kind),
+      location: where(name),
     });
   }
   return findings;

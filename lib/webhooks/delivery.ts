@@ -246,7 +246,10 @@ export async function runDeliveryPass(deps: DeliveryDeps, concurrency = SENDERS,
   };
   const claimAhead = () => {
     refilling ??= claimBatch()
-      .catch((err) => ((exhausted = true), log.error({ err: err instanceof Error ? err.message : String(err) }, "webhook claim failed")))
+      .catch((err) => {
+        exhausted = true;
+        log.error({ err: err instanceof Error ? err.message : String(err) }, "webhook claim failed");
+      })
       .finally(() => (refilling = undefined));
   };
   /** The next delivery to send; none once stopping, or once nothing more is claimed. */

@@ -16,7 +16,7 @@ describe("API key format", () => {
     expect(keys.size).toBe(200);
   });
 
-  it.each(["", "qk_", "qk_123_abc", "Bearer qk_0123456789ab_" + "A".repeat(43), "qk_0123456789AB_" + "A".repeat(43), "qk_0123456789ab_" + "A".repeat(42)])(
+  it.each(["", "qk_", "qk_123_abc", `Bearer qk_0123456789ab_${"A".repeat(43)}`, `qk_0123456789AB_${"A".repeat(43)}`, `qk_0123456789ab_${"A".repeat(42)}`])(
     "rejects %j",
     (value) => expect(parseApiKey(value)).toBeNull(),
   );

@@ -41,7 +41,7 @@ const head = (name: string, fileName?: string) =>
  */
 function endlessUpload(
   total: number,
-  prelude = head("name", undefined) + "x\r\n" + head("file", "big.docx"),
+  prelude = `${head("name", undefined)}x\r\n${head("file", "big.docx")}`,
   repeat: Uint8Array = new Uint8Array(64 * 1024).fill(0x41),
 ) {
   const state = { pulled: 0, cancelled: false };
@@ -151,7 +151,7 @@ describe("readMultipart", () => {
   });
 
   it("caps the whole body too: many small file parts that are not `file` are refused past the cap", async () => {
-    const part = new TextEncoder().encode(head("other", "x.bin") + "y".repeat(64 * 1024) + "\r\n");
+    const part = new TextEncoder().encode(`${head("other", "x.bin") + "y".repeat(64 * 1024)}\r\n`);
     const { body, state } = endlessUpload(200 * MB, "", part);
     let pulledWhenRefused = -1;
     const tooLarge = () => ((pulledWhenRefused = state.pulled), new TooLarge());
@@ -196,8 +196,8 @@ describe("readMultipart", () => {
   });
 
   it.each([
-    ["a body cut off inside the file", head("file", "a.docx") + "partial bytes"],
-    ["a body with no closing boundary", head("name", undefined) + "x\r\n"],
+    ["a body cut off inside the file", `${head("file", "a.docx")}partial bytes`],
+    ["a body with no closing boundary", `${head("name", undefined)}x\r\n`],
     ["bytes that are not multipart at all", "hello world"],
   ])("answers %s with the malformed-body error", async (_label, text) => {
     const error = await readMultipart(rawRequest(text), options).catch((e) => e);

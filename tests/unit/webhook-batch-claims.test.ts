@@ -3,7 +3,6 @@
 // claiming a batch leaves it leased, and it is taken again (and sent once) only after the lease; an
 // attempt whose lease ran out while it was in flight is recorded once, by whichever holder finishes first.
 import crypto from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { claimDue, runDeliveryPass, type DeliveryDeps } from "@/lib/webhooks/delivery";

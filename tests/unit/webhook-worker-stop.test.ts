@@ -2,7 +2,6 @@
 // attempt under way finishes and is recorded, nothing more is claimed, and deliveries claimed but not
 // tried are handed back at once (not left to wait for their lease), so none is lost or sent twice.
 import crypto from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { runDeliveryPass, startDeliveryWorker, stopDeliveryWorker, type DeliveryDeps } from "@/lib/webhooks/delivery";

@@ -205,7 +205,7 @@ class Converter {
     }
     if (tag === "table") {
       this.flush();
-      const table = this.table(el, ctx);
+      const table = this.table(el);
       if (table) this.blocks.push(table);
       return;
     }
@@ -293,13 +293,13 @@ class Converter {
     if (p.runs.length > 0) this.blocks.push(p);
   }
 
-  private table(el: HtmlElement, ctx: BlockContext): Table | null {
+  private table(el: HtmlElement): Table | null {
     const rows: TableCell[][] = [];
     const collect = (nodes: HtmlNode[], inHead: boolean) => {
       for (const node of nodes) {
         if (typeof node === "string") continue;
         if (node.tag === "thead" || node.tag === "tbody" || node.tag === "tfoot") collect(node.children, node.tag === "thead");
-        else if (node.tag === "tr") rows.push(this.row(node, ctx, inHead));
+        else if (node.tag === "tr") rows.push(this.row(node, inHead));
       }
     };
     collect(el.children, false);
@@ -307,7 +307,7 @@ class Converter {
     return nonEmpty.length > 0 ? { type: "table", rows: nonEmpty } : null;
   }
 
-  private row(tr: HtmlElement, ctx: BlockContext, inHead: boolean): TableCell[] {
+  private row(tr: HtmlElement, inHead: boolean): TableCell[] {
     const cells: TableCell[] = [];
     for (const node of tr.children) {
       if (typeof node === "string" || (node.tag !== "td" && node.tag !== "th")) continue;
