@@ -8,12 +8,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SeedResult } from "@/lib/orgs/seed";
 import { type ApiReply, as, call } from "../support/api";
 import { prepareDoc } from "../support/embedded";
 import { PNG, pdfTool, SIGNING_LINK, signerApi, tokenOf } from "../support/esign";
-import { startReceiver, webhookTestEnv } from "../support/https-receiver";
+import { startReceiver, verifySignature, webhookTestEnv } from "../support/https-receiver";
 import { startQuireServer, startSecondInstance, type RunningQuire, type TestDatabase } from "../support/quire-server";
 
 const DB = (process.env.QUIRE_TEST_DB ?? "pglite") as TestDatabase;
@@ -61,6 +62,9 @@ async function restartAfterCrash(quire: RunningQuire): Promise<void> {
   }
 }
 
+/** The secrets of the webhooks subscribe() made, by name: each delivery is verified with both. */
+const secrets = new Map<string, { secret: string; standardSecret: string }>();
+
 async function subscribe(baseUrl: string, seed: SeedResult, receiver: Receiver, name: string): Promise<string[]> {
   const urls = [`${receiver.url}?${name}-a`, `${receiver.url}?${name}-b`];
   const res = await as(
@@ -69,6 +73,7 @@ async function subscribe(baseUrl: string, seed: SeedResult, receiver: Receiver, 
     "administrator",
   )("/api/webhooks", { method: "POST", body: { name, urls, events: [COMPLETED, "signature.document.voided", "signature.document.finalization_failed"] } });
   expect(res.status, res.text).toBe(201);
+  secrets.set(name, { secret: res.json.data.secret, standardSecret: res.json.data.standardSecret });
   return urls;
 }
 
@@ -244,6 +249,17 @@ describe("sealing that keeps failing", () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(failed()).toHaveLength(urls.length);
     expect(JSON.parse(failed()[0].body).data, failed()[0].body).toMatchObject({ attempts: 5, error: expect.stringContaining("injected sealing failure 5") });
+    // Signed both ways, as every delivery: X-Service-Signature and Standard Webhooks (standardSecret).
+    const { secret, standardSecret } = secrets.get("failing")!;
+    for (const d of failed()) {
+      expect(verifySignature(secret, String(d.headers["x-service-signature"]), d.body)).toBe(true);
+      const headers = {
+        "webhook-id": String(d.headers["webhook-id"]),
+        "webhook-timestamp": String(d.headers["webhook-timestamp"]),
+        "webhook-signature": String(d.headers["webhook-signature"]),
+      };
+      expect(new StandardWebhook(standardSecret).verify(d.body, headers)).toMatchObject({ event: "signature.document.finalization_failed" });
+    }
     const api = as(baseUrl, seed, "contributor");
     expect((await api(`/esign/documents/${doc.id}/status`)).json.data.status).toBe("sent");
     // Fully signed: it cannot be voided while it waits for its retry.
