@@ -19,6 +19,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { crashPoint, injectedSealFailure } from "@/lib/server/test-faults";
 import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
+import { ccParties, onePerAddress, senderParty } from "@/lib/esign/mail-parties";
 
 type Tx = Prisma.TransactionClient;
 
@@ -163,15 +164,8 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
     });
     // Every party gets the completed copy (independent of sendEmail, per docs/contract.md "Signing documents"): recorded
     // here, with the completion, and sent after it commits.
-    const parties = [
-      ...doc.recipients.map((r) => ({ name: r.name, email: r.email })),
-      ...((doc.ccEmails as string[]) ?? []).map((email) => ({ name: email, email })),
-      ...(doc.senderEmail ? [{ name: doc.senderName ?? doc.senderEmail, email: doc.senderEmail }] : []),
-    ];
-    const seen = new Set<string>();
-    for (const p of parties) {
-      if (seen.has(p.email.toLowerCase())) continue;
-      seen.add(p.email.toLowerCase());
+    const parties = [...doc.recipients.map((r) => ({ name: r.name, email: r.email })), ...ccParties(doc), ...senderParty(doc)];
+    for (const p of onePerAddress(parties)) {
       const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name });
       await deps.mail.queue(tx, {
         orgId: doc.orgId,

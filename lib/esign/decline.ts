@@ -7,6 +7,7 @@ import { recordSigningEvent } from "@/lib/esign/events";
 import { openSigningSession, type SigningDeps } from "@/lib/esign/signing";
 import { notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import type { RequestMeta } from "@/lib/esign/types";
+import { ccParties, onePerAddress, senderParty } from "@/lib/esign/mail-parties";
 
 const DECLINED_MAIL = "document_declined";
 
@@ -34,16 +35,10 @@ export async function declineDocument(deps: SigningDeps, token: string, reason: 
     await appendAudit(tx, documentId, { actionType: "declined", recipientId, ip: meta.ip, userAgent: meta.userAgent, details: { reason } }, declinedAt);
     const doc = await tx.signingDocument.findUniqueOrThrow({ where: { id: documentId }, include: { recipients: true } });
     await recordSigningEvent(tx, doc, "signature.document.declined", { recipientId, email: fresh.email, reason, declinedAt: declinedAt.toISOString() });
-    const parties = [
-      ...(doc.senderEmail ? [{ name: doc.senderName ?? doc.senderEmail, email: doc.senderEmail }] : []),
-      ...((doc.ccEmails as string[]) ?? []).map((email) => ({ name: email, email })),
-      ...doc.recipients.filter((r) => r.signedAt).map((r) => ({ name: r.name, email: r.email })),
-    ];
-    const seen = new Set<string>([fresh.email.toLowerCase()]);
+    const parties = [...senderParty(doc), ...ccParties(doc), ...doc.recipients.filter((r) => r.signedAt).map((r) => ({ name: r.name, email: r.email }))];
     const ids: string[] = [];
-    for (const p of parties) {
-      if (seen.has(p.email.toLowerCase())) continue;
-      seen.add(p.email.toLowerCase());
+    // The signer who declined knows already.
+    for (const p of onePerAddress(parties, [fresh.email])) {
       const mail = deps.emailsDeclined({ recipientName: p.name, documentName: doc.name, signerName: fresh.name, signerEmail: fresh.email, reason });
       ids.push(
         await deps.mail.queue(tx, {
