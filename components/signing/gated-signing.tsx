@@ -1,7 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import { type FilledField, SigningClient, type SignerField } from "./signing-client";
+import type { FilledField, SignerField } from "@/lib/esign/signer-fields";
+import { SigningClient } from "./signing-client";
 
 type Verification = { kind: "otp"; channel: "email" | "sms"; destination: string } | { kind: "single_use" };
 

@@ -2,24 +2,11 @@
 
 import { useMemo, useState } from "react";
 import { useHydrated } from "@/components/use-hydrated";
+import type { FilledField, SignerField } from "@/lib/esign/signer-fields";
 import { DeclinedNotice, postCompletion, SignedNotice } from "./completion";
 import { copyLinks } from "./copy-links";
 import { DeclineDialog } from "./decline-dialog";
 import { SignaturePad } from "./signature-pad";
-
-export interface SignerField {
-  id: string;
-  type: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-  defaultValue: string | null;
-  isReadonly: boolean;
-  isMultiline: boolean;
-}
 
 const LABELS: Record<string, string> = {
   signature: "Signature",
@@ -41,20 +28,6 @@ const LABELS: Record<string, string> = {
 // :focus-visible on the input does not see.
 const FOCUS = "scroll-mt-4 scroll-mb-28 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 const INPUT_FOCUS = "scroll-mt-4 scroll-mb-28 focus:outline-3 focus:outline-offset-2 focus:outline-brand-600";
-
-/** An earlier signer's value: already on the page image; described for screen readers and hover. */
-export interface FilledField {
-  id: string;
-  type: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  signer: string;
-  /** null for a drawn signature or initials. */
-  value: string | null;
-}
 
 /**
  * A date box scaled down with the page (a phone) is too narrow for "MM/DD/YYYY" and the calendar

@@ -14,6 +14,7 @@ import { ValidationError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Attachment, OutgoingMail } from "@/lib/mail/mailer";
 import { crashPoint } from "@/lib/server/test-faults";
+import { fieldBox } from "@/lib/esign/signer-fields";
 
 export interface SealInput {
   original: Buffer;
@@ -122,13 +123,7 @@ export async function openSigningSession(
       ? doc.fields
           .filter((f) => f.recipientId !== recipient.id && f.value !== null && f.value !== "")
           .map((f) => ({
-            id: f.id,
-            type: f.type,
-            page: f.page,
-            x: f.x,
-            y: f.y,
-            width: f.width,
-            height: f.height,
+            ...fieldBox(f),
             signer: signerNames.get(f.recipientId) ?? "",
             value: f.value!.startsWith("data:image/") ? null : f.value!,
           }))
@@ -137,13 +132,7 @@ export async function openSigningSession(
     fields: doc.fields
       .filter((f) => f.recipientId === recipient.id)
       .map((f) => ({
-        id: f.id,
-        type: f.type,
-        page: f.page,
-        x: f.x,
-        y: f.y,
-        width: f.width,
-        height: f.height,
+        ...fieldBox(f),
         required: f.required,
         defaultValue: f.defaultValue,
         isReadonly: f.isReadonly,
