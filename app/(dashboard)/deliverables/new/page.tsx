@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { GenerateForm } from "@/components/deliverables/generate-form";
 import { Card, PageHeader } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
@@ -7,6 +8,7 @@ import { db } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
 import { listTemplateItems } from "@/lib/templates/listing";
 import { getTemplate } from "@/lib/templates/templates";
+import { NotFoundError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 
 export const metadata: Metadata = { title: "Generate a document" };
@@ -15,8 +17,13 @@ export default async function NewDeliverablePage({ searchParams }: { searchParam
   const { org } = await requireDashboard();
   const { templateId, q } = await searchParams;
   const client = await db();
-  if (templateId && isUuid(templateId)) {
-    const template = await getTemplate(client, org.id, templateId);
+  if (templateId) {
+    // An unknown, deleted or malformed id is a missing page, as for the other detail pages.
+    if (!isUuid(templateId)) notFound();
+    const template = await getTemplate(client, org.id, templateId).catch((err) => {
+      if (err instanceof NotFoundError) notFound();
+      throw err;
+    });
     return (
       <>
         <PageHeader title={`Generate from “${template.name}”`} description="Fill in the placeholders. The PDF is made at the same time." />
