@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DocumentIcon, FolderIcon } from "@/components/icons";
 import { FolderMenu, NewFolderButton } from "@/components/templates/folder-controls";
+import { TagFilter } from "@/components/templates/tag-filter";
 import { UploadDropzone } from "@/components/templates/upload-dropzone";
 import { Pager } from "@/components/pager";
 import { Card, DataTable, PageHeader, formatDate } from "@/components/ui";
@@ -99,18 +100,6 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
           <span className="text-sm font-medium">Search templates</span>
           <input name="q" defaultValue={params.q} placeholder="Name contains…" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
         </label>
-        {tags.length ? (
-          <label>
-            <span className="text-sm font-medium">Tags (all of)</span>
-            <select name="tag" multiple defaultValue={selectedTags} className="mt-1 block h-10 w-44 rounded-md border border-slate-300 bg-white px-2 text-sm">
-              {tags.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
         <label>
           <span className="text-sm font-medium">Sort</span>
           <select name="sort" defaultValue={sort} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
@@ -145,6 +134,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
             List
           </Link>
         </span>
+        {tags.length ? <TagFilter tags={tags} selected={selectedTags} /> : null}
       </form>
       {results.length === 0 ? (
         <Card>
