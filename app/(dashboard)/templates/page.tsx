@@ -158,7 +158,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
                 </span>
                 <span className="mt-1 block text-xs text-slate-500">
                   {item.type === "folder"
-                    ? `${item.templateCount} templates`
+                    ? `${item.templateCount} template${item.templateCount === 1 ? "" : "s"}`
                     : `${kindLabel(item)} · ${Math.max(1, Math.round((item.fileSize ?? 0) / 1024))} KB · ${formatDate(new Date(item.updatedOn!))}`}
                 </span>
                 {item.tags?.length ? <span className="mt-2 block truncate text-xs text-brand-700">{item.tags.join(", ")}</span> : null}
