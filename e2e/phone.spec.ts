@@ -77,11 +77,15 @@ test("every dashboard page fits a 390 px phone, with its tab in view", async ({ 
   await page.goto("/api-keys");
   const revoke = page.getByRole("button", { name: /^Revoke/ }).first();
   await expect(revoke).toBeInViewport({ ratio: 1 });
-  // QUIRE_E2E_SHOTS=<folder> saves each page's full-length screenshot there, for looking at by eye.
+  // QUIRE_E2E_SHOTS=<folder> saves each page's full-length screenshot there at 390 and 1440 px wide, for looking at by eye.
   if (process.env.QUIRE_E2E_SHOTS) {
-    for (const [url] of pages) {
-      await page.goto(url);
-      await page.screenshot({ path: `${process.env.QUIRE_E2E_SHOTS}/${url.replace(/[^a-z0-9]+/gi, "_")}.png`, fullPage: true });
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      for (const [url] of pages) {
+        await page.goto(url);
+        await page.waitForLoadState("networkidle");
+        await page.screenshot({ path: `${process.env.QUIRE_E2E_SHOTS}/${width}${url.replace(/[^a-z0-9]+/gi, "_")}.png`, fullPage: true });
+      }
     }
   }
 });

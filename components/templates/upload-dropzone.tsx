@@ -49,7 +49,9 @@ export function UploadDropzone({ folderId, limit }: { folderId: string | null; l
 
   return (
     <div className="space-y-2">
-      <div
+      {/* A drop target for the mouse; the keyboard uses the file button inside it. */}
+      <section
+        aria-label="Upload a template"
         onDragOver={(e) => {
           e.preventDefault();
           setOver(true);
@@ -80,7 +82,7 @@ export function UploadDropzone({ folderId, limit }: { folderId: string | null; l
             }}
           />
         </label>
-      </div>
+      </section>
       {progress !== null ? (
         <div
           role="progressbar"

@@ -93,49 +93,53 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
           <UploadDropzone folderId={folderId ?? null} limit={{ bytes: maxUploadBytes, message: templateTooLarge(maxUploadBytes).message }} />
         </div>
       ) : null}
-      <form className="mb-4 flex flex-wrap items-end gap-3" role="search">
-        {folderId ? <input type="hidden" name="folder" value={folderId} /> : null}
-        <input type="hidden" name="view" value={view} />
-        <label className="min-w-0 flex-1 basis-48">
-          <span className="text-sm font-medium">Search templates</span>
-          <input name="q" defaultValue={params.q} placeholder="Name contains…" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
-        </label>
-        <label>
-          <span className="text-sm font-medium">Sort</span>
-          <select name="sort" defaultValue={sort} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
-            {SORT_COLUMNS.map((c) => (
-              <option key={c} value={c}>
-                {SORT_LABELS[c]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className="text-sm font-medium">Order</span>
-          <select name="order" defaultValue={order} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </select>
-        </label>
-        <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">Apply</button>
-        <span className="flex gap-1 text-sm">
-          <Link
-            aria-current={view === "grid" ? "true" : undefined}
-            href={link({ view: "grid" })}
-            className={`rounded px-2 py-1 ${view === "grid" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
-          >
-            Grid
-          </Link>
-          <Link
-            aria-current={view === "list" ? "true" : undefined}
-            href={link({ view: "list" })}
-            className={`rounded px-2 py-1 ${view === "list" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
-          >
-            List
-          </Link>
-        </span>
-        {tags.length ? <TagFilter tags={tags} selected={selectedTags} /> : null}
-      </form>
+      <search className="mb-4 block">
+        <form className="flex flex-wrap items-end gap-3">
+          {folderId ? <input type="hidden" name="folder" value={folderId} /> : null}
+          <input type="hidden" name="view" value={view} />
+          <label className="min-w-0 flex-1 basis-48">
+            <span className="text-sm font-medium">Search templates</span>
+            <input name="q" defaultValue={params.q} placeholder="Name contains…" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+          </label>
+          <label>
+            <span className="text-sm font-medium">Sort</span>
+            <select name="sort" defaultValue={sort} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+              {SORT_COLUMNS.map((c) => (
+                <option key={c} value={c}>
+                  {SORT_LABELS[c]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span className="text-sm font-medium">Order</span>
+            <select name="order" defaultValue={order} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+              <option value="asc">Ascending</option>
+              <option value="desc">Descending</option>
+            </select>
+          </label>
+          <button type="submit" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+            Apply
+          </button>
+          <span className="flex gap-1 text-sm">
+            <Link
+              aria-current={view === "grid" ? "true" : undefined}
+              href={link({ view: "grid" })}
+              className={`rounded px-2 py-1 ${view === "grid" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
+            >
+              Grid
+            </Link>
+            <Link
+              aria-current={view === "list" ? "true" : undefined}
+              href={link({ view: "list" })}
+              className={`rounded px-2 py-1 ${view === "list" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
+            >
+              List
+            </Link>
+          </span>
+          {tags.length ? <TagFilter tags={tags} selected={selectedTags} /> : null}
+        </form>
+      </search>
       {results.length === 0 ? (
         <Card>
           <p className="text-center text-sm text-slate-500">{searching ? "No template matches." : "This folder is empty."}</p>
