@@ -4,7 +4,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { saveDraftFieldsAction } from "@/lib/dashboard/actions/documents";
-import { overlaps } from "@/lib/esign/field-overlap";
+import { firstOverlap, overlaps } from "@/lib/esign/field-overlap";
 import { FormMessage } from "@/components/ui";
 
 type FieldType = "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";
@@ -232,6 +232,9 @@ export function FieldPlacer({
   }
 
   async function save(send: boolean) {
+    // Fields saved before overlaps were refused may still overlap: say which, in words, before the server does.
+    const pair = firstOverlap(fields);
+    if (pair) return setMessage({ tone: "error", text: overlapMessage(fields[pair[1]], fields[pair[0]]) });
     setPending(send ? "send" : "save");
     setMessage(null);
     const r = await saveDraftFieldsAction({
