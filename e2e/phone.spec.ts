@@ -75,8 +75,13 @@ test("every dashboard page fits a 390 px phone, with its tab in view", async ({ 
 
   // Row actions are on screen without scrolling sideways: the key table stacks as cards.
   await page.goto("/api-keys");
-  const revoke = page.getByRole("button", { name: /^Revoke/ }).first();
-  await expect(revoke).toBeInViewport({ ratio: 1 });
+  // Horizontally inside the screen (a box scrolled out of a sideways-scrolling table lies past 390 px);
+  // vertically it may be further down when other tests made keys.
+  for (const revoke of await page.getByRole("button", { name: /^Revoke/ }).all()) {
+    const box = (await revoke.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
   // QUIRE_E2E_SHOTS=<folder> saves each page's full-length screenshot there at 390 and 1440 px wide, for looking at by eye.
   if (process.env.QUIRE_E2E_SHOTS) {
     for (const width of [390, 1440]) {
