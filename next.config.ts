@@ -20,7 +20,11 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The hosted service's SDKs call /turbosign/…: the same operations as /esign/… (docs/contract.md "Clients of the hosted service").
   async rewrites() {
-    return [{ source: "/turbosign/:path*", destination: "/esign/:path*" }];
+    return [
+      { source: "/turbosign/:path*", destination: "/esign/:path*" },
+      // Browsers and crawlers ask for /favicon.ico without reading the page's icon link.
+      { source: "/favicon.ico", destination: "/favicon.svg" },
+    ];
   },
   typedRoutes: false,
 };

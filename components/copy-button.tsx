@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+/** `name`: the accessible name when several Copy buttons share a page ("Copy hash of the sent entry"). */
+export function CopyButton({ value, label = "Copy", name, small = false }: { value: string; label?: string; name?: string; small?: boolean }) {
   const [copied, setCopied] = useState(false);
   async function copy() {
     try {
@@ -20,7 +21,12 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
     setTimeout(() => setCopied(false), 2000);
   }
   return (
-    <button type="button" onClick={copy} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50">
+    <button
+      type="button"
+      onClick={copy}
+      aria-label={name}
+      className={`rounded-md border border-slate-300 bg-white font-medium hover:bg-slate-50 ${small ? "px-1.5 py-0.5 text-[11px]" : "px-3 py-1.5 text-sm"}`}
+    >
       {copied ? "Copied" : label}
     </button>
   );

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 
 export interface NavItem {
   href: string;
@@ -14,10 +15,21 @@ export interface NavItem {
 
 export function Nav({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
+  const ref = useRef<HTMLElement>(null);
+  const isActive = (item: NavItem) => (item.href === "/" ? pathname === "/" : pathname.startsWith(item.href));
+  const activeHref = items.find(isActive)?.href;
+  // On a phone the tabs are one sideways-scrolling strip: bring the current one into its middle, so the
+  // page's own tab is never hidden off the edge. The desktop column does not scroll, so nothing moves there.
+  useEffect(() => {
+    const nav = ref.current;
+    const active = activeHref ? nav?.querySelector<HTMLElement>(`a[href="${activeHref}"]`) : null;
+    if (!nav || !active || nav.scrollWidth <= nav.clientWidth) return;
+    nav.scrollLeft = active.offsetLeft - (nav.clientWidth - active.offsetWidth) / 2;
+  }, [activeHref]);
   return (
-    <nav aria-label="Main" className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
+    <nav ref={ref} aria-label="Main" className="relative flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
       {items.map((item) => {
-        const active = item.href === "/" ? pathname === "/" : pathname.startsWith(item.href);
+        const active = item.href === activeHref;
         if (item.soon) {
           return (
             <span key={item.href} className="flex shrink-0 items-center justify-between gap-2 rounded-md px-3 py-2 text-sm text-slate-400" aria-disabled="true">

@@ -12,7 +12,9 @@ export function PageHeader({ title, description, children }: { title: string; de
 }
 
 export function Card({ children, className = "" }: { children: React.ReactNode; className?: string }) {
-  return <section className={`rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 ${className}`}>{children}</section>;
+  // min-w-0: as a grid or flex item a card may shrink below its content's width (long code, hashes), so
+  // that content wraps or scrolls inside it instead of widening the page.
+  return <section className={`min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 ${className}`}>{children}</section>;
 }
 
 export function Badge({ children, tone = "slate" }: { children: React.ReactNode; tone?: "slate" | "green" | "red" | "blue" }) {
@@ -30,11 +32,19 @@ export function formatDate(value: Date | null | undefined): string {
   return value.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }
 
-/** A card holding a table that scrolls sideways on narrow screens. `columns` are the header labels. */
+/**
+ * A card holding a table. From `sm` up it is a table that scrolls sideways when narrower than
+ * `minWidth`; on phones each row stacks as a small card whose cells are labelled with their column
+ * (the `.data-table` rules in app/globals.css), so actions such as Revoke stay on screen.
+ * `columns` are the header labels; an empty label leaves that column's cells unlabelled.
+ */
 export function DataTable({ columns, minWidth = "34rem", children }: { columns: string[]; minWidth?: string; children: React.ReactNode }) {
+  const scope = `data-table-${shortHash(columns.join("\u0000"))}`;
+  const labels = columns.map((c, i) => (c ? `.${scope} td:not([colspan]):nth-child(${i + 1})::before{content:${JSON.stringify(c)}}` : "")).join("");
   return (
-    <Card className="overflow-x-auto p-0 sm:p-0">
-      <table className="w-full text-left text-sm" style={{ minWidth }}>
+    <Card className={`data-table ${scope} p-0 sm:overflow-x-auto sm:p-0`}>
+      <style>{`@media (width < 40rem){${labels}}`}</style>
+      <table className="w-full text-left text-sm sm:min-w-(--table-min)" style={{ "--table-min": minWidth } as React.CSSProperties}>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
             {columns.map((c, i) => (
@@ -48,6 +58,13 @@ export function DataTable({ columns, minWidth = "34rem", children }: { columns: 
       </table>
     </Card>
   );
+}
+
+/** A short stable name for a list of labels (FNV-1a), so each table's label rules apply to it alone. */
+function shortHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
 }
 
 /** A labelled `<select>` for GET filter forms: the empty option means "no filter". */

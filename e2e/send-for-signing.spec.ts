@@ -100,7 +100,7 @@ test("send a two-signer document from the dashboard, sign it in order from the o
   await expect(page.getByText("sent", { exact: true }).first()).toBeVisible();
 
   // Bob gets his link early (resend to him) and is turned away: Alice signs first.
-  await page.getByRole("button", { name: `Resend to ${bob.name}` }).click();
+  await page.getByRole("button", { name: `Resend the signing email to ${bob.name}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "Sent to 1 signer(s)." })).toBeVisible();
   const signer = await browser.newContext();
   const signerPage = await signer.newPage();

@@ -31,13 +31,12 @@ test("upload a template into a new folder, find it by search, see its placeholde
   const placeholders = page.getByRole("list", { name: "Placeholders" });
   await expect(placeholders).toContainText("{ClientName}");
   await expect(placeholders).toContainText("{Fee}");
-  // Page one of the template, converted to PDF, is previewed.
-  const preview = await page.request.get(
-    await page
-      .getByTitle("Template preview")
-      .getAttribute("src")
-      .then((src) => src!.split("#")[0]),
-  );
+  // The template's pages, converted to PDF, are shown as images the width of the column; the PDF is a link away.
+  const first = page.getByRole("list", { name: "Pages of E2E-Offer Letter" }).getByRole("img", { name: "Page 1 of 1" });
+  await expect(first).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 30_000 }).toBeGreaterThan(500);
+  expect((await first.boundingBox())!.height).toBeGreaterThan(500);
+  const preview = await page.request.get((await page.getByRole("link", { name: "Open as PDF" }).getAttribute("href"))!);
   expect(preview.status()).toBe(200);
   expect(preview.headers()["content-type"]).toBe("application/pdf");
   expect((await preview.body()).subarray(0, 5).toString()).toBe("%PDF-");

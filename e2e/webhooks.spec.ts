@@ -22,9 +22,17 @@ test("an administrator sets up the webhook, tests it against a failing receiver,
     // Create: an http URL is refused with the field named; then https with one event.
     const create = page.getByRole("form", { name: "Create webhook" });
     await expect(create.getByLabel("Name")).toHaveValue("signature");
-    await create.getByLabel("Receiver URLs").fill("http://hooks.example.com/plain");
+    // The wrong line is highlighted under its box, in words; the boxes keep what was typed.
+    const urlsBox = create.getByLabel("Receiver URLs");
+    await urlsBox.fill("https://hooks.example.com/ok\nhttp://hooks.example.com/plain");
     await create.getByRole("button", { name: "Create webhook" }).click();
-    await expect(create.getByRole("alert")).toContainText("urls.0: must be an https:// URL");
+    await expect(create.getByRole("alert")).toContainText("Please fix the highlighted problems.");
+    await expect(urlsBox).toHaveAttribute("aria-invalid", "true");
+    await expect(urlsBox).toHaveAccessibleDescription(/Line 2: must be an https:\/\/ URL/);
+    await expect(urlsBox).toHaveValue("https://hooks.example.com/ok\nhttp://hooks.example.com/plain");
+    await expect(create).not.toContainText("urls.");
+    await expect(create.getByLabel("Name")).not.toHaveAttribute("aria-invalid", "true");
+    await expect(create.getByLabel("Name")).toHaveValue("signature");
     await create.getByLabel("Receiver URLs").fill(`${rx.url}?v=1`);
     await expect(create.getByLabel(/signature\.document\.completed/)).toBeChecked();
     await create.getByLabel(/signature\.document\.voided/).uncheck();

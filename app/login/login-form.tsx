@@ -4,7 +4,8 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-export function LoginForm() {
+/** `callbackUrl`: a same-origin path (already checked by the page) to open once signed in. */
+export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -24,7 +25,12 @@ export function LoginForm() {
       setError("Email or password is incorrect.");
       return;
     }
-    router.replace("/");
+    // A file download (an API route, not a page) must be a full navigation for the browser to save it.
+    if (callbackUrl.startsWith("/api/")) {
+      window.location.assign(callbackUrl);
+      return;
+    }
+    router.replace(callbackUrl);
     router.refresh();
   }
 

@@ -3,6 +3,9 @@
 import type { oas31 } from "zod-openapi";
 import { Badge } from "@/components/ui";
 import { RawSchema, SchemaView, TypeLabel } from "@/components/api-docs/schema-view";
+import { TryIt } from "@/components/api-docs/try-it";
+import { CopyButton } from "@/components/copy-button";
+import type { OperationExample } from "@/lib/openapi/examples";
 
 const METHOD_TONES: Record<string, string> = {
   get: "bg-sky-100 text-sky-800",
@@ -53,7 +56,19 @@ function statusTone(status: string): "green" | "red" | "slate" {
   return status.startsWith("2") ? "green" : status.startsWith("4") || status.startsWith("5") ? "red" : "slate";
 }
 
-export function OperationView({ method, path, op }: { method: string; path: string; op: oas31.OperationObject }) {
+export function OperationView({
+  method,
+  path,
+  op,
+  example,
+  orgId,
+}: {
+  method: string;
+  path: string;
+  op: oas31.OperationObject;
+  example: OperationExample;
+  orgId: string;
+}) {
   const params = (op.parameters ?? []) as oas31.ParameterObject[];
   const body = op.requestBody as oas31.RequestBodyObject | undefined;
   const responses = Object.entries(op.responses ?? {}) as [string, oas31.ResponseObject][];
@@ -102,6 +117,24 @@ export function OperationView({ method, path, op }: { method: string; path: stri
             <Content content={body.content} />
           </Section>
         ) : null}
+        <Section title="Example">
+          <div className="flex items-start gap-2">
+            <pre className="min-w-0 flex-1 overflow-x-auto rounded bg-slate-900 p-3 font-mono text-xs text-slate-100">{example.curl}</pre>
+            <CopyButton value={example.curl} small name={`Copy the example of ${method.toUpperCase()} ${path}`} />
+          </div>
+        </Section>
+        <Section title="Try it">
+          <TryIt
+            method={method}
+            path={path}
+            orgId={orgId}
+            params={params
+              .filter((p) => p.in === "path" || p.in === "query")
+              .map((p) => ({ name: p.name, in: p.in as "path" | "query", required: Boolean(p.required) }))}
+            jsonBody={example.jsonBody}
+            upload={example.formFields.length > 0}
+          />
+        </Section>
         <Section title="Responses">
           <div className="space-y-3">
             {responses.map(([status, res]) => (

@@ -1,74 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { type DataField, DataFieldInput, dataFieldsOf, dataValue, type TemplateVariable } from "./data-fields";
-import { RichTextEditor } from "./rich-text-editor";
-
-type Mime = "text" | "html" | "markdown" | "image";
-const MIMES: Mime[] = ["text", "html", "markdown", "image"];
-
-interface FieldState {
-  placeholder: string;
-  name: string;
-  mimeType: Mime;
-  text: string;
-  disabled: boolean;
-  /** null: a single value; an array: repeat the paragraph (or table row) once per entry. */
-  stack: string[] | null;
-}
-
-function defaultMime(placeholder: string): Mime {
-  if (placeholder.startsWith("{@")) return "html";
-  if (placeholder.startsWith("{%")) return "image";
-  return "text";
-}
-
-function readAsDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
-function ValueInput({ field, value, onChange, id }: { field: FieldState; value: string; onChange: (v: string) => void; id: string }) {
-  const label = `Value for ${field.placeholder}`;
-  if (field.mimeType === "html") return <RichTextEditor id={id} label={label} value={value} onChange={onChange} />;
-  if (field.mimeType === "image") {
-    return (
-      <div className="flex flex-wrap items-center gap-3">
-        <input
-          id={id}
-          aria-label={label}
-          type="file"
-          accept="image/png,image/jpeg,image/gif"
-          onChange={async (e) => e.target.files?.[0] && onChange(await readAsDataUrl(e.target.files[0]))}
-          className="text-sm"
-        />
-        {value.startsWith("data:image/") ? <img src={value} alt="" className="h-12 w-auto rounded border border-slate-200" /> : null}
-        <input
-          aria-label={`${label} (or an https URL)`}
-          placeholder="…or an https:// image URL"
-          value={value.startsWith("data:") ? "" : value}
-          onChange={(e) => onChange(e.target.value)}
-          className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-1.5 text-sm"
-        />
-      </div>
-    );
-  }
-  return (
-    <textarea
-      id={id}
-      aria-label={label}
-      rows={field.mimeType === "markdown" ? 4 : 2}
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      className={`w-full rounded-md border border-slate-300 px-3 py-2 text-sm ${field.mimeType === "markdown" ? "font-mono" : ""}`}
-    />
-  );
-}
+import { TableRowField } from "./table-row-field";
+import { defaultMime, type FieldState, KIND_HINTS, readableName, ValueInput } from "./value-input";
 
 /** Placeholders filled one by one: not sections, not a loop's own fields, not paths or expressions (those read JSON data). */
 function plainPlaceholders(variables: TemplateVariable[]): TemplateVariable[] {
@@ -77,7 +13,22 @@ function plainPlaceholders(variables: TemplateVariable[]): TemplateVariable[] {
   );
 }
 
-export function GenerateForm({ template }: { template: { id: string; name: string; variables: TemplateVariable[] } }) {
+/** The form's blocks in template order: a placeholder alone, or the placeholders of one table row together. */
+function blocksOf(fields: FieldState[], rowGroups: string[][]): number[][] {
+  const blocks: number[][] = [];
+  const placed = new Set<number>();
+  fields.forEach((f, i) => {
+    if (placed.has(i)) return;
+    const group = rowGroups.find((g) => g.includes(f.placeholder));
+    const members = group ? fields.flatMap((x, j) => (group.includes(x.placeholder) && !placed.has(j) ? [j] : [])) : [i];
+    for (const j of members) placed.add(j);
+    blocks.push(members);
+  });
+  return blocks;
+}
+
+/** `rowGroups`: placeholders that share a table row (lib/templates/table-rows.ts), offered as one repeatable row. */
+export function GenerateForm({ template, rowGroups = [] }: { template: { id: string; name: string; variables: TemplateVariable[] }; rowGroups?: string[][] }) {
   const router = useRouter();
   const [name, setName] = useState(`${template.name} ${new Date().toISOString().slice(0, 10)}`);
   const [description, setDescription] = useState("");
@@ -95,13 +46,28 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
   const [data, setData] = useState<DataField[]>(() => dataFieldsOf(template.variables));
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Set when Generate was pressed with every field blank: the next press generates anyway.
+  const [blankWarned, setBlankWarned] = useState(false);
+  // Any edit answers the question: the warning goes until the next all-blank press.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs because fields or data changed, which it does not read
+  useEffect(() => setBlankWarned(false), [fields, data]);
 
   const update = (i: number, patch: Partial<FieldState>) => setFields((all) => all.map((f, j) => (j === i ? { ...f, ...patch } : f)));
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
-    setPending(true);
     setError(null);
+    const blank = (text: string) => text.replace(/<[^>]*>|&nbsp;/g, "").trim() === "";
+    const allBlank =
+      fields.every((f) => f.disabled || (f.stack ? f.stack.every(blank) : blank(f.text))) &&
+      data.every((d) =>
+        d.kind === "rows" ? d.rows.every((row) => Object.values(row).every(blank)) : blank(d.text.replace(/[{}[\]":,]|false|true|null/g, "")),
+      );
+    if (allBlank && !blankWarned) {
+      setBlankWarned(true);
+      return;
+    }
+    setPending(true);
     const variables = fields.map((f) =>
       f.disabled
         ? { placeholder: f.placeholder, mimeType: f.mimeType, isDisabled: true }
@@ -168,64 +134,74 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
         </label>
       </div>
       <ul className="space-y-3">
-        {fields.map((f, i) => (
-          <li key={f.placeholder} className="rounded-lg border border-slate-200 bg-white p-3">
-            <div className="mb-2 flex flex-wrap items-center gap-2">
-              <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs">{f.placeholder}</code>
-              <select
-                aria-label={`Kind of ${f.placeholder}`}
-                value={f.mimeType}
-                onChange={(e) => update(i, { mimeType: e.target.value as Mime, text: "", stack: f.stack ? [""] : null })}
-                className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
-              >
-                {MIMES.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
-              <label className="flex items-center gap-1 text-sm">
-                <input type="checkbox" checked={f.stack !== null} onChange={(e) => update(i, { stack: e.target.checked ? [f.text] : null })} /> repeat
-              </label>
-              <label className="flex items-center gap-1 text-sm">
-                <input type="checkbox" checked={f.disabled} onChange={(e) => update(i, { disabled: e.target.checked })} /> skip
-              </label>
-            </div>
-            {f.disabled ? null : f.stack ? (
-              <div className="space-y-2">
-                {f.stack.map((entry, k) => (
-                  <div key={k} className="flex items-start gap-2">
-                    <div className="min-w-0 flex-1">
-                      <ValueInput
-                        id={`${f.name}-${k}`}
-                        field={f}
-                        value={entry}
-                        onChange={(v) => update(i, { stack: f.stack!.map((x, j) => (j === k ? v : x)) })}
-                      />
-                    </div>
-                    <button
-                      type="button"
-                      aria-label={`Remove entry ${k + 1} of ${f.placeholder}`}
-                      onClick={() => update(i, { stack: f.stack!.filter((_, j) => j !== k) })}
-                      className="rounded border border-slate-300 px-2 py-1 text-sm"
-                    >
-                      ×
-                    </button>
-                  </div>
-                ))}
-                <button
-                  type="button"
-                  onClick={() => update(i, { stack: [...f.stack!, ""] })}
-                  className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm"
-                >
-                  Add entry
-                </button>
+        {blocksOf(fields, rowGroups).map((block) => {
+          if (block.length > 1) {
+            return (
+              <li key={fields[block[0]].placeholder} className="rounded-lg border border-slate-200 bg-white p-3">
+                <TableRowField
+                  fields={block.map((j) => fields[j])}
+                  onChange={(next) => setFields((all) => all.map((f, j) => (block.includes(j) ? next[block.indexOf(j)] : f)))}
+                />
+              </li>
+            );
+          }
+          const i = block[0];
+          const f = fields[i];
+          return (
+            <li key={f.placeholder} className="rounded-lg border border-slate-200 bg-white p-3">
+              <div className="mb-2 flex flex-wrap items-baseline gap-x-3 gap-y-1">
+                <label htmlFor={f.stack ? `${f.name}-0` : f.name} className="text-sm font-medium">
+                  {readableName(f.name)}
+                </label>
+                <span className="text-xs text-slate-500">
+                  <code className="font-mono">{f.placeholder}</code> · {KIND_HINTS[f.mimeType]}
+                </span>
+                <span className="ml-auto flex flex-wrap gap-3">
+                  <label className="flex items-center gap-1 text-sm">
+                    <input type="checkbox" checked={f.stack !== null} onChange={(e) => update(i, { stack: e.target.checked ? [f.text] : null })} /> Repeat
+                  </label>
+                  <label className="flex items-center gap-1 text-sm">
+                    <input type="checkbox" checked={f.disabled} onChange={(e) => update(i, { disabled: e.target.checked })} /> Leave out
+                  </label>
+                </span>
               </div>
-            ) : (
-              <ValueInput id={f.name} field={f} value={f.text} onChange={(v) => update(i, { text: v })} />
-            )}
-          </li>
-        ))}
+              {f.disabled ? null : f.stack ? (
+                <div className="space-y-2">
+                  {f.stack.map((entry, k) => (
+                    <div key={k} className="flex items-start gap-2">
+                      <div className="min-w-0 flex-1">
+                        <ValueInput
+                          id={`${f.name}-${k}`}
+                          label={`${readableName(f.name)}, entry ${k + 1}`}
+                          field={f}
+                          value={entry}
+                          onChange={(v) => update(i, { stack: f.stack!.map((x, j) => (j === k ? v : x)) })}
+                        />
+                      </div>
+                      <button
+                        type="button"
+                        aria-label={`Remove entry ${k + 1} of ${readableName(f.name)}`}
+                        onClick={() => update(i, { stack: f.stack!.filter((_, j) => j !== k) })}
+                        className="rounded border border-slate-300 px-2 py-1 text-sm"
+                      >
+                        ×
+                      </button>
+                    </div>
+                  ))}
+                  <button
+                    type="button"
+                    onClick={() => update(i, { stack: [...f.stack!, ""] })}
+                    className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm"
+                  >
+                    Add entry
+                  </button>
+                </div>
+              ) : (
+                <ValueInput id={f.name} label={readableName(f.name)} field={f} value={f.text} onChange={(v) => update(i, { text: v })} />
+              )}
+            </li>
+          );
+        })}
       </ul>
       {data.length ? (
         <section aria-labelledby="data-heading" className="space-y-3">
@@ -252,13 +228,18 @@ export function GenerateForm({ template }: { template: { id: string; name: strin
           {error}
         </p>
       ) : null}
+      {blankWarned && !error ? (
+        <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          Every field is blank, so the document will have empty gaps where its placeholders are. Fill some in, or press Generate anyway.
+        </p>
+      ) : null}
       <button
         type="submit"
         disabled={pending}
         className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-70"
       >
         {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
-        {pending ? "Generating document and PDF…" : "Generate"}
+        {pending ? "Generating document and PDF…" : blankWarned ? "Generate anyway" : "Generate"}
       </button>
     </form>
   );

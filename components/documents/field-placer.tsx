@@ -1,8 +1,10 @@
 "use client";
+// Size: one component: the drag, keyboard and overlap rules all act on the same fields, selection and message.
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { saveDraftFieldsAction } from "@/lib/dashboard/actions/documents";
+import { firstOverlap, overlaps } from "@/lib/esign/field-overlap";
 import { FormMessage } from "@/components/ui";
 
 type FieldType = "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";
@@ -70,33 +72,48 @@ export function FieldPlacer({
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const gesture = useRef<Gesture | null>(null);
   const suppressClick = useRef(false);
-  const pageRefs = useRef<(HTMLDivElement | null)[]>([]);
+  const pageRefs = useRef<(HTMLFieldSetElement | null)[]>([]);
 
   const colourOf = (recipientId: string) => COLOURS[recipients.findIndex((r) => r.id === recipientId) % COLOURS.length];
   const nameOf = (recipientId: string) => recipients.find((r) => r.id === recipientId)?.name ?? "?";
   const patch = (id: string, p: Partial<PlacerField>) => setFields((all) => all.map((f) => (f.id === id ? { ...f, ...p } : f)));
 
-  const place = useCallback(
-    (type: FieldType, page: number, centreX: number, centreY: number) => {
-      const [w, h] = SIZE[type];
-      const size = pages[page - 1];
-      const field: PlacerField = {
-        id: `new-${++localIds}`,
-        recipientId: active,
-        type,
-        page,
-        x: round(clamp(centreX - w / 2, 0, size.width - w)),
-        y: round(clamp(centreY - h / 2, 0, size.height - h)),
-        width: w,
-        height: h,
-        required: type !== "checkbox",
-      };
-      setFields((all) => [...all, field]);
-      setSelected(field.id);
-      setMessage(null);
-    },
-    [active, pages],
-  );
+  /** The first other field `f` would cover, if any. */
+  const collision = (f: PlacerField, all: PlacerField[] = fields) => all.find((o) => o.id !== f.id && overlaps(o, f));
+  const overlapMessage = (f: PlacerField, other: PlacerField) =>
+    `The ${LABEL[f.type]} field for ${nameOf(f.recipientId)} would overlap the ${LABEL[other.type]} field for ${nameOf(other.recipientId)}: put it elsewhere.`;
+
+  /**
+   * Adds a field centred on a point. `cascade` (a press of a palette button, which always aims at the
+   * same spot) steps it down and right past the fields already there; a drop on a field is refused.
+   */
+  function place(type: FieldType, page: number, centreX: number, centreY: number, cascade: boolean) {
+    const [w, h] = SIZE[type];
+    const size = pages[page - 1];
+    const at = (cx: number, cy: number): PlacerField => ({
+      id: `new-${localIds + 1}`,
+      recipientId: active,
+      type,
+      page,
+      x: round(clamp(cx - w / 2, 0, size.width - w)),
+      y: round(clamp(cy - h / 2, 0, size.height - h)),
+      width: w,
+      height: h,
+      required: type !== "checkbox",
+    });
+    let field = at(centreX, centreY);
+    for (let step = 1; cascade && collision(field) && step < 200; step++) {
+      // Down by the field's height plus a gap, and a little right; back to the top when off the page.
+      const cy = centreY + step * (h + 6);
+      field = at(centreX + (step % 5) * 12, ((cy - h / 2) % (size.height - h)) + h / 2);
+    }
+    const other = collision(field);
+    if (other) return setMessage({ tone: "error", text: overlapMessage(field, other) });
+    localIds++;
+    setFields((all) => [...all, field]);
+    setSelected(field.id);
+    setMessage(null);
+  }
 
   /** Page under a screen point, with the point in PDF points from that page's top-left. */
   function pageAt(clientX: number, clientY: number): { page: number; x: number; y: number } | null {
@@ -125,7 +142,7 @@ export function FieldPlacer({
         best = { page: i + 1, area, x: pages[i].width / 2, y: ((top + bottom) / 2 - r.top) * scale };
       }
     }
-    place(type, best.page, best.x, best.y);
+    place(type, best.page, best.x, best.y, true);
   }
 
   useEffect(() => {
@@ -152,12 +169,27 @@ export function FieldPlacer({
     function onUp(e: PointerEvent) {
       const g = gesture.current;
       gesture.current = null;
-      if (!g || g.kind !== "new") return;
+      if (!g) return;
+      if (g.kind !== "new") {
+        // A move or resize that ends on another field goes back to where it started.
+        const moved = fields.find((f) => f.id === g.id);
+        const other = moved && collision(moved);
+        if (moved && other) {
+          patch(g.id, { x: g.origin.x, y: g.origin.y, width: g.origin.width, height: g.origin.height });
+          setMessage({ tone: "error", text: overlapMessage(moved, other) });
+        }
+        return;
+      }
       setGhost(null);
       if (!g.moved) return; // a click: handled by onClick
+      // The drop's click, if the browser sends one, lands on the palette button: skip it, but only it
+      // (a click that never comes must not swallow the next press of a button).
       suppressClick.current = true;
+      setTimeout(() => {
+        suppressClick.current = false;
+      }, 0);
       const hit = pageAt(e.clientX, e.clientY);
-      if (hit) place(g.type, hit.page, hit.x, hit.y);
+      if (hit) place(g.type, hit.page, hit.x, hit.y, false);
       else setMessage({ tone: "error", text: "Drop the field on a page." });
     }
     window.addEventListener("pointermove", onMove);
@@ -184,7 +216,10 @@ export function FieldPlacer({
     if (moves[e.key]) {
       e.preventDefault();
       const [dx, dy] = moves[e.key];
-      patch(f.id, { x: round(clamp(f.x + dx, 0, size.width - f.width)), y: round(clamp(f.y + dy, 0, size.height - f.height)) });
+      const next = { ...f, x: round(clamp(f.x + dx, 0, size.width - f.width)), y: round(clamp(f.y + dy, 0, size.height - f.height)) };
+      const other = collision(next);
+      if (other) return setMessage({ tone: "error", text: overlapMessage(next, other) });
+      patch(f.id, { x: next.x, y: next.y });
     } else if (e.key === "Delete" || e.key === "Backspace") {
       e.preventDefault();
       remove(f.id);
@@ -197,6 +232,9 @@ export function FieldPlacer({
   }
 
   async function save(send: boolean) {
+    // Fields saved before overlaps were refused may still overlap: say which, in words, before the server does.
+    const pair = firstOverlap(fields);
+    if (pair) return setMessage({ tone: "error", text: overlapMessage(fields[pair[1]], fields[pair[0]]) });
     setPending(send ? "send" : "save");
     setMessage(null);
     const r = await saveDraftFieldsAction({
@@ -284,7 +322,7 @@ export function FieldPlacer({
           </div>
         </div>
         {current ? (
-          <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm" aria-label="Selected field">
+          <section className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm" aria-label="Selected field">
             <p className="font-medium">
               {LABEL[current.type]} · page {current.page}
             </p>
@@ -313,20 +351,20 @@ export function FieldPlacer({
             >
               Remove field
             </button>
-          </div>
+          </section>
         ) : null}
       </aside>
 
       <div className="space-y-4" onPointerDown={() => setSelected(null)}>
         {pages.map((size, i) => (
-          <div
+          <fieldset
             key={i}
             ref={(el) => {
               pageRefs.current[i] = el;
             }}
             data-page={i + 1}
             aria-label={`Page ${i + 1}`}
-            className="relative w-full overflow-hidden rounded-md bg-white shadow ring-1 ring-slate-200"
+            className="relative m-0 block w-full min-w-0 border-0 p-0 overflow-hidden rounded-md bg-white shadow ring-1 ring-slate-200"
             style={{ aspectRatio: `${size.width} / ${size.height}` }}
           >
             {/* eslint-disable-next-line @next/next/no-img-element -- a server-rendered page image, not a static asset */}
@@ -340,10 +378,9 @@ export function FieldPlacer({
             {fields
               .filter((f) => f.page === i + 1)
               .map((f) => (
-                <div
+                <button
+                  type="button"
                   key={f.id}
-                  role="button"
-                  tabIndex={0}
                   data-field={f.type}
                   aria-label={`${LABEL[f.type]} for ${nameOf(f.recipientId)} on page ${f.page}`}
                   aria-pressed={selected === f.id}
@@ -369,9 +406,9 @@ export function FieldPlacer({
                     className="absolute right-0 bottom-0 h-2.5 w-2.5 cursor-se-resize"
                     style={{ background: colourOf(f.recipientId) }}
                   />
-                </div>
+                </button>
               ))}
-          </div>
+          </fieldset>
         ))}
       </div>
       {ghost ? (

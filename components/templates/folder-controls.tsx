@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { Dialog } from "@/components/dialog";
 import { createFolderAction, deleteFolderAction, renameFolderAction } from "@/lib/dashboard/actions/templates";
 
 export function NewFolderButton({ parentId }: { parentId: string | null }) {
@@ -36,7 +37,8 @@ export function NewFolderButton({ parentId }: { parentId: string | null }) {
       }}
     >
       <input
-        autoFocus
+        // Focused when the form opens (a ref, not autoFocus: the form appears on a click, not on page load).
+        ref={(el) => el?.focus()}
         required
         aria-label="Folder name"
         placeholder="Folder name"
@@ -44,7 +46,7 @@ export function NewFolderButton({ parentId }: { parentId: string | null }) {
         onChange={(e) => setName(e.target.value)}
         className="rounded-md border border-slate-300 px-3 py-2 text-sm"
       />
-      <button disabled={pending} className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60">
+      <button type="submit" disabled={pending} className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white disabled:opacity-60">
         {pending ? "Creating…" : "Create folder"}
       </button>
       <button type="button" onClick={() => setOpen(false)} className="text-sm text-slate-600">
@@ -59,47 +61,98 @@ export function NewFolderButton({ parentId }: { parentId: string | null }) {
   );
 }
 
+const SECONDARY = "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50";
+
+/** Rename and Delete for the open folder, each asking in an in-page dialog that also shows any refusal. */
 export function FolderMenu({ id, name, parentId }: { id: string; name: string; parentId: string | null }) {
   const router = useRouter();
+  const [asking, setAsking] = useState<"rename" | "delete" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
+  const close = () => {
+    setAsking(null);
+    setError(null);
+  };
   return (
     <span className="flex flex-wrap items-center gap-2 text-sm">
-      <button
-        type="button"
-        disabled={pending}
-        onClick={() => {
-          const next = window.prompt("Rename folder", name);
-          if (!next || next === name) return;
-          start(async () => {
-            const result = await renameFolderAction({ id, name: next });
-            if (!result.ok) setError(result.error);
-          });
-        }}
-        className="rounded-md border border-slate-300 bg-white px-3 py-1.5"
-      >
+      <button type="button" onClick={() => setAsking("rename")} className={SECONDARY}>
         Rename folder
       </button>
-      <button
-        type="button"
-        disabled={pending}
-        onClick={() => {
-          if (!window.confirm(`Delete the folder “${name}”?`)) return;
-          start(async () => {
-            const result = await deleteFolderAction({ id });
-            if (result.ok) router.push(parentId ? `/templates?folder=${parentId}` : "/templates");
-            else setError(result.error);
-          });
-        }}
-        className="rounded-md border border-red-200 px-3 py-1.5 text-red-700"
-      >
+      <button type="button" onClick={() => setAsking("delete")} className="rounded-md border border-red-200 bg-white px-3 py-1.5 text-red-700 hover:bg-red-50">
         Delete folder
       </button>
-      {error ? (
-        <span role="alert" className="w-full text-red-700">
-          {error}
-        </span>
-      ) : null}
+      <Dialog open={asking === "rename"} title="Rename folder" onClose={close}>
+        <form
+          className="grid gap-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const next = String(new FormData(e.currentTarget).get("name") ?? "").trim();
+            if (!next || next === name) return close();
+            start(async () => {
+              const result = await renameFolderAction({ id, name: next });
+              if (result.ok) close();
+              else setError(result.error);
+            });
+          }}
+        >
+          <label className="block text-sm">
+            <span className="font-medium">Folder name</span>
+            <input
+              name="name"
+              required
+              defaultValue={name}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-rename-error` : undefined}
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+            />
+          </label>
+          <DialogError id={`${id}-rename-error`} error={error} />
+          <DialogButtons pending={pending} confirm="Save" onCancel={close} />
+        </form>
+      </Dialog>
+      <Dialog open={asking === "delete"} title={`Delete the folder “${name}”?`} onClose={close}>
+        <form
+          className="grid gap-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            start(async () => {
+              const result = await deleteFolderAction({ id });
+              if (result.ok) router.push(parentId ? `/templates?folder=${parentId}` : "/templates");
+              else setError(result.error);
+            });
+          }}
+        >
+          <p className="text-sm text-slate-600">Only an empty folder can be deleted.</p>
+          <DialogError id={`${id}-delete-error`} error={error} />
+          <DialogButtons pending={pending} confirm="Delete" danger onCancel={close} />
+        </form>
+      </Dialog>
     </span>
+  );
+}
+
+function DialogError({ id, error }: { id: string; error: string | null }) {
+  if (!error) return null;
+  return (
+    <p id={id} role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800">
+      {error}
+    </p>
+  );
+}
+
+function DialogButtons({ pending, confirm, danger = false, onCancel }: { pending: boolean; confirm: string; danger?: boolean; onCancel: () => void }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <button type="button" onClick={onCancel} className={SECONDARY}>
+        Cancel
+      </button>
+      <button
+        type="submit"
+        disabled={pending}
+        className={`rounded-md px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60 ${danger ? "bg-red-600 hover:bg-red-700" : "bg-brand-600 hover:bg-brand-700"}`}
+      >
+        {pending ? "Working…" : confirm}
+      </button>
+    </div>
   );
 }

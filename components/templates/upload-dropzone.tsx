@@ -49,7 +49,9 @@ export function UploadDropzone({ folderId, limit }: { folderId: string | null; l
 
   return (
     <div className="space-y-2">
-      <div
+      {/* A drop target for the mouse; the keyboard uses the file button inside it. */}
+      <section
+        aria-label="Upload a template"
         onDragOver={(e) => {
           e.preventDefault();
           setOver(true);
@@ -64,7 +66,8 @@ export function UploadDropzone({ folderId, limit }: { folderId: string | null; l
         className={`flex flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed p-6 text-center text-sm ${over ? "border-brand-600 bg-brand-50" : "border-slate-300 bg-white"}`}
       >
         <p>Drop a .docx or .pptx here, or</p>
-        <label className="cursor-pointer rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
+        {/* The input is visually hidden: its keyboard focus shows as a ring on this visible button. */}
+        <label className="cursor-pointer rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600">
           choose a file
           <input
             ref={input}
@@ -79,7 +82,7 @@ export function UploadDropzone({ folderId, limit }: { folderId: string | null; l
             }}
           />
         </label>
-      </div>
+      </section>
       {progress !== null ? (
         <div
           role="progressbar"

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { startTransition, useActionState } from "react";
 import { createWebhookAction } from "@/lib/dashboard/actions/webhooks";
 import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
 
@@ -11,8 +11,17 @@ export function CreateWebhookForm({ availableEvents, defaultName = "signature" }
       {state?.ok ? (
         <SecretReveal title={`Webhook “${state.data.name}” created.`} secret={state.data.secret} />
       ) : (
-        <form action={action} className="grid gap-4" aria-label="Create webhook">
-          <WebhookFields availableEvents={availableEvents} name={defaultName} idPrefix="create" />
+        <form
+          className="grid gap-4"
+          aria-label="Create webhook"
+          // Not <form action>: React clears a form after its action runs, which would empty the boxes the user must fix.
+          onSubmit={(e) => {
+            e.preventDefault();
+            const form = new FormData(e.currentTarget);
+            startTransition(() => action(form));
+          }}
+        >
+          <WebhookFields availableEvents={availableEvents} name={defaultName} idPrefix="create" errors={state?.ok === false ? state.fieldErrors : undefined} />
           <div>
             <button
               type="submit"

@@ -172,7 +172,14 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             );
           }}
         >
-          <WebhookFields availableEvents={availableEvents} name={webhook.name} urls={webhook.urls} events={webhook.events} idPrefix={`edit-${webhook.id}`} />
+          <WebhookFields
+            availableEvents={availableEvents}
+            name={webhook.name}
+            urls={webhook.urls}
+            events={webhook.events}
+            idPrefix={`edit-${webhook.id}`}
+            errors={problem?.fieldErrors}
+          />
           <div>
             <button
               type="submit"

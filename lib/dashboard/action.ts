@@ -38,7 +38,13 @@ const INVALID_INPUT = "Fix the highlighted fields";
 
 function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
   const out: FieldErrors = {};
-  for (const issue of issues) out[issue.path.map(String).join(".") || "form"] ??= issue.message;
+  for (const issue of issues) {
+    const path = issue.path.map(String).join(".") || "form";
+    // Some domain messages start with their field ("urls.0: … does not resolve"): the form shows the field itself.
+    const message =
+      issue.message.startsWith(`${path}: `) || issue.message.startsWith(`${path} `) ? issue.message.slice(path.length).replace(/^:? /, "") : issue.message;
+    out[path] ??= message;
+  }
   return out;
 }
 

@@ -9,6 +9,7 @@
 // completion (the job finds the document completed and only sends what is still unsent). A seal that
 // keeps failing ends the job as `failed` with signature.document.finalization_failed, once; the
 // dashboard's retry puts it back.
+import { displayIp } from "@/lib/net/ip-display";
 import crypto from "node:crypto";
 import { appendAudit } from "@/lib/esign/audit";
 import { requireDocument } from "@/lib/esign/documents";
@@ -125,6 +126,13 @@ const sealedKey = (doc: { orgId: string; id: string }, attempt: number) => `sign
 async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number): Promise<void> {
   const completedAt = new Date();
   injectedSealFailure();
+  // Each signer's first signing request; a document sent without emails counts from when it was sent.
+  const requests = await deps.db.outboxMessage.findMany({
+    where: { documentId: doc.id, kind: "signing_request" },
+    select: { to: true, createdOn: true },
+    orderBy: { createdOn: "asc" },
+  });
+  const firstRequest = (email: string) => requests.find((m) => m.to.toLowerCase() === email.toLowerCase())?.createdOn ?? doc.sentAt;
   const sealed = await deps.seal({
     original: await deps.storage.get(doc.originalPdfKey),
     fields: doc.fields
@@ -138,8 +146,10 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
       signers: doc.recipients.map((r) => ({
         name: r.name,
         email: r.email,
+        sentAt: firstRequest(r.email),
+        viewedAt: r.viewedAt,
         signedAt: r.signedAt!,
-        ip: r.signedIp ?? "unknown",
+        ip: r.signedIp ? displayIp(r.signedIp) : "unknown",
         userAgent: r.signedUserAgent ?? "unknown",
         verification: r.verificationUsed ?? "none",
       })),

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { appendAudit } from "@/lib/esign/audit";
 import type { EsignDeps, Actor, RequestMeta } from "@/lib/esign/types";
-import { checkFieldFits } from "@/lib/esign/field-plan";
+import { checkFieldFits, checkNoOverlap } from "@/lib/esign/field-plan";
 import { requireDocument } from "@/lib/esign/documents";
 import { invalid } from "@/lib/esign/errors";
 import { FIELD_TYPES } from "@/lib/esign/schemas";
@@ -79,6 +79,10 @@ export async function replaceDraftFields(
       throw invalid(`fields.${i} is assigned to someone who is not a recipient of this document`, "FieldRecipientUnknown", `fields.${i}.recipientId`);
     checkFieldFits(pages, f, `fields.${i}`);
   }
+  checkNoOverlap(
+    fields,
+    fields.map((_, i) => `fields.${i}`),
+  );
   if (opts.forSending) {
     const idle = doc.recipients.filter((r) => !fields.some((f) => f.recipientId === r.id)).map((r) => r.name);
     if (idle.length) throw invalid(`Place at least one field for ${idle.join(", ")} before sending`, "SignerWithoutFields", "fields");

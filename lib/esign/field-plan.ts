@@ -1,6 +1,8 @@
 // Where each field of a prepare request lands: on coordinates, or on every match of a text anchor in the
 // PDF; every placement must fit its page as displayed.
 import { invalid } from "@/lib/esign/errors";
+import { ValidationError } from "@/lib/errors";
+import { firstOverlap, type PlacedRect } from "@/lib/esign/field-overlap";
 import type { FieldInput, RecipientInput } from "@/lib/esign/schemas";
 import type { EsignDeps } from "@/lib/esign/types";
 import { fitsOn, type Rect } from "@/lib/pdf/geometry";
@@ -43,6 +45,22 @@ export function checkFieldFits(pages: PageSize[], f: { page: number } & Rect, fi
   }
 }
 
+/**
+ * No two fields may share any area: a date stamped over a signature makes both unreadable. `names[i]`
+ * names field i in the message ("fields.3"); the first overlapping pair is reported, naming both.
+ */
+export function checkNoOverlap(fields: PlacedRect[], names: string[]): void {
+  const pair = firstOverlap(fields);
+  if (!pair) return;
+  const [i, j] = pair;
+  const message = `${names[j]} overlaps ${names[i]} on page ${fields[j].page}`;
+  throw new ValidationError(
+    message,
+    [names[j], names[i]].map((field) => ({ field, message })),
+    "FieldsOverlap",
+  );
+}
+
 export async function planFields(deps: EsignDeps, pdf: Buffer, pages: PageSize[], recipients: RecipientInput[], fields: FieldInput[]): Promise<PlannedField[]> {
   const recipientOf = (f: FieldInput, i: number): number => {
     const index = f.recipientExternalId
@@ -71,6 +89,7 @@ export async function planFields(deps: EsignDeps, pdf: Buffer, pages: PageSize[]
       )
     : [];
   const planned: PlannedField[] = [];
+  const names: string[] = [];
   for (const [i, f] of fields.entries()) {
     const recipientIndex = recipientOf(f, i);
     const common = {
@@ -87,12 +106,15 @@ export async function planFields(deps: EsignDeps, pdf: Buffer, pages: PageSize[]
       for (const { match, ...hit } of hits[k]) {
         checkFieldFits(pages, hit, `fields.${i}`);
         planned.push({ ...common, ...hit, anchor, anchorRect: match });
+        names.push(`fields.${i}`);
       }
       continue;
     }
     const placed = { page: f.page!, x: f.x!, y: f.y!, width: f.width!, height: f.height! };
     checkFieldFits(pages, placed, `fields.${i}`);
     planned.push({ ...common, ...placed, anchor: null, anchorRect: null });
+    names.push(`fields.${i}`);
   }
+  checkNoOverlap(planned, names);
   return planned;
 }

@@ -7,17 +7,19 @@ const message = z.string().meta({ description: "Human-readable description of th
 const code = z.string().meta({ description: "Stable machine-readable code, e.g. ValidationError, DeliverableNotFound" });
 
 /** 7.1 and our own management endpoints. */
-export const errorBody = z.object({ error: code, message }).meta({ id: "Error", description: "Deliverable-family error (7.1)" });
+export const errorBody = z
+  .object({ error: code, message })
+  .meta({ id: "Error", description: "An error from the deliverable and template endpoints: a code and a message" });
 
 const issue = z.object({ field: z.string().meta({ description: "Dotted path of the offending input, e.g. limit or urls.0" }), message: z.string() });
 /** 7.2, 7.3: a request that fails validation. */
 export const validationErrorBody = z
   .object({ message, type: z.literal("ValidationError"), data: z.object({ errors: z.array(issue) }) })
-  .meta({ id: "ValidationErrorBody", description: "Every field problem at once (7.2, 7.3)" });
+  .meta({ id: "ValidationErrorBody", description: "Every field problem at once, each naming its field" });
 /** 7.3: `{ error: "Webhook not found" }`, `{ error: "Cannot test inactive webhook" }`. */
 export const simpleErrorBody = z
   .object({ error: message })
-  .meta({ id: "SimpleError", description: "A resource that does not exist, or a request its state refuses (7.3)" });
+  .meta({ id: "SimpleError", description: "A resource that does not exist, or a request its state refuses" });
 /** 7.3: a name or other unique value already taken; `data` says which. */
 export const conflictErrorBody = z
   .object({ message, error: code, data: z.record(z.string(), z.unknown()).meta({ description: "What conflicts, e.g. { constraint, orgId, name }" }) })
@@ -28,7 +30,7 @@ export const typedErrorBody = z.object({ message, type: code }).meta({ id: "Type
 /** 7.4: message equals error and type equals code. */
 export const signingErrorBody = z
   .object({ message, type: code, error: message, code })
-  .meta({ id: "SigningError", description: "Signing error (7.4): message equals error, type equals code" });
+  .meta({ id: "SigningError", description: "An error from the signing endpoints: message equals error, type equals code" });
 /** 7.4: a key whose role may not do this gets a plain 403. */
 export const plainForbiddenBody = z.object({ message: z.literal("Forbidden") }).meta({ id: "PlainForbidden" });
 

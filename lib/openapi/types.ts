@@ -10,9 +10,9 @@ export type Method = "get" | "post" | "put" | "patch" | "delete";
 
 export const TAGS = [
   { name: "Deliverables", description: "Documents generated from templates" },
-  { name: "Templates", description: "Templates, folders, tags and the template listing (4.2)" },
-  { name: "Signing", description: "Documents for signing and embedded signing (4.3)" },
-  { name: "Webhooks", description: "The organization's signature webhooks and their deliveries (4.4)" },
+  { name: "Templates", description: "Templates, folders, tags and the template listing" },
+  { name: "Signing", description: "Documents for signing and embedded signing" },
+  { name: "Webhooks", description: "The organization's signature webhooks and their deliveries" },
   { name: "Service", description: "Health, readiness, the calling key, the mail outbox and this document" },
 ] as const;
 export type Tag = (typeof TAGS)[number]["name"];

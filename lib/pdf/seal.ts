@@ -35,6 +35,10 @@ export interface StampField extends Rect {
 export interface CertificateSigner {
   name: string;
   email: string;
+  /** When their signing request was first emailed (else when the document was sent); null if never. */
+  sentAt?: Date | null;
+  /** When they first opened the signing page. */
+  viewedAt?: Date | null;
   signedAt: Date;
   ip: string;
   userAgent: string;
@@ -198,7 +202,9 @@ function appendCertificate(doc: PDF, cert: SealRequest["certificate"], documentH
   );
   for (const [i, s] of cert.signers.entries()) {
     line(`Signer ${i + 1}: ${s.name} <${s.email}>`, { bold: true, size: 11 });
-    line(`Signed: ${s.signedAt.toISOString()}   IP address: ${s.ip}   Verification: ${s.verification}`);
+    const at = (d: Date | null | undefined) => d?.toISOString() ?? "not recorded";
+    line(`Sent: ${at(s.sentAt)}   Viewed: ${at(s.viewedAt)}   Signed: ${s.signedAt.toISOString()}`);
+    line(`IP address: ${s.ip}   Verification: ${s.verification}`);
     line(`Browser: ${s.userAgent}`, { gap: 8 });
   }
   line("This document is digitally signed by Quire; any change after signing invalidates the signature.", { size: 8 });

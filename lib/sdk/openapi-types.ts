@@ -1613,7 +1613,7 @@ export interface components {
             createdBy: string;
             orgId: string;
         };
-        /** @description Deliverable-family error (7.1) */
+        /** @description An error from the deliverable and template endpoints: a code and a message */
         Error: {
             /** @description Stable machine-readable code, e.g. ValidationError, DeliverableNotFound */
             error: string;
@@ -1691,7 +1691,7 @@ export interface components {
             /** @description Tag labels; present when showTags is true (the default) */
             tags?: string[];
         };
-        /** @description Every field problem at once (7.2, 7.3) */
+        /** @description Every field problem at once, each naming its field */
         ValidationErrorBody: {
             /** @description Human-readable description of the problem */
             message: string;
@@ -1705,7 +1705,7 @@ export interface components {
                 }[];
             };
         };
-        /** @description A resource that does not exist, or a request its state refuses (7.3) */
+        /** @description A resource that does not exist, or a request its state refuses */
         SimpleError: {
             /** @description Human-readable description of the problem */
             error: string;
@@ -1837,7 +1837,7 @@ export interface components {
          * @enum {string}
          */
         RecipientStatus: "ready" | "pending" | "completed";
-        /** @description Signing error (7.4): message equals error, type equals code */
+        /** @description An error from the signing endpoints: message equals error, type equals code */
         SigningError: {
             /** @description Human-readable description of the problem */
             message: string;

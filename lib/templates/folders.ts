@@ -102,8 +102,10 @@ export async function deleteFolder(db: Db, orgId: string, id: string): Promise<{
     db.template.count({ where: { orgId, folderId: id, isActive: true } }),
   ]);
   if (folders || templates) {
+    const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+    const contents = [templates ? count(templates, "template") : "", folders ? count(folders, "folder") : ""].filter(Boolean).join(" and ");
     throw new ConflictError(
-      `The folder is not empty: it holds ${templates} template(s) and ${folders} folder(s). Move or delete them first.`,
+      `The folder is not empty: it holds ${contents}. Move or delete ${templates + folders === 1 ? "it" : "them"} first.`,
       "FolderNotEmpty",
       { templates, folders },
     );

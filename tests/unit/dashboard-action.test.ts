@@ -49,6 +49,25 @@ describe("dashboardAction", () => {
     await expect(refuse(new Error("bug"))({})).rejects.toThrow("bug");
   });
 
+  it("drops a field path the domain message starts with, since the form shows the field itself", async () => {
+    const refuse = dashboardAction({
+      roles: ["contributor"],
+      denied: "no",
+      input: z.object({}),
+      run: async () =>
+        Promise.reject(
+          new ValidationError("bad", [
+            { field: "urls.0", message: "urls.0: hooks.example.com does not resolve" },
+            { field: "urls.1", message: "urls.1 must be an https:// URL" },
+            { field: "name", message: "names the urls.0 problem" },
+          ]),
+        ),
+    });
+    expect((await refuse({})) as { fieldErrors: unknown }).toMatchObject({
+      fieldErrors: { "urls.0": "hooks.example.com does not resolve", "urls.1": "must be an https:// URL", name: "names the urls.0 problem" },
+    });
+  });
+
   it("reads a form action's input from its form data", async () => {
     const create = dashboardFormAction({
       roles: ["contributor"],

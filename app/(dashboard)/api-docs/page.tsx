@@ -6,6 +6,7 @@ import { Card, PageHeader } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { getConfig } from "@/lib/config";
 import { openApiDocument } from "@/lib/openapi/document";
+import { operationExample } from "@/lib/openapi/examples";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -67,7 +68,14 @@ export default async function ApiDocsPage() {
             {ops
               .filter(({ op }) => op.tags?.includes(tag.name))
               .map(({ path, method, op }) => (
-                <OperationView key={`${method} ${path}`} method={method} path={path} op={op} />
+                <OperationView
+                  key={`${method} ${path}`}
+                  method={method}
+                  path={path}
+                  op={op}
+                  orgId={org.id}
+                  example={operationExample(doc, baseUrl, org.id, method, path, op)}
+                />
               ))}
           </div>
         </section>

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DocumentIcon, FolderIcon } from "@/components/icons";
 import { FolderMenu, NewFolderButton } from "@/components/templates/folder-controls";
+import { TagFilter } from "@/components/templates/tag-filter";
 import { UploadDropzone } from "@/components/templates/upload-dropzone";
 import { Pager } from "@/components/pager";
 import { Card, DataTable, PageHeader, formatDate } from "@/components/ui";
@@ -92,60 +93,53 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
           <UploadDropzone folderId={folderId ?? null} limit={{ bytes: maxUploadBytes, message: templateTooLarge(maxUploadBytes).message }} />
         </div>
       ) : null}
-      <form className="mb-4 flex flex-wrap items-end gap-3" role="search">
-        {folderId ? <input type="hidden" name="folder" value={folderId} /> : null}
-        <input type="hidden" name="view" value={view} />
-        <label className="min-w-0 flex-1 basis-48">
-          <span className="text-sm font-medium">Search templates</span>
-          <input name="q" defaultValue={params.q} placeholder="Name contains…" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
-        </label>
-        {tags.length ? (
+      <search className="mb-4 block">
+        <form className="flex flex-wrap items-end gap-3">
+          {folderId ? <input type="hidden" name="folder" value={folderId} /> : null}
+          <input type="hidden" name="view" value={view} />
+          <label className="min-w-0 flex-1 basis-48">
+            <span className="text-sm font-medium">Search templates</span>
+            <input name="q" defaultValue={params.q} placeholder="Name contains…" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+          </label>
           <label>
-            <span className="text-sm font-medium">Tags (all of)</span>
-            <select name="tag" multiple defaultValue={selectedTags} className="mt-1 block h-10 w-44 rounded-md border border-slate-300 bg-white px-2 text-sm">
-              {tags.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.label}
+            <span className="text-sm font-medium">Sort</span>
+            <select name="sort" defaultValue={sort} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+              {SORT_COLUMNS.map((c) => (
+                <option key={c} value={c}>
+                  {SORT_LABELS[c]}
                 </option>
               ))}
             </select>
           </label>
-        ) : null}
-        <label>
-          <span className="text-sm font-medium">Sort</span>
-          <select name="sort" defaultValue={sort} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
-            {SORT_COLUMNS.map((c) => (
-              <option key={c} value={c}>
-                {SORT_LABELS[c]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className="text-sm font-medium">Order</span>
-          <select name="order" defaultValue={order} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </select>
-        </label>
-        <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">Apply</button>
-        <span className="flex gap-1 text-sm">
-          <Link
-            aria-current={view === "grid" ? "true" : undefined}
-            href={link({ view: "grid" })}
-            className={`rounded px-2 py-1 ${view === "grid" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
-          >
-            Grid
-          </Link>
-          <Link
-            aria-current={view === "list" ? "true" : undefined}
-            href={link({ view: "list" })}
-            className={`rounded px-2 py-1 ${view === "list" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
-          >
-            List
-          </Link>
-        </span>
-      </form>
+          <label>
+            <span className="text-sm font-medium">Order</span>
+            <select name="order" defaultValue={order} className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+              <option value="asc">Ascending</option>
+              <option value="desc">Descending</option>
+            </select>
+          </label>
+          <button type="submit" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+            Apply
+          </button>
+          <span className="flex gap-1 text-sm">
+            <Link
+              aria-current={view === "grid" ? "true" : undefined}
+              href={link({ view: "grid" })}
+              className={`rounded px-2 py-1 ${view === "grid" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
+            >
+              Grid
+            </Link>
+            <Link
+              aria-current={view === "list" ? "true" : undefined}
+              href={link({ view: "list" })}
+              className={`rounded px-2 py-1 ${view === "list" ? "bg-brand-50 text-brand-700" : "text-slate-600"}`}
+            >
+              List
+            </Link>
+          </span>
+          {tags.length ? <TagFilter tags={tags} selected={selectedTags} /> : null}
+        </form>
+      </search>
       {results.length === 0 ? (
         <Card>
           <p className="text-center text-sm text-slate-500">{searching ? "No template matches." : "This folder is empty."}</p>
@@ -168,7 +162,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
                 </span>
                 <span className="mt-1 block text-xs text-slate-500">
                   {item.type === "folder"
-                    ? `${item.templateCount} templates`
+                    ? `${item.templateCount} template${item.templateCount === 1 ? "" : "s"}`
                     : `${kindLabel(item)} · ${Math.max(1, Math.round((item.fileSize ?? 0) / 1024))} KB · ${formatDate(new Date(item.updatedOn!))}`}
                 </span>
                 {item.tags?.length ? <span className="mt-2 block truncate text-xs text-brand-700">{item.tags.join(", ")}</span> : null}

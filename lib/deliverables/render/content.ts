@@ -1,6 +1,7 @@
 // Turns a validated variable value into what the renderer needs: markdown becomes HTML, and
 // subvariable tokens are replaced inside the parent's HTML before it is converted.
 import { Marked } from "marked";
+import { htmlToBlocks, plainText, textToBlocks } from "./html-to-ooxml";
 import type { MimeType } from "./types";
 
 // A private instance: global marked options are shared with any other user of the package.
@@ -92,4 +93,13 @@ function replaceAll(text: string, pairs: [string, string][]): string {
     "g",
   );
   return text.replace(pattern, (match) => values.get(match) ?? match);
+}
+
+/**
+ * A value as the words a reader sees, on one line: HTML and markdown through the same converter as the
+ * document (entities decoded, tags gone), plain text as it is. For summaries such as "Variables used".
+ */
+export function valueAsPlainText(mimeType: string, text: string): string {
+  const blocks = mimeType === "html" ? htmlToBlocks(text) : mimeType === "markdown" ? htmlToBlocks(markdownToHtml(text)) : textToBlocks(text);
+  return plainText(blocks).replace(/\s+/g, " ").trim();
 }

@@ -5,6 +5,7 @@ import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS, WRITERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { getDeliverable } from "@/lib/deliverables/deliverables";
+import { valueAsPlainText } from "@/lib/deliverables/render/content";
 import { NotFoundError } from "@/lib/errors";
 import { loadPlan } from "@/lib/orgs/plan";
 import { DeliverableEditor } from "./editor";
@@ -17,10 +18,7 @@ function summary(v: StoredVariable): string {
   if (v.isDisabled) return "(skipped)";
   if (v.variableStack) return `${Object.keys(v.variableStack as object).length} repeated entries`;
   if (v.mimeType === "image") return "(image)";
-  const text = (v.text ?? "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const text = valueAsPlainText(v.mimeType, v.text ?? "");
   return text.length > 120 ? `${text.slice(0, 120)}…` : text || "(empty)";
 }
 

@@ -67,7 +67,7 @@ export function ResendButton({ id, recipientId, name }: { id: string; recipientI
     <span className="inline-flex items-center gap-2">
       <button
         type="button"
-        aria-label={`Resend to ${name}`}
+        aria-label={`Resend the signing email to ${name}`}
         disabled={pending}
         onClick={() =>
           start(async () => {

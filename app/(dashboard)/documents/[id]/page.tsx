@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { CopyButton } from "@/components/copy-button";
+import { LocalTime } from "@/components/local-time";
 import { Badge, Card, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS, WRITERS } from "@/lib/auth/roles";
@@ -8,6 +10,7 @@ import { auditTrail, verifyAuditChain } from "@/lib/esign/audit";
 import { finalizationOf } from "@/lib/esign/completion";
 import { getDocument } from "@/lib/esign/documents";
 import { NotFoundError } from "@/lib/errors";
+import { displayIp } from "@/lib/net/ip-display";
 import { ResendButton, RetryFinalizationButton, VoidButton } from "./controls";
 import { DeleteDraftButton } from "./delete-draft";
 
@@ -82,7 +85,17 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
                   </span>{" "}
                   <span className="text-slate-500">{r.email}</span>
                   <span className="block text-xs text-slate-500">
-                    {r.signedAt ? `signed ${formatDate(new Date(r.signedAt))}` : r.viewedAt ? `viewed ${formatDate(new Date(r.viewedAt))}` : "not opened"}
+                    {r.signedAt ? (
+                      <>
+                        signed <LocalTime iso={new Date(r.signedAt).toISOString()} />
+                      </>
+                    ) : r.viewedAt ? (
+                      <>
+                        viewed <LocalTime iso={new Date(r.viewedAt).toISOString()} />
+                      </>
+                    ) : (
+                      "not opened"
+                    )}
                   </span>
                 </span>
                 <span className="flex items-center gap-2">
@@ -101,12 +114,19 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
           <ol className="space-y-2 text-sm">
             {trail.map((e) => (
               <li key={e.id}>
-                <span className="font-medium">{e.actionType}</span> <span className="text-slate-500">{formatDate(new Date(e.timestamp))}</span>
+                <span className="font-medium">{e.actionType}</span>{" "}
+                <span className="text-slate-500">
+                  <LocalTime iso={new Date(e.timestamp).toISOString()} />
+                </span>
                 {e.user || e.recipient ? <span className="text-xs text-slate-600"> · by {(e.user ?? e.recipient)!.name}</span> : null}
-                {e.ip ? <span className="text-xs text-slate-500"> · {e.ip}</span> : null}
-                <code className="block truncate font-mono text-[10px] text-slate-400" title={e.currentHash}>
-                  {e.currentHash}
-                </code>
+                {e.ip ? <span className="text-xs text-slate-500"> · {displayIp(e.ip)}</span> : null}
+                {/* The chain hash, short; in full on hover and by the copy button. */}
+                <span className="mt-0.5 flex items-center gap-2">
+                  <code className="font-mono text-[11px] text-slate-500" title={e.currentHash}>
+                    {e.currentHash.slice(0, 12)}…
+                  </code>
+                  <CopyButton value={e.currentHash} small name={`Copy the hash of the ${e.actionType} entry`} />
+                </span>
               </li>
             ))}
           </ol>

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { TemplateDoctor } from "@/components/templates/template-doctor";
 import { TemplateEditor } from "@/components/templates/template-editor";
+import { TemplatePages } from "@/components/templates/template-pages";
 import { Badge, Card, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS, WRITERS } from "@/lib/auth/roles";
@@ -69,13 +70,7 @@ export default async function TemplatePage({ params }: { params: Promise<{ id: s
           )}
           <TemplateDoctor templateId={template.id} />
           <h2 className="mt-6 mb-2 font-medium">Preview</h2>
-          {/* #page=1&view=FitH: the browser's PDF viewer opens on page one, fitted to the width. */}
-          <iframe
-            title="Template preview"
-            src={`/api/dashboard/templates/${template.id}/preview#page=1&view=FitH`}
-            className="h-96 w-full rounded border border-slate-200"
-            loading="lazy"
-          />
+          <TemplatePages templateId={template.id} name={template.name} />
           <dl className="mt-6 grid grid-cols-2 gap-2 text-sm">
             <dt className="text-slate-500">Kind</dt>
             <dd>{kind}</dd>

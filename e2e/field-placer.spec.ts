@@ -1,0 +1,92 @@
+// The field placer: palette buttons keep working after a drag, pressed fields cascade instead of piling
+// up, and overlapping fields are refused in the page and by the API.
+import type { Page } from "@playwright/test";
+import { api, onePagePdf, uniqueEmail } from "./esign";
+import { expect, logIn, test } from "./fixtures";
+
+async function draft(quire: Parameters<typeof api>[0], signer: { name: string; email: string }): Promise<string> {
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(await onePagePdf("Placer test"))]), "placer.pdf");
+  form.set("documentName", "Placer test");
+  form.set("recipients", JSON.stringify([signer]));
+  const res = await api(quire)("/esign/single/prepare-for-review", { method: "POST", body: form });
+  if (res.status !== 200) throw new Error(`prepare-for-review: ${res.status} ${res.text}`);
+  return res.json.data.documentId as string;
+}
+
+async function dragField(page: Page, label: string, fx: number, fy: number) {
+  const source = await page.getByRole("button", { name: label, exact: true }).boundingBox();
+  const target = await page.getByLabel("Page 1", { exact: true }).boundingBox();
+  if (!source || !target) throw new Error("palette or page not on screen");
+  await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(target.x + target.width * fx, target.y + target.height * fy, { steps: 8 });
+  await page.mouse.up();
+}
+
+const boxesOverlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+test("after a drag, palette buttons still add fields by click, Enter and Space; added fields never pile up", async ({ page, quire }) => {
+  const signer = { name: "Pat Placer", email: uniqueEmail("pat") };
+  const id = await draft(quire, signer);
+  await logIn(page, quire);
+  await page.goto(`/documents/${id}/prepare`);
+  await expect(page.getByRole("img", { name: "Page 1" })).toBeVisible();
+  const fields = page.locator("[data-field]");
+
+  await dragField(page, "Signature", 0.3, 0.7);
+  await expect(fields).toHaveCount(1);
+  await page.getByRole("button", { name: "Date", exact: true }).click();
+  await expect(fields).toHaveCount(2);
+  await page.getByRole("button", { name: "Text", exact: true }).focus();
+  await page.keyboard.press("Enter");
+  await expect(fields).toHaveCount(3);
+  await page.getByRole("button", { name: "Initials", exact: true }).focus();
+  await page.keyboard.press("Space");
+  await expect(fields).toHaveCount(4);
+  // The same button again: the new field steps aside instead of landing on the last one.
+  await page.getByRole("button", { name: "Date", exact: true }).click();
+  await page.getByRole("button", { name: "Date", exact: true }).click();
+  await expect(fields).toHaveCount(6);
+  const boxes = await fields.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()));
+  for (let i = 0; i < boxes.length; i++) for (let j = 0; j < i; j++) expect(boxesOverlap(boxes[i], boxes[j]), `fields ${j} and ${i}`).toBe(false);
+
+  // Dropping onto a field is refused with a message, and nothing is added.
+  const signature = (await page.getByRole("button", { name: `Signature for ${signer.name} on page 1` }).boundingBox())!;
+  const pageBox = (await page.getByLabel("Page 1", { exact: true }).boundingBox())!;
+  await dragField(
+    page,
+    "Email",
+    (signature.x + signature.width / 2 - pageBox.x) / pageBox.width,
+    (signature.y + signature.height / 2 - pageBox.y) / pageBox.height,
+  );
+  await expect(page.getByRole("alert").filter({ hasText: "overlap" })).toContainText(`would overlap the Signature field for ${signer.name}`);
+  await expect(fields).toHaveCount(6);
+
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("status")).toHaveText("Draft saved.");
+  await page.reload();
+  await expect(fields).toHaveCount(6);
+});
+
+test("the API refuses two overlapping fields with a 400 naming both", async ({ quire }) => {
+  const signer = { name: "Olga Overlap", email: uniqueEmail("olga") };
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(await onePagePdf("Overlap"))]), "overlap.pdf");
+  form.set("documentName", "Overlap");
+  form.set("recipients", JSON.stringify([signer]));
+  form.set(
+    "fields",
+    JSON.stringify([
+      { type: "signature", recipientEmail: signer.email, page: 1, x: 50, y: 600, width: 200, height: 50 },
+      { type: "text", recipientEmail: signer.email, page: 1, x: 60, y: 700, width: 100, height: 20 },
+      { type: "date", recipientEmail: signer.email, page: 1, x: 150, y: 620, width: 100, height: 20 },
+    ]),
+  );
+  form.set("sendEmail", "false");
+  const res = await api(quire)("/esign/single/prepare-for-signing", { method: "POST", body: form });
+  expect(res.status, res.text).toBe(400);
+  // The signing error shape (docs/contract.md "Errors"): its message names both fields.
+  expect(res.json).toMatchObject({ code: "FieldsOverlap", type: "FieldsOverlap", message: "fields.2 overlaps fields.0 on page 1" });
+});
