@@ -6,7 +6,20 @@ import { useEffect, useId, useRef } from "react";
  * An in-page modal dialog on the native <dialog>: focus moves into it and stays there, Escape closes
  * it, the page behind is inert, and it is announced by its title. Replaces window.prompt/confirm.
  */
-export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: React.ReactNode }) {
+export function Dialog({
+  open,
+  title,
+  onClose,
+  alert = false,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  /** A confirmation of something that cannot be undone: announced as an alert dialog. */
+  alert?: boolean;
+  children: React.ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -18,6 +31,7 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
   return (
     <dialog
       ref={ref}
+      role={alert ? "alertdialog" : undefined}
       aria-labelledby={titleId}
       onClose={onClose}
       className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40"
