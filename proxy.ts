@@ -9,6 +9,7 @@
 //   organization's allowedFrameAncestors (docs/contract.md "Embedded signing"). Page components cannot set response
 //   headers, so it is decided here, before the page renders.
 import { NextResponse, type NextRequest } from "next/server";
+import { PAGE_PATH_HEADER } from "@/lib/auth/login-redirect";
 import { db } from "@/lib/db/client";
 import { frameAncestorsForToken, frameAncestorsHeader } from "@/lib/esign/framing";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/http/request-id";
@@ -26,6 +27,8 @@ export async function proxy(req: NextRequest) {
   }
   const headers = new Headers(req.headers);
   headers.set(REQUEST_ID_HEADER, reqId);
+  // For the login redirect of a signed-out dashboard page (lib/auth/dashboard.ts): where to come back to.
+  headers.set(PAGE_PATH_HEADER, req.nextUrl.pathname + req.nextUrl.search);
   const res = NextResponse.next({ request: { headers } });
   res.headers.set(REQUEST_ID_HEADER, reqId);
 

@@ -87,3 +87,13 @@ test("a dashboard download link opened while signed out goes to the login page, 
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
   await expect(page).toHaveURL("/");
 });
+
+test("a dashboard page opened while signed out comes back after signing in", async ({ page, quire }) => {
+  await page.goto("/documents?status=sent");
+  await expect(page).toHaveURL(`/login?callbackUrl=${encodeURIComponent("/documents?status=sent")}`);
+  await page.getByLabel("Email").fill(quire.seed.login.email);
+  await page.getByLabel("Password").fill(quire.seed.login.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL("/documents?status=sent");
+  await expect(page.getByRole("heading", { name: "Documents", level: 1 })).toBeVisible();
+});

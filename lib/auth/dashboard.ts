@@ -2,8 +2,10 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getServerSession } from "next-auth";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { loginPath, PAGE_PATH_HEADER, safeCallbackPath } from "@/lib/auth/login-redirect";
 import { verifyPassword } from "@/lib/auth/password";
 import { ForbiddenError } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
@@ -73,10 +75,13 @@ export async function dashboardContext(): Promise<DashboardContext | null> {
   };
 }
 
-/** The signed-in user and their workspace, or a redirect to the login page. */
+/** The signed-in user and their workspace, or a redirect to the login page (which brings them back here after). */
 export async function requireDashboard(): Promise<DashboardContext> {
   const ctx = await dashboardContext();
-  if (!ctx) redirect("/login");
+  if (!ctx) {
+    const page = (await headers()).get(PAGE_PATH_HEADER);
+    redirect(page && page !== "/" ? loginPath(safeCallbackPath(page)) : "/login");
+  }
   return ctx;
 }
 
