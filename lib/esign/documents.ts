@@ -16,6 +16,7 @@ import {
 } from "@/lib/esign/errors";
 import { planFields } from "@/lib/esign/field-plan";
 import { documentPreviewLink } from "@/lib/esign/file-links";
+import { planLayoutFields } from "@/lib/esign/layouts";
 import {
   checkExpiresAt,
   checkIdentities,
@@ -66,7 +67,9 @@ export async function prepareDocument(
   const sealable = await deps.inspectPdf(resolved.pdf);
   const source = { ...resolved, pdf: sealable.pdf };
   const pageCount = sealable.pages.length;
-  const fields = await planFields(deps, source.pdf, sealable.pages, input.recipients, input.fields ?? []);
+  const fields = resolved.layout
+    ? planLayoutFields(resolved.layout, input.recipients, input.fields)
+    : await planFields(deps, source.pdf, sealable.pages, input.recipients, input.fields ?? []);
   const sendEmail = input.sendEmail ?? true;
 
   const id = crypto.randomUUID();

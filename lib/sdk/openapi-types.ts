@@ -296,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Send a document for signing
-         * @description Exactly one source: file (multipart), fileLink, templateId or deliverableId. With sendEmail false no signing-link emails are sent: request a signing URL per recipient.
+         * @description Exactly one source: file (multipart), fileLink, templateId, deliverableId or layoutId (a saved layout: its PDF and fields; give one recipient per role, matched by `role` or by order). With sendEmail false no signing-link emails are sent: request a signing URL per recipient.
          *
          *     Needs an API key with role administrator, contributor.
          */
@@ -603,6 +603,58 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/esign/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved field layouts
+         * @description Needs an API key with any role.
+         */
+        get: operations["listSigningLayouts"];
+        put?: never;
+        /**
+         * Save a field layout
+         * @description Fields placed for signer roles (role names instead of people) on a template or an uploaded document's PDF (documentId of a signing document). The PDF is stored with the layout, so the positions keep matching it. Send from it with layoutId on prepare-for-signing or prepare-for-review.
+         *
+         *     Needs an API key with role administrator, contributor.
+         */
+        post: operations["createSigningLayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/esign/layouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved field layout
+         * @description Needs an API key with any role.
+         */
+        get: operations["getSigningLayout"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved field layout
+         * @description Documents already sent from it are not touched.
+         *
+         *     Needs an API key with role administrator, contributor.
+         */
+        delete: operations["deleteSigningLayout"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1414,6 +1466,8 @@ export interface components {
             signingOrder?: number;
             phone?: string;
             externalId?: string;
+            /** @description With layoutId: the layout's role this recipient takes (else recipients take the roles in order) */
+            role?: string;
             identityVerification?: components["schemas"]["IdentityVerification"];
         };
         /** @description On coordinates (page, x, y, width, height in PDF points from the top-left) or on a text anchor (template) */
@@ -1448,6 +1502,29 @@ export interface components {
             defaultValue?: string;
             isReadonly?: boolean;
             isMultiline?: boolean;
+        };
+        /** @description Exactly one of templateId and documentId */
+        SigningLayoutInput: {
+            name: string;
+            /** @description The signer roles in signing order, e.g. ["Client", "Witness"] */
+            roles: string[];
+            fields: components["schemas"]["SigningLayoutField"][];
+            /** @description The layout's PDF is this template, rendered now */
+            templateId?: string;
+            /** @description The layout's PDF is this signing document's original (an uploaded PDF) */
+            documentId?: string;
+        };
+        /** @description A field for a role, in PDF points from the page's top-left corner */
+        SigningLayoutField: {
+            role: string;
+            /** @enum {string} */
+            type: "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            required?: boolean;
         };
         /**
          * Format: date-time
@@ -1999,6 +2076,28 @@ export interface components {
             allowChannelOverride: boolean;
             /** @description Origins allowed to frame the signing page; empty denies all framing */
             allowedFrameAncestors: string[];
+        };
+        SigningLayout: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            sourceKind: "templateId" | "document";
+            sourceRef: string | null;
+            pageCount: number;
+            roles: string[];
+            fields: {
+                role: string;
+                /** @enum {string} */
+                type: "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";
+                page: number;
+                x: number;
+                y: number;
+                width: number;
+                height: number;
+                required: boolean;
+            }[];
+            createdAt: string;
         };
         WebhookWithSecret: {
             /** Format: uuid */
@@ -3583,6 +3682,8 @@ export interface operations {
                     fileLink?: string;
                     templateId?: string;
                     deliverableId?: string;
+                    /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
+                    layoutId?: string;
                     sendEmail?: boolean;
                     returnUrl?: string;
                     /** Format: date-time */
@@ -3601,6 +3702,8 @@ export interface operations {
                     fileLink?: string;
                     templateId?: string;
                     deliverableId?: string;
+                    /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
+                    layoutId?: string;
                     sendEmail?: boolean;
                     returnUrl?: string;
                     /** Format: date-time */
@@ -3728,6 +3831,8 @@ export interface operations {
                     fileLink?: string;
                     templateId?: string;
                     deliverableId?: string;
+                    /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
+                    layoutId?: string;
                     sendEmail?: boolean;
                     returnUrl?: string;
                     /** Format: date-time */
@@ -3746,6 +3851,8 @@ export interface operations {
                     fileLink?: string;
                     templateId?: string;
                     deliverableId?: string;
+                    /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
+                    layoutId?: string;
                     sendEmail?: boolean;
                     returnUrl?: string;
                     /** Format: date-time */
@@ -4883,6 +4990,242 @@ export interface operations {
             /** @description Missing or invalid API key, or the organization cannot be resolved */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    listSigningLayouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every layout, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SigningLayout"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    createSigningLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SigningLayoutInput"];
+            };
+        };
+        responses: {
+            /** @description The layout */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SigningLayout"];
+                    };
+                };
+            };
+            /** @description Validation error, or a request the resource's state refuses */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    getSigningLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The layout */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SigningLayout"];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    deleteSigningLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
