@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { saveDraftFieldsAction } from "@/lib/dashboard/actions/documents";
+import { SaveLayoutPanel } from "@/components/documents/save-layout-panel";
 import { FormMessage } from "@/components/ui";
 
 type FieldType = "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";
@@ -236,6 +237,7 @@ export function FieldPlacer({
           </button>
         </div>
         <FormMessage message={message} />
+        <SaveLayoutPanel documentId={documentId} recipients={recipients} fields={fields} />
         <fieldset className="rounded-lg border border-slate-200 bg-white p-3">
           <legend className="px-1 text-sm font-medium">Fields for</legend>
           <div className="space-y-1">
