@@ -165,9 +165,13 @@ export async function layoutSource(deps: Pick<EsignDeps, "db" | "storage">, orgI
 /**
  * The recipients of a send matched to the layout's roles: by `role` when the recipients name one
  * (then all must), else by order; either way one recipient per role. Returns the layout's fields
- * bound to the recipients' indexes.
+ * bound to the recipients' indexes, and each recipient's default signing order: its role's place.
  */
-export function planLayoutFields(layout: LayoutView, recipients: RecipientInput[], givenFields: unknown[] | undefined): PlannedField[] {
+export function planLayoutFields(
+  layout: LayoutView,
+  recipients: RecipientInput[],
+  givenFields: unknown[] | undefined,
+): { fields: PlannedField[]; signingOrder: number[] } {
   if (givenFields?.length) throw invalid("With layoutId the fields come from the layout; leave fields out", "LayoutFieldsGiven", "fields");
   const roles = layout.roles;
   if (recipients.length !== roles.length)
@@ -202,7 +206,9 @@ export function planLayoutFields(layout: LayoutView, recipients: RecipientInput[
       indexOfRole.set(key, i);
     }
   }
-  return layout.fields.map((f) => ({
+  const roleIndex = new Map(roles.map((r, i) => [roleKey(r), i]));
+  const signingOrder = recipients.map((r, i) => (r.role === undefined ? i : roleIndex.get(roleKey(r.role))!) + 1);
+  const fields = layout.fields.map((f) => ({
     recipientIndex: indexOfRole.get(roleKey(f.role))!,
     type: f.type,
     page: f.page,
@@ -217,4 +223,5 @@ export function planLayoutFields(layout: LayoutView, recipients: RecipientInput[
     anchor: null,
     anchorRect: null,
   }));
+  return { fields, signingOrder };
 }
