@@ -19,6 +19,7 @@ import {
   retryFinalizationSchema,
   voidResultSchema,
 } from "@/lib/esign/responses";
+import { bulkSendReplySchema, bulkSendSchema, MAX_BULK_ROWS } from "@/lib/esign/bulk-send";
 import { createLayoutSchema, layoutDeletedSchema, layoutSchema } from "@/lib/esign/layouts";
 import { signingErrorBody } from "@/lib/http/error-schemas";
 import { dataOf, pageOf, resultsOf } from "@/lib/http/response-schemas";
@@ -254,6 +255,27 @@ export const signingOperations = defineOperations({
     tag: "Signing",
     auth: { family: "signing", roles: SENDERS },
     success: { status: 200, description: "Deleted", json: dataOf(layoutDeletedSchema) },
+    errors: [404],
+  },
+  createBulkSend: {
+    method: "post",
+    path: "/esign/bulk-sends",
+    summary: "Send a saved layout to many signers, one document per row",
+    description: `rows (JSON) or csv (a header "<role> name,<role> email" per role of the layout), at most ${MAX_BULK_ROWS}. Every row is checked first: an invalid row is recorded with its error and creates nothing (no document, no email). The valid rows are sent in the background, each exactly once; follow them with GET /esign/bulk-sends/{id}. 400 only when the request as a whole is unusable (no rows, missing CSV columns).`,
+    tag: "Signing",
+    auth: { family: "signing", roles: SENDERS },
+    body: { json: bulkSendSchema, required: true },
+    success: { status: 201, description: "The batch: invalid rows with their errors, the others queued", json: dataOf(bulkSendReplySchema) },
+    errors: [400, 404],
+  },
+  getBulkSend: {
+    method: "get",
+    path: "/esign/bulk-sends/{id}",
+    summary: "Get a bulk send's progress",
+    description: "Each row's status (invalid, queued, sending, sent, failed), its error and its document.",
+    tag: "Signing",
+    auth: { family: "signing", roles: ANY_ROLE },
+    success: { status: 200, description: "The batch", json: dataOf(bulkSendReplySchema) },
     errors: [404],
   },
 });

@@ -660,6 +660,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/esign/bulk-sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a saved layout to many signers, one document per row
+         * @description rows (JSON) or csv (a header "<role> name,<role> email" per role of the layout), at most 500. Every row is checked first: an invalid row is recorded with its error and creates nothing (no document, no email). The valid rows are sent in the background, each exactly once; follow them with GET /esign/bulk-sends/{id}. 400 only when the request as a whole is unusable (no rows, missing CSV columns).
+         *
+         *     Needs an API key with role administrator, contributor.
+         */
+        post: operations["createBulkSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/esign/bulk-sends/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bulk send's progress
+         * @description Each row's status (invalid, queued, sending, sent, failed), its error and its document.
+         *
+         *     Needs an API key with any role.
+         */
+        get: operations["getBulkSend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks": {
         parameters: {
             query?: never;
@@ -1526,6 +1570,17 @@ export interface components {
             height: number;
             required?: boolean;
         };
+        /** @description Exactly one of rows and csv */
+        BulkSendInput: {
+            layoutId: string;
+            /** @description One item per document: its recipients, one per role of the layout (by role, or in order) */
+            rows?: {
+                recipients: unknown[];
+            }[];
+            /** @description A header row "<role> name,<role> email" for each role of the layout, then one row per document */
+            csv?: string;
+            sendEmail?: boolean;
+        };
         /**
          * Format: date-time
          * @description ISO 8601 timestamp in UTC with milliseconds
@@ -2098,6 +2153,32 @@ export interface components {
                 required: boolean;
             }[];
             createdAt: string;
+        };
+        BulkSend: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            layoutId: string;
+            createdAt: string;
+            total: number;
+            /** @description Rows by status */
+            counts: {
+                [key: string]: number;
+            };
+            /** @description No row is queued or sending any more */
+            done: boolean;
+            rows: {
+                rowNumber: number;
+                /** @enum {string} */
+                status: "invalid" | "queued" | "sending" | "sent" | "failed";
+                error: string | null;
+                documentId: string | null;
+                recipients: {
+                    name: string;
+                    email: string;
+                    role?: string;
+                }[];
+            }[];
         };
         WebhookWithSecret: {
             /** Format: uuid */
@@ -5191,6 +5272,142 @@ export interface operations {
                             /** @constant */
                             deleted: true;
                         };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    createBulkSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkSendInput"];
+            };
+        };
+        responses: {
+            /** @description The batch: invalid rows with their errors, the others queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkSend"];
+                    };
+                };
+            };
+            /** @description Validation error, or a request the resource's state refuses */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    getBulkSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkSend"];
                     };
                 };
             };
