@@ -12,6 +12,7 @@ import { recipientSchema, type RecipientInput } from "@/lib/esign/schemas";
 import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import type { Db } from "@/lib/db/client";
 import { NotFoundError, QuireError } from "@/lib/errors";
+import { now } from "@/lib/clock";
 import { isUuid } from "@/lib/ids";
 import { log } from "@/lib/log";
 
@@ -170,6 +171,28 @@ export async function processBulkSend(deps: EsignDeps, actor: Actor, id: string,
       await deps.db.bulkSendRow.update({ where: { id: next.id }, data: { status: "failed", error: `Row ${next.rowNumber}: ${why}` } });
     }
   }
+}
+
+/** How long queued rows may sit untouched before a reader takes them up (their processor has stopped). */
+const STALLED_MS = 30_000;
+
+/**
+ * Called when the batch is read: rows still queued with nothing touched for a while (the process that
+ * was sending them stopped, e.g. a restart) are taken up again in the background. Safe to call often:
+ * each row is still claimed exactly once.
+ */
+export async function resumeStalledBulkSend(deps: EsignDeps, orgId: string, id: string, meta: RequestMeta): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const batch = await deps.db.bulkSend.findFirst({ where: { id, orgId }, select: { createdBy: true } });
+  if (!batch) return false;
+  const queued = await deps.db.bulkSendRow.count({ where: { bulkSendId: id, status: "queued" } });
+  if (queued === 0) return false;
+  const latest = await deps.db.bulkSendRow.aggregate({ where: { bulkSendId: id }, _max: { updatedOn: true } });
+  if ((latest._max.updatedOn?.getTime() ?? 0) > now().getTime() - STALLED_MS) return false;
+  void processBulkSend(deps, { orgId, userId: batch.createdBy }, id, meta).catch((err) =>
+    log.error({ bulkSendId: id, err: (err as Error).message }, "bulk send stopped"),
+  );
+  return true;
 }
 
 export async function getBulkSend(db: Db, orgId: string, id: string): Promise<BulkSendReply> {
