@@ -4,6 +4,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { saveDraftFieldsAction } from "@/lib/dashboard/actions/documents";
+import { SaveLayoutPanel } from "@/components/documents/save-layout-panel";
 import { firstOverlap, overlaps } from "@/lib/esign/field-overlap";
 import { FormMessage } from "@/components/ui";
 
@@ -19,6 +20,8 @@ export interface PlacerField {
   width: number;
   height: number;
   required: boolean;
+  /** Proposed from a text tag: the tag's box, hidden in the signed output. */
+  anchorRect?: { x: number; y: number; width: number; height: number } | null;
 }
 
 interface Recipient {
@@ -57,7 +60,9 @@ export function FieldPlacer({
   pages,
   recipients,
   initialFields,
+  tags = { proposed: 0, unassigned: [] },
 }: {
+  tags?: { proposed: number; unassigned: string[] };
   documentId: string;
   pages: { width: number; height: number }[];
   recipients: Recipient[];
@@ -274,6 +279,13 @@ export function FieldPlacer({
           </button>
         </div>
         <FormMessage message={message} />
+        {tags.proposed || tags.unassigned.length ? (
+          <p role="note" className="rounded-md bg-amber-50 px-3 py-2 text-xs text-amber-900">
+            {tags.proposed ? `${tags.proposed} field(s) placed from text tags in the document (the tags are hidden in the signed copy). ` : ""}
+            {tags.unassigned.length ? `No signer left for ${tags.unassigned.join(", ")}: add a signer or place these yourself.` : ""}
+          </p>
+        ) : null}
+        <SaveLayoutPanel documentId={documentId} recipients={recipients} fields={fields} />
         <fieldset className="rounded-lg border border-slate-200 bg-white p-3">
           <legend className="px-1 text-sm font-medium">Fields for</legend>
           <div className="space-y-1">

@@ -17,15 +17,21 @@ const blankSigner = (): Signer => ({ key: nextKey++, name: "", email: "" });
 // whether Quire emails the links. The server turns it into a draft; the field placer is next.
 export function NewDocumentForm({
   deliverables,
+  layouts,
   initialDeliverableId,
   limit,
 }: {
   deliverables: { id: string; name: string }[];
+  layouts: { id: string; name: string; roles: string[] }[];
   initialDeliverableId?: string;
   limit: { bytes: number; message: string };
 }) {
   const router = useRouter();
-  const [source, setSource] = useState<"file" | "deliverable">(initialDeliverableId ? "deliverable" : "file");
+  const [source, setSource] = useState<"file" | "deliverable" | "layout">(initialDeliverableId ? "deliverable" : "file");
+  const [layoutId, setLayoutId] = useState(layouts[0]?.id ?? "");
+  // With a layout, one signer per role (by role index): only names and emails are asked for.
+  const [roleSigners, setRoleSigners] = useState<Record<number, { name: string; email: string }>>({});
+  const layout = layouts.find((l) => l.id === layoutId);
   const [file, setFile] = useState<File | null>(null);
   const [deliverableId, setDeliverableId] = useState(initialDeliverableId ?? deliverables[0]?.id ?? "");
   const [name, setName] = useState("");
@@ -50,11 +56,17 @@ export function NewDocumentForm({
     if (source === "file" && !file) return setMessage({ tone: "error", text: "Choose a PDF, DOCX or PPTX file." });
     if (source === "file" && file && file.size > limit.bytes) return setMessage({ tone: "error", text: limit.message });
     if (source === "deliverable" && !deliverableId) return setMessage({ tone: "error", text: "Choose a deliverable." });
+    if (source === "layout" && !layout) return setMessage({ tone: "error", text: "Choose a layout." });
     const form = new FormData();
     if (source === "file" && file) form.set("file", file);
+    else if (source === "layout") form.set("layoutId", layoutId);
     else form.set("deliverableId", deliverableId);
     if (name.trim()) form.set("documentName", name.trim());
-    form.set("recipients", JSON.stringify(signers.map((s, i) => ({ name: s.name.trim(), email: s.email.trim(), signingOrder: inOrder ? i + 1 : 1 }))));
+    const people =
+      source === "layout" && layout
+        ? layout.roles.map((role, i) => ({ ...(roleSigners[i] ?? { name: "", email: "" }), role }))
+        : signers.map((s) => ({ name: s.name, email: s.email }));
+    form.set("recipients", JSON.stringify(people.map((s, i) => ({ ...s, name: s.name.trim(), email: s.email.trim(), signingOrder: inOrder ? i + 1 : 1 }))));
     form.set("sendEmail", String(sendEmail));
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/dashboard/documents");
@@ -106,8 +118,28 @@ export function NewDocumentForm({
         <div role="tablist" aria-label="Source" className="mb-4 inline-flex rounded-lg bg-slate-100 p-1">
           {tab("file", "Upload a file")}
           {tab("deliverable", "A deliverable")}
+          {tab("layout", "Use a layout")}
         </div>
-        {source === "file" ? (
+        {source === "layout" ? (
+          layouts.length ? (
+            <label className="block">
+              <span className="text-sm font-medium">Saved layout</span>
+              <select
+                value={layoutId}
+                onChange={(e) => setLayoutId(e.target.value)}
+                className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
+              >
+                {layouts.map((l) => (
+                  <option key={l.id} value={l.id}>
+                    {l.name} ({l.roles.join(", ")})
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <p className="text-sm text-slate-600">No saved layouts yet: place fields on a document, then choose Save as layout.</p>
+          )
+        ) : source === "file" ? (
           <label className="block">
             <span className="text-sm font-medium">PDF, DOCX or PPTX</span>
             <input
@@ -149,70 +181,103 @@ export function NewDocumentForm({
 
       <section className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
         <h2 className="mb-3 font-medium">Signers</h2>
-        <ol className="space-y-3">
-          {signers.map((s, i) => (
-            <li key={s.key} className="flex flex-wrap items-end gap-2 rounded-md border border-slate-100 p-2 sm:flex-nowrap">
-              <span className="w-6 self-center text-sm font-medium text-slate-500">{inOrder ? `${i + 1}.` : "•"}</span>
-              <label className="min-w-0 flex-1 basis-40">
-                <span className="text-xs font-medium text-slate-600">Name</span>
-                <input
-                  required
-                  aria-label={`Signer ${i + 1} name`}
-                  value={s.name}
-                  onChange={(e) => update(s.key, { name: e.target.value })}
-                  className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
-                />
-              </label>
-              <label className="min-w-0 flex-1 basis-48">
-                <span className="text-xs font-medium text-slate-600">Email</span>
-                <input
-                  required
-                  type="email"
-                  aria-label={`Signer ${i + 1} email`}
-                  value={s.email}
-                  onChange={(e) => update(s.key, { email: e.target.value })}
-                  className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
-                />
-              </label>
-              <span className="flex gap-1">
-                <button
-                  type="button"
-                  aria-label={`Move signer ${i + 1} up`}
-                  disabled={i === 0}
-                  onClick={() => move(i, -1)}
-                  className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40"
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  aria-label={`Move signer ${i + 1} down`}
-                  disabled={i === signers.length - 1}
-                  onClick={() => move(i, 1)}
-                  className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40"
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  aria-label={`Remove signer ${i + 1}`}
-                  disabled={signers.length === 1}
-                  onClick={() => setSigners((all) => all.filter((x) => x.key !== s.key))}
-                  className="rounded border border-slate-300 px-2 py-2 text-xs text-red-700 disabled:opacity-40"
-                >
-                  ✕
-                </button>
-              </span>
-            </li>
-          ))}
-        </ol>
-        <button
-          type="button"
-          onClick={() => setSigners((all) => [...all, blankSigner()])}
-          className="mt-3 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50"
-        >
-          Add signer
-        </button>
+        {source === "layout" && layout ? (
+          <ol className="space-y-3">
+            {layout.roles.map((role, i) => (
+              <li key={`${layout.id}-${role}`} className="flex flex-wrap items-end gap-2 rounded-md border border-slate-100 p-2 sm:flex-nowrap">
+                <span className="w-24 self-center text-sm font-medium text-slate-600">{role}</span>
+                <label className="min-w-0 flex-1 basis-40">
+                  <span className="text-xs font-medium text-slate-600">Name</span>
+                  <input
+                    required
+                    aria-label={`${role} name`}
+                    value={roleSigners[i]?.name ?? ""}
+                    onChange={(e) => setRoleSigners((all) => ({ ...all, [i]: { email: all[i]?.email ?? "", name: e.target.value } }))}
+                    className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
+                  />
+                </label>
+                <label className="min-w-0 flex-1 basis-48">
+                  <span className="text-xs font-medium text-slate-600">Email</span>
+                  <input
+                    required
+                    type="email"
+                    aria-label={`${role} email`}
+                    value={roleSigners[i]?.email ?? ""}
+                    onChange={(e) => setRoleSigners((all) => ({ ...all, [i]: { name: all[i]?.name ?? "", email: e.target.value } }))}
+                    className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
+                  />
+                </label>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <ol className="space-y-3">
+            {signers.map((s, i) => (
+              <li key={s.key} className="flex flex-wrap items-end gap-2 rounded-md border border-slate-100 p-2 sm:flex-nowrap">
+                <span className="w-6 self-center text-sm font-medium text-slate-500">{inOrder ? `${i + 1}.` : "•"}</span>
+                <label className="min-w-0 flex-1 basis-40">
+                  <span className="text-xs font-medium text-slate-600">Name</span>
+                  <input
+                    required
+                    aria-label={`Signer ${i + 1} name`}
+                    value={s.name}
+                    onChange={(e) => update(s.key, { name: e.target.value })}
+                    className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
+                  />
+                </label>
+                <label className="min-w-0 flex-1 basis-48">
+                  <span className="text-xs font-medium text-slate-600">Email</span>
+                  <input
+                    required
+                    type="email"
+                    aria-label={`Signer ${i + 1} email`}
+                    value={s.email}
+                    onChange={(e) => update(s.key, { email: e.target.value })}
+                    className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
+                  />
+                </label>
+                <span className="flex gap-1">
+                  <button
+                    type="button"
+                    aria-label={`Move signer ${i + 1} up`}
+                    disabled={i === 0}
+                    onClick={() => move(i, -1)}
+                    className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40"
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Move signer ${i + 1} down`}
+                    disabled={i === signers.length - 1}
+                    onClick={() => move(i, 1)}
+                    className="rounded border border-slate-300 px-2 py-2 text-xs disabled:opacity-40"
+                  >
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Remove signer ${i + 1}`}
+                    disabled={signers.length === 1}
+                    onClick={() => setSigners((all) => all.filter((x) => x.key !== s.key))}
+                    className="rounded border border-slate-300 px-2 py-2 text-xs text-red-700 disabled:opacity-40"
+                  >
+                    ✕
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+        {source === "layout" ? null : (
+          <button
+            type="button"
+            onClick={() => setSigners((all) => [...all, blankSigner()])}
+            className="mt-3 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50"
+          >
+            Add signer
+          </button>
+        )}
         <div className="mt-4 space-y-2 text-sm">
           <label className="flex items-center gap-2">
             <input type="checkbox" checked={inOrder} onChange={(e) => setInOrder(e.target.checked)} />
@@ -232,7 +297,7 @@ export function NewDocumentForm({
           className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
         >
           {progress ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white" /> : null}
-          Continue to fields
+          {source === "layout" ? "Continue to review" : "Continue to fields"}
         </button>
         {progress ? (
           <span role="status" className="text-sm text-slate-600">

@@ -16,6 +16,7 @@ import {
 } from "@/lib/esign/errors";
 import { planFields } from "@/lib/esign/field-plan";
 import { documentPreviewLink } from "@/lib/esign/file-links";
+import { planLayoutFields } from "@/lib/esign/layouts";
 import {
   checkExpiresAt,
   checkIdentities,
@@ -66,7 +67,9 @@ export async function prepareDocument(
   const sealable = await deps.inspectPdf(resolved.pdf);
   const source = { ...resolved, pdf: sealable.pdf };
   const pageCount = sealable.pages.length;
-  const fields = await planFields(deps, source.pdf, sealable.pages, input.recipients, input.fields ?? []);
+  // From a layout, a recipient signs in its role's place unless it says otherwise.
+  const fromLayout = resolved.layout ? planLayoutFields(resolved.layout, input.recipients, input.fields) : null;
+  const fields = fromLayout?.fields ?? (await planFields(deps, source.pdf, sealable.pages, input.recipients, input.fields ?? []));
   const sendEmail = input.sendEmail ?? true;
 
   const id = crypto.randomUUID();
@@ -100,7 +103,7 @@ export async function prepareDocument(
               email: r.email,
               phone: r.phone ?? null,
               externalId: r.externalId ?? null,
-              signingOrder: r.signingOrder ?? i + 1,
+              signingOrder: r.signingOrder ?? fromLayout?.signingOrder[i] ?? i + 1,
               identityVerification: (r.identityVerification ?? undefined) as Prisma.InputJsonValue | undefined,
               returnUrl: input.returnUrl ?? null,
               accessTokenHash: hashToken(signingLinkToken(deps.linkSecret, recipientIds[i])),

@@ -8,6 +8,9 @@ import { checkFieldFits, checkNoOverlap } from "@/lib/esign/field-plan";
 import { requireDocument } from "@/lib/esign/documents";
 import { invalid } from "@/lib/esign/errors";
 import { FIELD_TYPES } from "@/lib/esign/schemas";
+import { detectTextTags, isTagBox } from "@/lib/esign/text-tags";
+
+const rectSchema = z.object({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() });
 
 export const placedFieldSchema = z.object({
   recipientId: z.uuid({ message: "must be a recipient id" }),
@@ -18,6 +21,8 @@ export const placedFieldSchema = z.object({
   width: z.number().min(4).max(2000),
   height: z.number().min(4).max(2000),
   required: z.boolean().default(true),
+  /** A field proposed from a text tag: the tag's box, hidden in the output (must be a tag of the PDF). */
+  anchorRect: rectSchema.nullable().optional(),
 });
 export type PlacedField = z.infer<typeof placedFieldSchema>;
 export const placedFieldsSchema = z.object({ fields: z.array(placedFieldSchema).max(500, "at most 500 fields") });
@@ -29,32 +34,42 @@ export interface DraftLayout {
   pages: { width: number; height: number }[];
   recipients: { id: string; name: string; email: string; signingOrder: number }[];
   fields: (PlacedField & { id: string })[];
+  /** Text tags found when the draft had no fields yet: proposed as its fields; tags with no signer left. */
+  tags: { proposed: number; unassigned: string[] };
 }
 
-async function pagesOf(deps: Pick<EsignDeps, "storage" | "pageSizes">, pdfKey: string) {
-  return deps.pageSizes(await deps.storage.get(pdfKey));
-}
+type Deps = Pick<EsignDeps, "db" | "storage" | "pageSizes" | "findAnchors">;
+type Rect = z.infer<typeof rectSchema>;
 
-export async function draftLayout(deps: Pick<EsignDeps, "db" | "storage" | "pageSizes">, orgId: string, id: string): Promise<DraftLayout> {
+export async function draftLayout(deps: Deps, orgId: string, id: string): Promise<DraftLayout> {
   const doc = await requireDocument(deps.db, orgId, id);
   const fields = await deps.db.signingField.findMany({ where: { documentId: id }, orderBy: [{ page: "asc" }, { y: "asc" }, { x: "asc" }] });
+  const pdf = await deps.storage.get(doc.originalPdfKey);
+  const recipients = doc.recipients.map((r) => ({ id: r.id, name: r.name, email: r.email, signingOrder: r.signingOrder }));
+  // Only a draft without fields gets proposals: once the sender placed or removed fields, theirs stand.
+  const tagged = fields.length === 0 && doc.status === "draft" ? await detectTextTags(deps, pdf, recipients.length) : { fields: [], unassigned: [] };
   return {
     id: doc.id,
     name: doc.name,
     status: doc.status,
-    pages: await pagesOf(deps, doc.originalPdfKey),
-    recipients: doc.recipients.map((r) => ({ id: r.id, name: r.name, email: r.email, signingOrder: r.signingOrder })),
-    fields: fields.map((f) => ({
-      id: f.id,
-      recipientId: f.recipientId,
-      type: f.type as PlacedField["type"],
-      page: f.page,
-      x: f.x,
-      y: f.y,
-      width: f.width,
-      height: f.height,
-      required: f.required,
-    })),
+    pages: await deps.pageSizes(pdf),
+    recipients,
+    tags: { proposed: tagged.fields.length, unassigned: tagged.unassigned },
+    fields: [
+      ...tagged.fields.map(({ recipientIndex, anchor: _anchor, ...f }, i) => ({ ...f, id: `tag-${i}`, recipientId: recipients[recipientIndex].id })),
+      ...fields.map((f) => ({
+        id: f.id,
+        recipientId: f.recipientId,
+        type: f.type as PlacedField["type"],
+        page: f.page,
+        x: f.x,
+        y: f.y,
+        width: f.width,
+        height: f.height,
+        required: f.required,
+        anchorRect: (f.anchorRect as Rect | null) ?? null,
+      })),
+    ],
   };
 }
 
@@ -63,7 +78,7 @@ export async function draftLayout(deps: Pick<EsignDeps, "db" | "storage" | "page
  * `forSending` also refuses a signer without a single field (they could only click "finish").
  */
 export async function replaceDraftFields(
-  deps: Pick<EsignDeps, "db" | "storage" | "pageSizes">,
+  deps: Deps,
   actor: Actor,
   id: string,
   fields: PlacedField[],
@@ -72,12 +87,17 @@ export async function replaceDraftFields(
 ): Promise<number> {
   const doc = await requireDocument(deps.db, actor.orgId, id);
   if (doc.status !== "draft") throw invalid(`The document is already ${doc.status}; fields can only change on a draft`, "DocumentAlreadySent", "documentId");
-  const pages = await pagesOf(deps, doc.originalPdfKey);
+  const pdf = await deps.storage.get(doc.originalPdfKey);
+  const pages = await deps.pageSizes(pdf);
+  const tags = fields.some((f) => f.anchorRect) ? (await detectTextTags(deps, pdf, doc.recipients.length)).fields : [];
   const recipientIds = new Set(doc.recipients.map((r) => r.id));
   for (const [i, f] of fields.entries()) {
     if (!recipientIds.has(f.recipientId))
       throw invalid(`fields.${i} is assigned to someone who is not a recipient of this document`, "FieldRecipientUnknown", `fields.${i}.recipientId`);
     checkFieldFits(pages, f, `fields.${i}`);
+    // Hiding is for the document's own tags: never an arbitrary part of a page.
+    if (f.anchorRect && !isTagBox(tags, f.page, f.anchorRect))
+      throw invalid(`fields.${i}.anchorRect is not a text tag of page ${f.page}`, "FieldTagUnknown", `fields.${i}.anchorRect`);
   }
   checkNoOverlap(
     fields,
@@ -89,7 +109,17 @@ export async function replaceDraftFields(
   }
   await deps.db.$transaction(async (tx) => {
     await tx.signingField.deleteMany({ where: { documentId: id } });
-    if (fields.length) await tx.signingField.createMany({ data: fields.map((f) => ({ ...f, documentId: id, isReadonly: false, isMultiline: false })) });
+    if (fields.length)
+      await tx.signingField.createMany({
+        data: fields.map(({ anchorRect, ...f }) => ({
+          ...f,
+          anchorRect: anchorRect ? { ...anchorRect } : undefined,
+          anchor: anchorRect ? (tags.find((t) => t.page === f.page && isTagBox([t], f.page, anchorRect))?.anchor ?? null) : null,
+          documentId: id,
+          isReadonly: false,
+          isMultiline: false,
+        })),
+      });
     await appendAudit(tx, id, {
       actionType: "fields_updated",
       userId: actor.userId,

@@ -7,7 +7,7 @@ import type { FieldInput, RecipientInput } from "@/lib/esign/schemas";
 import type { EsignDeps } from "@/lib/esign/types";
 import { fitsOn, type Rect } from "@/lib/pdf/geometry";
 
-const DEFAULT_FIELD_SIZE: Record<string, { width: number; height: number }> = {
+export const DEFAULT_FIELD_SIZE: Record<string, { width: number; height: number }> = {
   signature: { width: 160, height: 40 },
   initial: { width: 60, height: 30 },
   checkbox: { width: 14, height: 14 },
@@ -103,7 +103,7 @@ export async function planFields(deps: EsignDeps, pdf: Buffer, pages: PageSize[]
     const k = anchored.findIndex((a) => a.i === i);
     if (k >= 0) {
       const anchor = (f.template!.anchor ?? f.template!.searchText)!;
-      for (const { match, ...hit } of hits[k]) {
+      for (const { match, text: _text, ...hit } of hits[k]) {
         checkFieldFits(pages, hit, `fields.${i}`);
         planned.push({ ...common, ...hit, anchor, anchorRect: match });
         names.push(`fields.${i}`);

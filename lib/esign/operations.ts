@@ -1,6 +1,7 @@
 // The signing operations (docs/contract.md 4.3): one record each, bound by the route files under app/esign.
 // lib/openapi/document.ts renders them; apiRoute() takes them, so roles, feature, family and
 // idempotency are declared here only.
+import { z } from "zod";
 import { ANY_ROLE, SENDERS, WRITERS } from "@/lib/auth/roles";
 import { FILE_LINK_TTL_SECONDS } from "@/lib/esign/file-links";
 import { listDocumentsQuery, prepareSchema, resendSchema, signingUrlSchema, voidSchema } from "@/lib/esign/schemas";
@@ -18,6 +19,8 @@ import {
   retryFinalizationSchema,
   voidResultSchema,
 } from "@/lib/esign/responses";
+import { bulkSendReplySchema, bulkSendSchema, MAX_BULK_ROWS } from "@/lib/esign/bulk-send";
+import { createLayoutSchema, layoutDeletedSchema, layoutSchema } from "@/lib/esign/layouts";
 import { signingErrorBody } from "@/lib/http/error-schemas";
 import { dataOf, pageOf, resultsOf } from "@/lib/http/response-schemas";
 
@@ -30,7 +33,7 @@ export const signingOperations = defineOperations({
     path: "/esign/single/prepare-for-signing",
     summary: "Send a document for signing",
     description:
-      "Exactly one source: file (multipart), fileLink, templateId or deliverableId. With sendEmail false no signing-link emails are sent: request a signing URL per recipient.",
+      "Exactly one source: file (multipart), fileLink, templateId, deliverableId or layoutId (a saved layout: its PDF and fields; give one recipient per role, matched by `role` or by order). With sendEmail false no signing-link emails are sent: request a signing URL per recipient.",
     tag: "Signing",
     auth: { family: "signing", roles: SENDERS },
     idempotent: true,
@@ -213,5 +216,66 @@ export const signingOperations = defineOperations({
     auth: { family: "signing", roles: ANY_ROLE },
     success: { status: 200, description: "The settings", json: resultsOf(embeddedSigningSettingsSchema) },
     onlyErrors: [401],
+  },
+  createSigningLayout: {
+    method: "post",
+    path: "/esign/layouts",
+    summary: "Save a field layout",
+    description:
+      "Fields placed for signer roles (role names instead of people) on a template or an uploaded document's PDF (documentId of a signing document). The PDF is stored with the layout, so the positions keep matching it. Send from it with layoutId on prepare-for-signing or prepare-for-review.",
+    tag: "Signing",
+    auth: { family: "signing", roles: SENDERS },
+    body: { json: createLayoutSchema, required: true },
+    success: { status: 201, description: "The layout", json: dataOf(layoutSchema) },
+    errors: [400, 404],
+  },
+  listSigningLayouts: {
+    method: "get",
+    path: "/esign/layouts",
+    summary: "List saved field layouts",
+    tag: "Signing",
+    auth: { family: "signing", roles: ANY_ROLE },
+    success: { status: 200, description: "Every layout, newest first", json: dataOf(z.array(layoutSchema)) },
+    onlyErrors: [401],
+  },
+  getSigningLayout: {
+    method: "get",
+    path: "/esign/layouts/{id}",
+    summary: "Get a saved field layout",
+    tag: "Signing",
+    auth: { family: "signing", roles: ANY_ROLE },
+    success: { status: 200, description: "The layout", json: dataOf(layoutSchema) },
+    errors: [404],
+  },
+  deleteSigningLayout: {
+    method: "delete",
+    path: "/esign/layouts/{id}",
+    summary: "Delete a saved field layout",
+    description: "Documents already sent from it are not touched.",
+    tag: "Signing",
+    auth: { family: "signing", roles: SENDERS },
+    success: { status: 200, description: "Deleted", json: dataOf(layoutDeletedSchema) },
+    errors: [404],
+  },
+  createBulkSend: {
+    method: "post",
+    path: "/esign/bulk-sends",
+    summary: "Send a saved layout to many signers, one document per row",
+    description: `rows (JSON) or csv (a header "<role> name,<role> email" per role of the layout), at most ${MAX_BULK_ROWS}. Every row is checked first: an invalid row is recorded with its error and creates nothing (no document, no email). The valid rows are sent in the background, each exactly once; follow them with GET /esign/bulk-sends/{id}. 400 only when the request as a whole is unusable (no rows, missing CSV columns).`,
+    tag: "Signing",
+    auth: { family: "signing", roles: SENDERS },
+    body: { json: bulkSendSchema, required: true },
+    success: { status: 201, description: "The batch: invalid rows with their errors, the others queued", json: dataOf(bulkSendReplySchema) },
+    errors: [400, 404],
+  },
+  getBulkSend: {
+    method: "get",
+    path: "/esign/bulk-sends/{id}",
+    summary: "Get a bulk send's progress",
+    description: "Each row's status (invalid, queued, sending, sent, failed), its error and its document.",
+    tag: "Signing",
+    auth: { family: "signing", roles: ANY_ROLE },
+    success: { status: 200, description: "The batch", json: dataOf(bulkSendReplySchema) },
+    errors: [404],
   },
 });

@@ -47,6 +47,13 @@ export const recipientSchema = z
     signingOrder: z.number({ message: "must be a whole number" }).int().min(1).max(1000).optional(),
     phone: z.string().max(32).optional(),
     externalId: z.string().trim().min(1).max(255).optional(),
+    role: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "With layoutId: the layout's role this recipient takes (else recipients take the roles in order)" }),
     // Checked by lib/esign/identity.ts, which names each problem with its own 7.4 code.
     identityVerification: z
       .unknown()
@@ -110,6 +117,7 @@ export const prepareSchema = z.object({
   fileLink: z.string().optional(),
   templateId: z.string().optional(),
   deliverableId: z.string().optional(),
+  layoutId: z.string().optional().meta({ description: "A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles" }),
   sendEmail: booleanish.optional(),
   returnUrl: z.string().optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),

@@ -1,6 +1,7 @@
 // A signing document's source (a file, a fileLink, a template or a deliverable) becomes the one PDF that is signed.
 import crypto from "node:crypto";
 import { invalid } from "@/lib/esign/errors";
+import { type LayoutView, layoutSource } from "@/lib/esign/layouts";
 import type { PrepareInput } from "@/lib/esign/schemas";
 import type { Actor, EsignDeps } from "@/lib/esign/types";
 import { NotFoundError } from "@/lib/errors";
@@ -20,22 +21,23 @@ function officeKind(name: string): "docx" | "pptx" | null {
   return m ? (m[1].toLowerCase() as "docx" | "pptx") : null;
 }
 
-/** Exactly one of file, fileLink, templateId, deliverableId becomes the PDF to sign. */
+/** Exactly one of file, fileLink, templateId, deliverableId, layoutId becomes the PDF to sign; a layout brings its fields too. */
 export async function resolveSource(
   deps: EsignDeps,
   actor: Actor,
   input: PrepareInput,
   file?: UploadedFile,
-): Promise<{ pdf: Buffer; kind: string; ref: string | null; name: string }> {
+): Promise<{ pdf: Buffer; kind: string; ref: string | null; name: string; layout?: LayoutView }> {
   const given = [
     file ? "file" : null,
     input.fileLink ? "fileLink" : null,
     input.templateId ? "templateId" : null,
     input.deliverableId ? "deliverableId" : null,
+    input.layoutId ? "layoutId" : null,
   ].filter(Boolean);
   if (given.length !== 1)
     throw invalid(
-      `Give exactly one document source (file, fileLink, templateId or deliverableId); got ${given.length ? given.join(", ") : "none"}`,
+      `Give exactly one document source (file, fileLink, templateId, deliverableId or layoutId); got ${given.length ? given.join(", ") : "none"}`,
       "DocumentSourceInvalid",
       "file",
     );
@@ -57,6 +59,7 @@ export async function resolveSource(
     if (!office) throw invalid("fileLink must point to a PDF, DOCX or PPTX", "UnsupportedDocument", "fileLink");
     return { pdf: await deps.converter.convert(data, office), kind: "fileLink", ref: input.fileLink, name: base.replace(/\.(docx|pptx)$/i, "") };
   }
+  if (input.layoutId) return layoutSource(deps, actor.orgId, input.layoutId);
   if (input.templateId) {
     const t = isUuid(input.templateId) ? await deps.db.template.findFirst({ where: { id: input.templateId, orgId: actor.orgId, isActive: true } }) : null;
     if (!t) throw new NotFoundError("Template not found", "TemplateNotFound");

@@ -12,12 +12,16 @@ export interface AnchorRequest {
   offset?: { x: number; y: number };
   caseSensitive?: boolean;
   useRegex?: boolean;
+  /** No match is fine (tag detection looks for tags that may not be there); else AnchorNotFound. */
+  optional?: boolean;
 }
 
 export interface AnchorHit extends Rect {
   page: number;
   /** Where the anchor text itself is (displayed coordinates), to hide it in the signed output. */
   match: Rect;
+  /** The text matched (a regex anchor matches many). */
+  text: string;
 }
 
 interface Line {
@@ -48,7 +52,7 @@ function union(boxes: Rect[]): Rect {
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
-function place(request: AnchorRequest, page: number, geometry: PageGeometry, box: Rect): AnchorHit {
+function place(request: AnchorRequest, page: number, geometry: PageGeometry, box: Rect, text: string): AnchorHit {
   const width = request.size?.width ?? box.width;
   const height = request.size?.height ?? box.height;
   const at = {
@@ -60,7 +64,7 @@ function place(request: AnchorRequest, page: number, geometry: PageGeometry, box
   }[request.placement ?? "replace"];
   // An anchor near an edge moves the field onto the page; the sender did not choose the coordinates.
   const field = clampOnto(geometry, { x: at.x + (request.offset?.x ?? 0), y: at.y + (request.offset?.y ?? 0), width, height });
-  return { page, ...field, match: box };
+  return { page, ...field, match: box, text };
 }
 
 /** Lines of a page as MuPDF laid them out, with a box per character. */
@@ -112,13 +116,13 @@ export async function findAnchors(pdf: Buffer, requests: AnchorRequest[]): Promi
               pattern.lastIndex++;
               continue;
             }
-            hits[i].push(place(requests[i], n, geometry, union(line.boxes.slice(m.index, m.index + m[0].length))));
+            hits[i].push(place(requests[i], n, geometry, union(line.boxes.slice(m.index, m.index + m[0].length)), m[0]));
           }
         });
       }
     }
   });
-  const missing = requests.filter((_, i) => hits[i].length === 0).map((r) => r.anchor);
+  const missing = requests.filter((r, i) => hits[i].length === 0 && !r.optional).map((r) => r.anchor);
   if (missing.length) {
     throw new ValidationError(
       `Anchor${missing.length > 1 ? "s" : ""} not found in the document: ${missing.join(", ")}`,

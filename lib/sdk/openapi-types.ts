@@ -296,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Send a document for signing
-         * @description Exactly one source: file (multipart), fileLink, templateId or deliverableId. With sendEmail false no signing-link emails are sent: request a signing URL per recipient.
+         * @description Exactly one source: file (multipart), fileLink, templateId, deliverableId or layoutId (a saved layout: its PDF and fields; give one recipient per role, matched by `role` or by order). With sendEmail false no signing-link emails are sent: request a signing URL per recipient.
          *
          *     Needs an API key with role administrator, contributor.
          */
@@ -600,6 +600,102 @@ export interface paths {
          * @description Needs an API key with any role.
          */
         get: operations["getEmbeddedSigningSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/esign/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved field layouts
+         * @description Needs an API key with any role.
+         */
+        get: operations["listSigningLayouts"];
+        put?: never;
+        /**
+         * Save a field layout
+         * @description Fields placed for signer roles (role names instead of people) on a template or an uploaded document's PDF (documentId of a signing document). The PDF is stored with the layout, so the positions keep matching it. Send from it with layoutId on prepare-for-signing or prepare-for-review.
+         *
+         *     Needs an API key with role administrator, contributor.
+         */
+        post: operations["createSigningLayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/esign/layouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved field layout
+         * @description Needs an API key with any role.
+         */
+        get: operations["getSigningLayout"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved field layout
+         * @description Documents already sent from it are not touched.
+         *
+         *     Needs an API key with role administrator, contributor.
+         */
+        delete: operations["deleteSigningLayout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/esign/bulk-sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a saved layout to many signers, one document per row
+         * @description rows (JSON) or csv (a header "<role> name,<role> email" per role of the layout), at most 500. Every row is checked first: an invalid row is recorded with its error and creates nothing (no document, no email). The valid rows are sent in the background, each exactly once; follow them with GET /esign/bulk-sends/{id}. 400 only when the request as a whole is unusable (no rows, missing CSV columns).
+         *
+         *     Needs an API key with role administrator, contributor.
+         */
+        post: operations["createBulkSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/esign/bulk-sends/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bulk send's progress
+         * @description Each row's status (invalid, queued, sending, sent, failed), its error and its document.
+         *
+         *     Needs an API key with any role.
+         */
+        get: operations["getBulkSend"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1414,6 +1510,8 @@ export interface components {
             signingOrder?: number;
             phone?: string;
             externalId?: string;
+            /** @description With layoutId: the layout's role this recipient takes (else recipients take the roles in order) */
+            role?: string;
             identityVerification?: components["schemas"]["IdentityVerification"];
         };
         /** @description On coordinates (page, x, y, width, height in PDF points from the top-left) or on a text anchor (template) */
@@ -1448,6 +1546,40 @@ export interface components {
             defaultValue?: string;
             isReadonly?: boolean;
             isMultiline?: boolean;
+        };
+        /** @description Exactly one of templateId and documentId */
+        SigningLayoutInput: {
+            name: string;
+            /** @description The signer roles in signing order, e.g. ["Client", "Witness"] */
+            roles: string[];
+            fields: components["schemas"]["SigningLayoutField"][];
+            /** @description The layout's PDF is this template, rendered now */
+            templateId?: string;
+            /** @description The layout's PDF is this signing document's original (an uploaded PDF) */
+            documentId?: string;
+        };
+        /** @description A field for a role, in PDF points from the page's top-left corner */
+        SigningLayoutField: {
+            role: string;
+            /** @enum {string} */
+            type: "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            required?: boolean;
+        };
+        /** @description Exactly one of rows and csv */
+        BulkSendInput: {
+            layoutId: string;
+            /** @description One item per document: its recipients, one per role of the layout (by role, or in order) */
+            rows?: {
+                recipients: unknown[];
+            }[];
+            /** @description A header row "<role> name,<role> email" for each role of the layout, then one row per document */
+            csv?: string;
+            sendEmail?: boolean;
         };
         /**
          * Format: date-time
@@ -1999,6 +2131,54 @@ export interface components {
             allowChannelOverride: boolean;
             /** @description Origins allowed to frame the signing page; empty denies all framing */
             allowedFrameAncestors: string[];
+        };
+        SigningLayout: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            sourceKind: "templateId" | "document";
+            sourceRef: string | null;
+            pageCount: number;
+            roles: string[];
+            fields: {
+                role: string;
+                /** @enum {string} */
+                type: "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";
+                page: number;
+                x: number;
+                y: number;
+                width: number;
+                height: number;
+                required: boolean;
+            }[];
+            createdAt: string;
+        };
+        BulkSend: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            layoutId: string;
+            createdAt: string;
+            total: number;
+            /** @description Rows by status */
+            counts: {
+                [key: string]: number;
+            };
+            /** @description No row is queued or sending any more */
+            done: boolean;
+            rows: {
+                rowNumber: number;
+                /** @enum {string} */
+                status: "invalid" | "queued" | "sending" | "sent" | "failed";
+                error: string | null;
+                documentId: string | null;
+                recipients: {
+                    name: string;
+                    email: string;
+                    role?: string;
+                }[];
+            }[];
         };
         WebhookWithSecret: {
             /** Format: uuid */
@@ -3583,6 +3763,8 @@ export interface operations {
                     fileLink?: string;
                     templateId?: string;
                     deliverableId?: string;
+                    /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
+                    layoutId?: string;
                     sendEmail?: boolean;
                     returnUrl?: string;
                     /** Format: date-time */
@@ -3601,6 +3783,8 @@ export interface operations {
                     fileLink?: string;
                     templateId?: string;
                     deliverableId?: string;
+                    /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
+                    layoutId?: string;
                     sendEmail?: boolean;
                     returnUrl?: string;
                     /** Format: date-time */
@@ -3728,6 +3912,8 @@ export interface operations {
                     fileLink?: string;
                     templateId?: string;
                     deliverableId?: string;
+                    /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
+                    layoutId?: string;
                     sendEmail?: boolean;
                     returnUrl?: string;
                     /** Format: date-time */
@@ -3746,6 +3932,8 @@ export interface operations {
                     fileLink?: string;
                     templateId?: string;
                     deliverableId?: string;
+                    /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
+                    layoutId?: string;
                     sendEmail?: boolean;
                     returnUrl?: string;
                     /** Format: date-time */
@@ -4883,6 +5071,378 @@ export interface operations {
             /** @description Missing or invalid API key, or the organization cannot be resolved */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    listSigningLayouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every layout, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SigningLayout"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    createSigningLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SigningLayoutInput"];
+            };
+        };
+        responses: {
+            /** @description The layout */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SigningLayout"];
+                    };
+                };
+            };
+            /** @description Validation error, or a request the resource's state refuses */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    getSigningLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The layout */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SigningLayout"];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    deleteSigningLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    createBulkSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkSendInput"];
+            };
+        };
+        responses: {
+            /** @description The batch: invalid rows with their errors, the others queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkSend"];
+                    };
+                };
+            };
+            /** @description Validation error, or a request the resource's state refuses */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+        };
+    };
+    getBulkSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkSend"];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key, or the organization cannot be resolved */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"];
+                };
+            };
+            /** @description The key's role may not do this, a license feature is missing, or the organization id is not the key's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["PlainForbidden"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningError"] | components["schemas"]["TypedError"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -29,9 +29,14 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader title="Documents" description="Documents out for signature, signed, voided or declined.">
         {SENDERS.includes(role) ? (
-          <Link href="/documents/new" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
-            Send for signing
-          </Link>
+          <span className="flex flex-wrap gap-2">
+            <Link href="/documents/bulk" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+              Bulk send
+            </Link>
+            <Link href="/documents/new" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+              Send for signing
+            </Link>
+          </span>
         ) : null}
       </PageHeader>
       <form className="mb-4 flex flex-wrap items-end gap-3" role="search">

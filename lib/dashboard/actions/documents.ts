@@ -10,8 +10,10 @@ import { dashboardAction } from "@/lib/dashboard/action";
 import { replaceDraftFields, placedFieldsSchema } from "@/lib/esign/draft-fields";
 import { deleteDraft, resendDocument, sendDocument, voidDocument } from "@/lib/esign/documents";
 import { retryFinalization } from "@/lib/esign/completion";
+import { createLayout, createLayoutSchema, MAX_LAYOUT_ROLES } from "@/lib/esign/layouts";
 import { esignDeps, signingDeps } from "@/lib/esign/service";
 import { requestMetaOf } from "@/lib/http/request-meta";
+import { parseWith } from "@/lib/http/validation";
 
 const senders = { roles: SENDERS, denied: "Only administrators and contributors can do this" } as const;
 
@@ -79,5 +81,38 @@ export const saveDraftFieldsAction = dashboardAction({
     await replaceDraftFields(deps, actor, id, fields, meta, { forSending: send });
     if (!send) return done("Draft saved.");
     return done((await sendDocument(deps, actor, id, meta)).message);
+  },
+});
+
+/**
+ * "Save as layout" in the placer: the fields as placed now (saved or not), each signer of the draft
+ * standing for a role named by the sender; the draft's PDF becomes the layout's.
+ */
+export const saveLayoutFromDraftAction = dashboardAction({
+  ...senders,
+  input: placedFieldsSchema.extend({
+    id: z.string(),
+    name: z.string(),
+    roles: z
+      .array(z.object({ recipientId: z.string(), role: z.string() }))
+      .min(1)
+      .max(MAX_LAYOUT_ROLES),
+  }),
+  run: async ({ id, name, roles, fields }, ctx) => {
+    const { actor } = await actorOf(ctx);
+    const roleOf = new Map(roles.map((r) => [r.recipientId, r.role]));
+    const layout = await createLayout(
+      await esignDeps(),
+      actor,
+      // The REST body's own checks, so an empty name or role reads the same as from the API.
+      parseWith(createLayoutSchema, {
+        name,
+        documentId: id,
+        roles: roles.map((r) => r.role),
+        fields: fields.map(({ recipientId, ...f }) => ({ ...f, role: roleOf.get(recipientId) ?? "" })),
+      }),
+    );
+    revalidatePath("/documents/new");
+    return `Saved the layout “${layout.name}”: use it from Send for signing.`;
   },
 });

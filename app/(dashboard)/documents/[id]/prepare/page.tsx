@@ -32,7 +32,7 @@ export default async function PrepareDocumentPage({ params }: { params: Promise<
   return (
     <>
       <PageHeader title={layout.name} description="Step 2 of 2: place each signer's fields on the pages, then send." />
-      <FieldPlacer documentId={layout.id} pages={layout.pages} recipients={layout.recipients} initialFields={layout.fields} />
+      <FieldPlacer documentId={layout.id} pages={layout.pages} recipients={layout.recipients} initialFields={layout.fields} tags={layout.tags} />
     </>
   );
 }
