@@ -3587,6 +3587,12 @@ export interface operations {
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
+                    /** @description Subject of the signing-link emails (reminders prefix it with “Reminder:”); default: “<sender> asks you to sign …” */
+                    emailSubject?: string;
+                    /** @description A message from the sender in the signing-link emails and reminders, shown as plain text */
+                    emailMessage?: string;
+                    /** @description Email each signer whose turn it is a reminder every N days until they sign (0: never); default: the organization's setting */
+                    reminderDays?: number;
                     automated?: boolean;
                 };
                 "multipart/form-data": {
@@ -3605,6 +3611,12 @@ export interface operations {
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
+                    /** @description Subject of the signing-link emails (reminders prefix it with “Reminder:”); default: “<sender> asks you to sign …” */
+                    emailSubject?: string;
+                    /** @description A message from the sender in the signing-link emails and reminders, shown as plain text */
+                    emailMessage?: string;
+                    /** @description Email each signer whose turn it is a reminder every N days until they sign (0: never); default: the organization's setting */
+                    reminderDays?: number;
                     automated?: boolean;
                     /**
                      * Format: binary
@@ -3732,6 +3744,12 @@ export interface operations {
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
+                    /** @description Subject of the signing-link emails (reminders prefix it with “Reminder:”); default: “<sender> asks you to sign …” */
+                    emailSubject?: string;
+                    /** @description A message from the sender in the signing-link emails and reminders, shown as plain text */
+                    emailMessage?: string;
+                    /** @description Email each signer whose turn it is a reminder every N days until they sign (0: never); default: the organization's setting */
+                    reminderDays?: number;
                     automated?: boolean;
                 };
                 "multipart/form-data": {
@@ -3750,6 +3768,12 @@ export interface operations {
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
+                    /** @description Subject of the signing-link emails (reminders prefix it with “Reminder:”); default: “<sender> asks you to sign …” */
+                    emailSubject?: string;
+                    /** @description A message from the sender in the signing-link emails and reminders, shown as plain text */
+                    emailMessage?: string;
+                    /** @description Email each signer whose turn it is a reminder every N days until they sign (0: never); default: the organization's setting */
+                    reminderDays?: number;
                     automated?: boolean;
                     /**
                      * Format: binary
