@@ -249,6 +249,9 @@ export interface DocumentView {
   ccEmails: Prisma.JsonValue;
   sendEmail: boolean;
   expiresAt: Date | null;
+  emailSubject: string | null;
+  emailMessage: string | null;
+  reminderDays: number;
   createdOn: Date;
   updatedOn: Date;
   sentAt: Date | null;
@@ -273,6 +276,9 @@ export function documentJson(doc: DocumentView) {
     ccEmails: doc.ccEmails,
     sendEmail: doc.sendEmail,
     expiresAt: doc.expiresAt?.toISOString() ?? null,
+    emailSubject: doc.emailSubject,
+    emailMessage: doc.emailMessage,
+    reminderDays: doc.reminderDays,
     createdOn: doc.createdOn.toISOString(),
     updatedOn: doc.updatedOn.toISOString(),
     sentAt: doc.sentAt?.toISOString() ?? null,

@@ -296,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Send a document for signing
-         * @description Exactly one source: file (multipart), fileLink, templateId or deliverableId. With sendEmail false no signing-link emails are sent: request a signing URL per recipient.
+         * @description Exactly one source: file (multipart), fileLink, templateId or deliverableId. With sendEmail false no signing-link emails are sent (no reminders or expiry warnings either): request a signing URL per recipient. emailSubject and emailMessage set the signing emails' wording; reminderDays reminds the signers whose turn it is every N days (default: the organization's setting); a warning goes out a day before expiresAt; ccEmails receive the completed document.
          *
          *     Needs an API key with role administrator, contributor.
          */
@@ -1876,6 +1876,12 @@ export interface components {
             ccEmails: string[];
             sendEmail: boolean;
             expiresAt: components["schemas"]["Timestamp"] | null;
+            /** @description The signing emails' subject for this send; null: the default wording */
+            emailSubject: string | null;
+            /** @description The sender's message in the signing emails (plain text) */
+            emailMessage: string | null;
+            /** @description Automatic reminder every N days to the signers whose turn it is; 0: none */
+            reminderDays: number;
             createdOn: components["schemas"]["Timestamp"];
             updatedOn: components["schemas"]["Timestamp"];
             sentAt: components["schemas"]["Timestamp"] | null;
