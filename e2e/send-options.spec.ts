@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { setClock } from "../tests/support/embedded";
-import { api, mailsTo, onePagePdf, uniqueEmail } from "./esign";
+import { api, mailsTo, onePagePdf, prepareForSigning, uniqueEmail } from "./esign";
 import { expect, logIn, test } from "./fixtures";
 
 const DAY = 24 * 3600_000;
@@ -82,4 +82,30 @@ test("a bad cc address is refused with its field named, and nothing is created",
   await page.getByRole("button", { name: "Continue to fields" }).click();
   await expect(page.getByText(/ccEmails/)).toBeVisible();
   await expect(page).toHaveURL(/\/documents\/new$/);
+});
+
+test("the settings page sets the organization's default reminder interval, which a send without reminderDays takes", async ({ page, quire }) => {
+  await logIn(page, quire);
+  await page.goto("/settings");
+  const form = page.getByRole("form", { name: "Signing reminders" });
+  await form.getByLabel("Remind signers every N days").fill("many");
+  await form.getByRole("button", { name: "Save reminders" }).click();
+  await expect(form.getByText("must be a whole number of days")).toBeVisible();
+  await form.getByLabel("Remind signers every N days").fill("5");
+  await form.getByRole("button", { name: "Save reminders" }).click();
+  await expect(form.getByText("Signers are reminded every 5 day(s) by default")).toBeVisible();
+  try {
+    const id = await prepareForSigning(quire, {
+      name: "Default reminders",
+      signer: { name: "Nia", email: uniqueEmail("nia") },
+      fields: [{ type: "signature", x: 50, y: 100, width: 150, height: 40 }],
+    });
+    expect((await api(quire)(`/esign/documents/${id}`)).json.data.reminderDays).toBe(5);
+    await page.reload();
+    await expect(page.getByRole("form", { name: "Signing reminders" }).getByLabel("Remind signers every N days")).toHaveValue("5");
+  } finally {
+    await page.getByRole("form", { name: "Signing reminders" }).getByLabel("Remind signers every N days").fill("0");
+    await page.getByRole("form", { name: "Signing reminders" }).getByRole("button", { name: "Save reminders" }).click();
+    await expect(page.getByText("No automatic reminders by default")).toBeVisible();
+  }
 });

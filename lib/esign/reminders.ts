@@ -6,6 +6,7 @@
 // old value AND records the email in the outbox. Of concurrent instances only one sees its update
 // match; a crash before the commit leaves the job due, after it leaves the email recorded. Only the
 // SMTP send of an already recorded message happens after the commit (as for the completion emails).
+import { z } from "zod";
 import { now } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { needsSingleUseUrl, recipientStatuses } from "@/lib/esign/recipients";
@@ -19,6 +20,15 @@ const DAY_MS = 24 * 3600_000;
 export const EXPIRY_WARNING_MS = DAY_MS;
 
 export type ReminderDeps = Pick<SigningDeps, "db" | "emails" | "mail" | "baseUrl" | "linkSecret">;
+
+/** The organization's default reminderDays for sends that give none (0: no automatic reminders). */
+export const reminderDefaultInput = z.object({
+  reminderDays: z.number({ message: "must be a whole number of days" }).int("must be a whole number of days").min(0).max(365),
+});
+
+export async function setReminderDefault(db: Db, orgId: string, input: z.infer<typeof reminderDefaultInput>): Promise<void> {
+  await db.organization.update({ where: { id: orgId }, data: { signingReminderDays: input.reminderDays } });
+}
 
 /** When a just-sent document's expiry warning is due: a day before expiresAt, if that is still ahead and links are emailed. */
 export function expiryWarningDue(doc: { expiresAt: Date | null; sendEmail: boolean }): Date | null {

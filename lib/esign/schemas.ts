@@ -126,6 +126,8 @@ export const prepareSchema = z.object({
     .string()
     .trim()
     .max(5000)
+    // Multipart bodies carry line breaks as CRLF: keep one kind.
+    .transform((v) => v.replace(/\r\n?/g, "\n"))
     .optional()
     .meta({ description: "A message from the sender in the signing-link emails and reminders, shown as plain text" }),
   reminderDays: z

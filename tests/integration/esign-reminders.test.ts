@@ -162,6 +162,7 @@ describe("automatic reminders and expiry warnings", () => {
     const org = await orgWith(server, {}, { signingReminderDays: 3 });
     const byDefault = await send(org, [{ name: "Ada", email: "ada@example.com" }]);
     expect(byDefault.status, byDefault.text).toBe(200);
+    expect((await as(baseUrl, org, "contributor")(`/esign/documents/${byDefault.json.data.documentId}`)).json.data.reminderDays).toBe(3);
     const expiresAt = new Date(Date.now() + 3 * DAY).toISOString();
     const expiring = await send(org, [{ name: "Bea", email: "bea@example.com" }], { expiresAt, reminderDays: "0" });
     expect(expiring.status, expiring.text).toBe(200);
