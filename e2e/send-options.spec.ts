@@ -52,6 +52,10 @@ test("send with a subject, message, expiry date, reminders and cc; the reminder 
   await dragField(page, "Signature", 0.3, 0.6);
   await page.getByRole("button", { name: "Send for signing" }).click();
   await expect(page).toHaveURL(new RegExp(`/documents/${documentId}$`), { timeout: 30_000 });
+  const options = page.getByRole("definition");
+  await expect(options.filter({ hasText: "“Your lease, ready to sign”" })).toBeVisible();
+  await expect(options.filter({ hasText: "every 3 day(s)" })).toBeVisible();
+  await expect(options.filter({ hasText: cc })).toBeVisible();
 
   const doc = (await api(quire)(`/esign/documents/${documentId}`)).json.data;
   expect(doc.ccEmails).toEqual([cc]);
