@@ -38,6 +38,11 @@ export function NewDocumentForm({
   const [signers, setSigners] = useState<Signer[]>(() => [blankSigner()]);
   const [inOrder, setInOrder] = useState(true);
   const [sendEmail, setSendEmail] = useState(true);
+  const [subject, setSubject] = useState("");
+  const [emailMessage, setEmailMessage] = useState("");
+  const [expiresOn, setExpiresOn] = useState("");
+  const [reminderDays, setReminderDays] = useState("");
+  const [cc, setCc] = useState("");
   const [progress, setProgress] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
 
@@ -68,6 +73,16 @@ export function NewDocumentForm({
         : signers.map((s) => ({ name: s.name, email: s.email }));
     form.set("recipients", JSON.stringify(people.map((s, i) => ({ ...s, name: s.name.trim(), email: s.email.trim(), signingOrder: inOrder ? i + 1 : 1 }))));
     form.set("sendEmail", String(sendEmail));
+    if (subject.trim()) form.set("emailSubject", subject.trim());
+    if (emailMessage.trim()) form.set("emailMessage", emailMessage.trim());
+    // The chosen day, to its end in the sender's time zone.
+    if (expiresOn) form.set("expiresAt", new Date(`${expiresOn}T23:59:59`).toISOString());
+    if (reminderDays.trim()) form.set("reminderDays", reminderDays.trim());
+    const ccEmails = cc
+      .split(/[\s,;]+/)
+      .map((x) => x.trim())
+      .filter(Boolean);
+    if (ccEmails.length) form.set("ccEmails", JSON.stringify(ccEmails));
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/dashboard/documents");
     setProgress("Uploading… 0%");
@@ -286,6 +301,67 @@ export function NewDocumentForm({
           <label className="flex items-center gap-2">
             <input type="checkbox" checked={sendEmail} onChange={(e) => setSendEmail(e.target.checked)} />
             Email the signing links (otherwise you hand out the links yourself)
+          </label>
+        </div>
+      </section>
+
+      <section className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 className="mb-3 font-medium">Email and deadline</h2>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <label className="block sm:col-span-2">
+            <span className="text-sm font-medium">Subject (optional)</span>
+            <input
+              value={subject}
+              maxLength={255}
+              onChange={(e) => setSubject(e.target.value)}
+              placeholder="Defaults to “<you> asks you to sign …”"
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+            />
+          </label>
+          <label className="block sm:col-span-2">
+            <span className="text-sm font-medium">Message to the signers (optional)</span>
+            <textarea
+              value={emailMessage}
+              maxLength={5000}
+              rows={3}
+              onChange={(e) => setEmailMessage(e.target.value)}
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+            />
+          </label>
+          <label className="block">
+            <span className="text-sm font-medium">Expires on (optional)</span>
+            <input
+              type="date"
+              value={expiresOn}
+              onChange={(e) => setExpiresOn(e.target.value)}
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+            />
+            <span className="mt-1 block text-xs text-slate-500">Signers are warned a day before.</span>
+          </label>
+          <label className="block">
+            <span className="text-sm font-medium">Remind every N days</span>
+            <input
+              type="number"
+              min={0}
+              max={365}
+              step={1}
+              inputMode="numeric"
+              value={reminderDays}
+              onChange={(e) => setReminderDays(e.target.value)}
+              placeholder="Organization default"
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+            />
+            <span className="mt-1 block text-xs text-slate-500">0: no reminders.</span>
+          </label>
+          <label className="block sm:col-span-2">
+            <span className="text-sm font-medium">Cc (optional)</span>
+            <input
+              value={cc}
+              onChange={(e) => setCc(e.target.value)}
+              placeholder="legal@example.com, boss@example.com"
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+            />
+            <span className="mt-1 block text-xs text-slate-500">They receive the completed document.</span>
           </label>
         </div>
       </section>

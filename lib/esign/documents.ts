@@ -29,6 +29,7 @@ import {
   recipientSummary,
 } from "@/lib/esign/recipients";
 import type { PrepareInput } from "@/lib/esign/schemas";
+import { expiryWarningDue, scheduleReminders } from "@/lib/esign/reminders";
 import { resolveSource, sha256 } from "@/lib/esign/sources";
 import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
 import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
@@ -63,6 +64,9 @@ export async function prepareDocument(
     input.automated ?? false,
   );
   checkExpiresAt(input.expiresAt);
+  const reminderDays =
+    input.reminderDays ??
+    (await deps.db.organization.findUniqueOrThrow({ where: { id: actor.orgId }, select: { signingReminderDays: true } })).signingReminderDays;
   const resolved = await resolveSource(deps, actor, input, file);
   const sealable = await deps.inspectPdf(resolved.pdf);
   const source = { ...resolved, pdf: sealable.pdf };
@@ -95,6 +99,9 @@ export async function prepareDocument(
           sendEmail,
           automated: input.automated ?? false,
           expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+          emailSubject: input.emailSubject ?? null,
+          emailMessage: input.emailMessage || null,
+          reminderDays,
           createdBy: actor.userId,
           recipients: {
             create: input.recipients.map((r, i) => ({
@@ -172,6 +179,8 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
       recipientName: r.name,
       senderName: doc.senderName ?? undefined,
       documentName: doc.name,
+      subject: doc.emailSubject ?? undefined,
+      message: doc.emailMessage ?? undefined,
       signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
       expiresAt: doc.expiresAt,
     });
@@ -186,6 +195,13 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
       documentId: doc.id,
     });
   }
+  // The automatic reminders count from the latest signing email (none when links are not emailed).
+  if (doc.sendEmail)
+    await scheduleReminders(
+      deps.db,
+      doc,
+      targets.map((r) => r.id),
+    );
   return targets.length;
 }
 
@@ -199,7 +215,10 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
   await checkIdentities(deps.db, actor.orgId, doc.recipients, doc.automated);
   await deps.db.$transaction(async (tx) => {
     // Compare-and-set: of concurrent sends exactly one moves the draft; the others find it sent.
-    const { count } = await tx.signingDocument.updateMany({ where: { id, status: "draft" }, data: { status: "sent", sentAt: new Date() } });
+    const { count } = await tx.signingDocument.updateMany({
+      where: { id, status: "draft" },
+      data: { status: "sent", sentAt: new Date(), expiryWarningAt: expiryWarningDue(doc) },
+    });
     if (count === 0) {
       // A draft deleted meanwhile is gone, not sent.
       if (!(await tx.signingDocument.findUnique({ where: { id }, select: { id: true } }))) throw new DocumentNotFoundError();
@@ -233,6 +252,9 @@ export interface DocumentView {
   ccEmails: Prisma.JsonValue;
   sendEmail: boolean;
   expiresAt: Date | null;
+  emailSubject: string | null;
+  emailMessage: string | null;
+  reminderDays: number;
   createdOn: Date;
   updatedOn: Date;
   sentAt: Date | null;
@@ -257,6 +279,9 @@ export function documentJson(doc: DocumentView) {
     ccEmails: doc.ccEmails,
     sendEmail: doc.sendEmail,
     expiresAt: doc.expiresAt?.toISOString() ?? null,
+    emailSubject: doc.emailSubject,
+    emailMessage: doc.emailMessage,
+    reminderDays: doc.reminderDays,
     createdOn: doc.createdOn.toISOString(),
     updatedOn: doc.updatedOn.toISOString(),
     sentAt: doc.sentAt?.toISOString() ?? null,

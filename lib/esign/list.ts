@@ -38,7 +38,7 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
       // The page first (off the (orgId, createdOn, id) index), then its rows' recipients only.
       `WITH p AS (
          SELECT d.id, d.name, d.description, d.status, d."pageCount", d."originalHash", d."senderName", d."senderEmail", d."ccEmails", d."sendEmail",
-                d."expiresAt", d."createdOn", d."updatedOn", d."sentAt", d."completedAt", d."voidedAt", d."voidReason",
+                d."expiresAt", d."emailSubject", d."emailMessage", d."reminderDays", d."createdOn", d."updatedOn", d."sentAt", d."completedAt", d."voidedAt", d."voidReason",
                 d."declinedAt", d."declineReason"
          FROM signing_document d WHERE ${where}
          ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})

@@ -33,7 +33,7 @@ export const signingOperations = defineOperations({
     path: "/esign/single/prepare-for-signing",
     summary: "Send a document for signing",
     description:
-      "Exactly one source: file (multipart), fileLink, templateId, deliverableId or layoutId (a saved layout: its PDF and fields; give one recipient per role, matched by `role` or by order). With sendEmail false no signing-link emails are sent: request a signing URL per recipient.",
+      "Exactly one source: file (multipart), fileLink, templateId, deliverableId or layoutId (a saved layout: its PDF and fields; give one recipient per role, matched by `role` or by order). With sendEmail false no signing-link emails are sent (no reminders or expiry warnings either): request a signing URL per recipient. emailSubject and emailMessage set the signing emails' wording; reminderDays reminds the signers whose turn it is every N days (default: the organization's setting); a warning goes out a day before expiresAt; ccEmails receive the completed document.",
     tag: "Signing",
     auth: { family: "signing", roles: SENDERS },
     idempotent: true,

@@ -121,6 +121,30 @@ export const prepareSchema = z.object({
   sendEmail: booleanish.optional(),
   returnUrl: z.string().optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
+  emailSubject: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(255)
+    // A line break in a subject would start another mail header.
+    .refine((v) => !/[\r\n]/.test(v), "must be one line")
+    .optional()
+    .meta({ description: "Subject of the signing-link emails (reminders prefix it with “Reminder:”); default: “<sender> asks you to sign …”" }),
+  emailMessage: z
+    .string()
+    .trim()
+    .max(5000)
+    // Multipart bodies carry line breaks as CRLF: keep one kind.
+    .transform((v) => v.replace(/\r\n?/g, "\n"))
+    .optional()
+    .meta({ description: "A message from the sender in the signing-link emails and reminders, shown as plain text" }),
+  reminderDays: z
+    .preprocess(
+      (v) => (typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v),
+      z.number({ message: "must be a whole number of days" }).int("must be a whole number of days").min(0).max(365),
+    )
+    .optional()
+    .meta({ description: "Email each signer whose turn it is a reminder every N days until they sign (0: never); default: the organization's setting" }),
   /** A pipeline or integration sending: exempt from the organization's default passcode. */
   automated: booleanish.optional(),
 });

@@ -6,7 +6,7 @@ import { db, type Db } from "@/lib/db/client";
 import type { EsignDeps } from "@/lib/esign/types";
 import type { CompletionDeps } from "@/lib/esign/completion";
 import { deliverQueuedMail, queueMail, sendMail } from "@/lib/mail/mailer";
-import { documentDeclinedEmail, documentVoidedEmail, signingCompletedEmail, signingRequestEmail } from "@/lib/mail/templates";
+import { documentDeclinedEmail, documentVoidedEmail, expiryWarningEmail, signingCompletedEmail, signingRequestEmail } from "@/lib/mail/templates";
 import { safeDownload } from "@/lib/net/safe-fetch";
 import { findAnchors } from "@/lib/pdf/anchors";
 import { pdfConverter } from "@/lib/pdf/converter";
@@ -30,7 +30,7 @@ export async function esignDeps(): Promise<EsignDeps> {
     findAnchors,
     stampValues,
     sendMail: (mail) => sendMail(mail),
-    emails: { signingRequest: signingRequestEmail, documentVoided: documentVoidedEmail },
+    emails: { signingRequest: signingRequestEmail, expiryWarning: expiryWarningEmail, documentVoided: documentVoidedEmail },
     baseUrl: config.baseUrl,
     // Links stay valid across restarts and instances as long as NEXTAUTH_SECRET does.
     linkSecret: `${config.nextAuthSecret}:signing-links`,

@@ -7,6 +7,7 @@ import type { SealablePdf } from "@/lib/pdf/inspect";
 import type { SealRequest } from "@/lib/pdf/seal";
 import type { FileStorage } from "@/lib/storage";
 import type { OutgoingMail } from "@/lib/mail/mailer";
+import type { Email, SigningRequestArgs } from "@/lib/mail/templates";
 
 /** A signing email: always an organization's, always about a document. */
 export type MailMessage = OutgoingMail & { orgId: string; documentId: string };
@@ -25,11 +26,8 @@ export interface EsignDeps {
   stampValues: (input: Pick<SealRequest, "original" | "fields" | "hide">) => Promise<Buffer>;
   sendMail: (mail: MailMessage) => Promise<unknown>;
   emails: {
-    signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null }) => {
-      subject: string;
-      html: string;
-      text: string;
-    };
+    signingRequest: (a: SigningRequestArgs) => Email;
+    expiryWarning: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt: Date }) => Email;
     documentVoided: (a: { recipientName: string; documentName: string; reason: string }) => { subject: string; html: string; text: string };
   };
   baseUrl: string;

@@ -24,26 +24,52 @@ function text(title: string, lines: string[], action?: { label: string; url: str
   );
 }
 
+/** Escaped, with the writer's line breaks kept. */
+const paragraph = (value: string) => esc(value).replace(/\r?\n/g, "<br>");
+
 const when = (d: Date) => d.toUTCString().replace(/:\d\d GMT$/, " UTC");
 
-export function signingRequestEmail(a: {
+export interface SigningRequestArgs {
   recipientName: string;
   senderName?: string;
   documentName: string;
+  /** The sender's own subject for this send (one line). */
+  subject?: string;
+  /** The sender's message: plain text, escaped, line breaks kept. */
   message?: string;
   signUrl: string;
   expiresAt?: Date | null;
-}): Email {
+  /** An automatic reminder (lib/esign/reminders.ts) rather than the first request. */
+  reminder?: boolean;
+}
+
+export function signingRequestEmail(a: SigningRequestArgs): Email {
   const who = a.senderName ?? "Someone";
-  const title = `Please sign “${a.documentName}”`;
+  const title = a.reminder ? `Reminder: please sign “${a.documentName}”` : `Please sign “${a.documentName}”`;
   const lines = [
     `Hello ${a.recipientName},`,
-    `${who} asks you to sign “${a.documentName}”.`,
+    a.reminder ? `${who} is still waiting for your signature on “${a.documentName}”.` : `${who} asks you to sign “${a.documentName}”.`,
     ...(a.message ? [a.message] : []),
     ...(a.expiresAt ? [`Please sign before ${when(a.expiresAt)}.`] : []),
   ];
   const action = { label: "Review and sign", url: a.signUrl };
-  return { subject: `${who} asks you to sign “${a.documentName}”`, html: layout(title, lines.map(esc), action), text: text(title, lines, action) };
+  const subject = a.subject ?? `${who} asks you to sign “${a.documentName}”`;
+  return {
+    subject: a.reminder ? `Reminder: ${subject}` : subject,
+    html: layout(title, lines.map(paragraph), action),
+    text: text(title, lines, action),
+  };
+}
+
+/** A day (or so) before a document expires, to the signers whose turn it is. */
+export function expiryWarningEmail(a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt: Date }): Email {
+  const title = `“${a.documentName}” expires soon`;
+  const lines = [
+    `Hello ${a.recipientName},`,
+    `${a.senderName ?? "Someone"} asked you to sign “${a.documentName}”. The request expires on ${when(a.expiresAt)}; after that it can no longer be signed.`,
+  ];
+  const action = { label: "Review and sign", url: a.signUrl };
+  return { subject: `Expires soon: “${a.documentName}”`, html: layout(title, lines.map(esc), action), text: text(title, lines, action) };
 }
 
 export function signingCompletedEmail(a: { recipientName: string; documentName: string }): Email {

@@ -27,7 +27,8 @@ export interface SeedOptions {
   sampleTemplates?: boolean;
   /** Plan overrides, e.g. { "hasFileDownload": false, "maxDeliverables": 1 } (operators and tests). */
   plan?: Partial<
-    Record<"hasFileDownload" | "emailOtp" | "smsOtp", boolean> & Record<"maxDeliverables" | "smsAllowance" | "rateLimitPerMinute" | "maxStorageBytes", number>
+    Record<"hasFileDownload" | "emailOtp" | "smsOtp", boolean> &
+      Record<"maxDeliverables" | "smsAllowance" | "rateLimitPerMinute" | "maxStorageBytes" | "signingReminderDays", number>
   >;
   /** Embedded signing settings to apply (see lib/esign/settings.ts), e.g. { "enabled": true }. */
   signing?: SigningSettingsInput;

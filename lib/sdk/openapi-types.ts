@@ -296,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Send a document for signing
-         * @description Exactly one source: file (multipart), fileLink, templateId, deliverableId or layoutId (a saved layout: its PDF and fields; give one recipient per role, matched by `role` or by order). With sendEmail false no signing-link emails are sent: request a signing URL per recipient.
+         * @description Exactly one source: file (multipart), fileLink, templateId, deliverableId or layoutId (a saved layout: its PDF and fields; give one recipient per role, matched by `role` or by order). With sendEmail false no signing-link emails are sent (no reminders or expiry warnings either): request a signing URL per recipient. emailSubject and emailMessage set the signing emails' wording; reminderDays reminds the signers whose turn it is every N days (default: the organization's setting); a warning goes out a day before expiresAt; ccEmails receive the completed document.
          *
          *     Needs an API key with role administrator, contributor.
          */
@@ -2008,6 +2008,12 @@ export interface components {
             ccEmails: string[];
             sendEmail: boolean;
             expiresAt: components["schemas"]["Timestamp"] | null;
+            /** @description The signing emails' subject for this send; null: the default wording */
+            emailSubject: string | null;
+            /** @description The sender's message in the signing emails (plain text) */
+            emailMessage: string | null;
+            /** @description Automatic reminder every N days to the signers whose turn it is; 0: none */
+            reminderDays: number;
             createdOn: components["schemas"]["Timestamp"];
             updatedOn: components["schemas"]["Timestamp"];
             sentAt: components["schemas"]["Timestamp"] | null;
@@ -3769,6 +3775,12 @@ export interface operations {
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
+                    /** @description Subject of the signing-link emails (reminders prefix it with “Reminder:”); default: “<sender> asks you to sign …” */
+                    emailSubject?: string;
+                    /** @description A message from the sender in the signing-link emails and reminders, shown as plain text */
+                    emailMessage?: string;
+                    /** @description Email each signer whose turn it is a reminder every N days until they sign (0: never); default: the organization's setting */
+                    reminderDays?: number;
                     automated?: boolean;
                 };
                 "multipart/form-data": {
@@ -3789,6 +3801,12 @@ export interface operations {
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
+                    /** @description Subject of the signing-link emails (reminders prefix it with “Reminder:”); default: “<sender> asks you to sign …” */
+                    emailSubject?: string;
+                    /** @description A message from the sender in the signing-link emails and reminders, shown as plain text */
+                    emailMessage?: string;
+                    /** @description Email each signer whose turn it is a reminder every N days until they sign (0: never); default: the organization's setting */
+                    reminderDays?: number;
                     automated?: boolean;
                     /**
                      * Format: binary
@@ -3918,6 +3936,12 @@ export interface operations {
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
+                    /** @description Subject of the signing-link emails (reminders prefix it with “Reminder:”); default: “<sender> asks you to sign …” */
+                    emailSubject?: string;
+                    /** @description A message from the sender in the signing-link emails and reminders, shown as plain text */
+                    emailMessage?: string;
+                    /** @description Email each signer whose turn it is a reminder every N days until they sign (0: never); default: the organization's setting */
+                    reminderDays?: number;
                     automated?: boolean;
                 };
                 "multipart/form-data": {
@@ -3938,6 +3962,12 @@ export interface operations {
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
+                    /** @description Subject of the signing-link emails (reminders prefix it with “Reminder:”); default: “<sender> asks you to sign …” */
+                    emailSubject?: string;
+                    /** @description A message from the sender in the signing-link emails and reminders, shown as plain text */
+                    emailMessage?: string;
+                    /** @description Email each signer whose turn it is a reminder every N days until they sign (0: never); default: the organization's setting */
+                    reminderDays?: number;
                     automated?: boolean;
                     /**
                      * Format: binary

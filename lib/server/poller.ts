@@ -6,7 +6,7 @@
 import { log } from "@/lib/log";
 
 /** The queues: one poller each per process. */
-export type QueueName = "webhook deliveries" | "document completions";
+export type QueueName = "webhook deliveries" | "document completions" | "signing reminders";
 
 export interface PollerOptions {
   /** Named in logs and in kickPoller(). */
@@ -74,6 +74,11 @@ export function startPoller({ name, pass, busyMs, idleMs }: PollerOptions): void
     },
   });
   schedule(busyMs);
+}
+
+/** Every queue: poll each soon (the test clock moved, so timed work may be due). */
+export function kickAllPollers(): void {
+  for (const poller of registry.values()) poller.kick();
 }
 
 /** This process recorded work for `name`'s queue: poll it soon. A no-op where no poller runs (serverless, tests). */

@@ -8,6 +8,7 @@ import { closePdfConverter } from "@/lib/pdf/converter";
 import { recordRunningServer } from "@/lib/server/instance-file";
 import { installGracefulShutdown } from "@/lib/server/shutdown";
 import { startCompletionWorker, stopCompletionWorker } from "@/lib/esign/completion";
+import { startReminderWorker, stopReminderWorker } from "@/lib/esign/reminders";
 import { signingDeps } from "@/lib/esign/service";
 import { startDeliveryWorker, stopDeliveryWorker } from "@/lib/webhooks/delivery";
 import { webhookDeps } from "@/lib/webhooks/service";
@@ -36,6 +37,7 @@ async function start(): Promise<void> {
       timeoutMs: config.shutdownTimeoutMs,
       drain: [
         { name: "completion worker", run: stopCompletionWorker },
+        { name: "reminder worker", run: stopReminderWorker },
         { name: "webhook worker", run: stopDeliveryWorker },
       ],
       close: [
@@ -49,6 +51,8 @@ async function start(): Promise<void> {
   if (!config.serverless) startDeliveryWorker(webhookDeps);
   // Signed documents whose completion is due (after a crash or a failed seal): any instance finishes them.
   if (!config.serverless) startCompletionWorker(signingDeps);
+  // Automatic reminders and expiry warnings that are due: any instance sends each, once.
+  if (!config.serverless) startReminderWorker(signingDeps);
   if (config.database.kind === "pglite") recordRunningServer(config.dataDir, { pid: process.pid, baseUrl: config.baseUrl });
   log.info({ baseUrl: config.baseUrl, database: config.database.kind }, "Quire is ready");
 }

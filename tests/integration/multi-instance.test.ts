@@ -351,6 +351,33 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     }
   }, 120_000);
 
+  it("sends each automatic reminder once while both instances' schedulers find it due at the same moment", async () => {
+    const org = await orgWith(A, {});
+    const docs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        prepareDoc(
+          pick(i).baseUrl,
+          org,
+          [
+            { name: "Rae", email: `rae-${i}@example.com`, signingOrder: 1 },
+            { name: "Sol", email: `sol-${i}@example.com`, signingOrder: 1 },
+            { name: "Tam", email: `tam-${i}@example.com`, signingOrder: 2 },
+          ],
+          { sendEmail: "true", reminderDays: "1" },
+        ),
+      ),
+    );
+    for (const d of docs) expect(d.status, d.text).toBe(200);
+    // Both clocks move at once and each kicks its own scheduler: both passes see all 20 due.
+    await setClocks(24 * 3600 * SECOND + 60 * SECOND);
+    const until = Date.now() + 30 * SECOND;
+    while ((await mailsOf(A.baseUrl, org, "signing_reminder")).length < 20 && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 3 * SECOND));
+    const reminders = await mailsOf(B.baseUrl, org, "signing_reminder");
+    const expected = docs.flatMap((_, i) => [`rae-${i}@example.com`, `sol-${i}@example.com`]);
+    expect(reminders.map((m) => m.to).sort()).toEqual(expected.sort());
+  }, 90_000);
+
   it("converts DOCX to PDF on both instances at once: every deliverable gets a valid PDF with its own values", async () => {
     const admin = (s: QuireTestServer) => as(s.baseUrl, A.seed, "administrator");
     const form = new FormData();

@@ -107,6 +107,7 @@ describe("S3 storage", () => {
     const ok = await call(baseUrl, "/api/cron/webhooks", { headers: { authorization: `Bearer ${CRON_SECRET}` } });
     expect(ok.status).toBe(200);
     expect(ok.json.data.attempted).toBeGreaterThanOrEqual(0);
+    expect(ok.json.data.reminded).toBeGreaterThanOrEqual(0);
   });
 
   it("is ready while the bucket answers and not ready once it is gone; liveness stays up", async () => {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { EmbeddedSigningForm } from "@/components/settings/embedded-signing-form";
 import { IdentityProviders } from "@/components/settings/identity-providers";
+import { ReminderDefaultForm } from "@/components/settings/reminder-default-form";
 import { SmsProviderForm } from "@/components/settings/sms-provider-form";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
@@ -83,6 +84,10 @@ export default async function SettingsPage() {
         <Card>
           <h3 className="mb-3 font-medium">Identity providers</h3>
           <IdentityProviders providers={signing.identityProviders} readOnly={readOnly} />
+        </Card>
+        <Card>
+          <h3 className="mb-3 font-medium">Signing reminders</h3>
+          <ReminderDefaultForm initial={org.signingReminderDays} readOnly={readOnly} />
         </Card>
       </div>
     </>

@@ -1,5 +1,6 @@
 "use server";
-// Settings the dashboard edits: embedded signing, the SMS provider and identity providers.
+// Settings the dashboard edits: embedded signing, the SMS provider, identity providers and the
+// default reminder interval.
 // Administrators only; every change goes through the domain functions of lib/esign/settings.ts.
 // Each answers the confirmation line the page shows.
 import { revalidatePath } from "next/cache";
@@ -8,6 +9,7 @@ import { ADMINS } from "@/lib/auth/roles";
 import { getConfig } from "@/lib/config";
 import { dashboardAction } from "@/lib/dashboard/action";
 import { db } from "@/lib/db/client";
+import { reminderDefaultInput, setReminderDefault } from "@/lib/esign/reminders";
 import { addIdentityProvider, identityProviderInput, removeIdentityProvider, signingSettingsInput, updateSigningSettings } from "@/lib/esign/settings";
 import { QuireError, ValidationError } from "@/lib/errors";
 
@@ -69,5 +71,14 @@ export const removeIdentityProviderAction = dashboardAction({
   run: async ({ id }, ctx) => {
     await removeIdentityProvider(await db(), ctx.org.id, id);
     return saved("Identity provider removed");
+  },
+});
+
+export const saveReminderDefaultAction = dashboardAction({
+  ...admins,
+  input: reminderDefaultInput,
+  run: async (input, ctx) => {
+    await setReminderDefault(await db(), ctx.org.id, input);
+    return saved(input.reminderDays ? `Signers are reminded every ${input.reminderDays} day(s) by default` : "No automatic reminders by default");
   },
 });

@@ -18,6 +18,17 @@ export const metadata: Metadata = { title: "Document" };
 
 const TONE = { ready: "blue", pending: "slate", completed: "green" } as const;
 
+/** What the sender chose for this send's emails and deadline. */
+function sendOptions(doc: Awaited<ReturnType<typeof getDocument>>): [string, string][] {
+  const cc = doc.ccEmails as string[];
+  return [
+    ["Signing emails", doc.sendEmail ? (doc.emailSubject ? `“${doc.emailSubject}”` : "default subject") : "not sent (links handed out)"],
+    ["Reminders", doc.sendEmail && doc.reminderDays > 0 ? `every ${doc.reminderDays} day(s)` : "none"],
+    ["Expires", doc.expiresAt ? formatDate(new Date(doc.expiresAt)) : "never"],
+    ["Cc", cc.length ? cc.join(", ") : "none"],
+  ];
+}
+
 export default async function DocumentPage({ params }: { params: Promise<{ id: string }> }) {
   const { org, role } = await requireDashboard();
   const { id } = await params;
@@ -105,6 +116,14 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
               </li>
             ))}
           </ol>
+          <dl aria-label="Email and deadline" className="mt-4 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 border-t border-slate-100 pt-3 text-sm">
+            {sendOptions(doc).map(([term, value]) => (
+              <div key={term} className="contents">
+                <dt className="text-slate-500">{term}</dt>
+                <dd className="min-w-0 break-words">{value}</dd>
+              </div>
+            ))}
+          </dl>
         </Card>
         <Card>
           <h2 className="mb-1 font-medium">Audit trail</h2>

@@ -8,6 +8,7 @@ import { NotFoundError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/errors";
 import { parseJsonBody } from "@/lib/http/validation";
 import { observed } from "@/lib/http/observe";
+import { kickAllPollers } from "@/lib/server/poller";
 
 const body = z.object({ offsetMs: z.number().int() });
 
@@ -18,6 +19,8 @@ export const POST = observed(async function POST(req: Request): Promise<Response
     requireLocalSecret(req);
     const { offsetMs } = await parseJsonBody(body, req);
     setClockOffset(offsetMs);
+    // Timed work (reminders) may be due at the new time: look now rather than at the next idle poll.
+    kickAllPollers();
     return Response.json({ data: { offsetMs } });
   } catch (err) {
     return errorResponse(err, "deliverable");

@@ -30,6 +30,7 @@ const bodySchema = z.object({
       smsAllowance: z.number().int().min(0),
       rateLimitPerMinute: z.number().int().positive(),
       maxStorageBytes: z.number().int().min(0),
+      signingReminderDays: z.number().int().min(0).max(365),
     })
     .partial()
     .optional(),
