@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { FormMessage } from "@/components/ui";
+import { catalogues, LANGUAGES, type Language } from "@/lib/i18n";
 
 interface Signer {
   key: number;
@@ -19,10 +20,13 @@ export function NewDocumentForm({
   deliverables,
   initialDeliverableId,
   limit,
+  defaultLanguage,
 }: {
   deliverables: { id: string; name: string }[];
   initialDeliverableId?: string;
   limit: { bytes: number; message: string };
+  /** The organization's default signing language (Settings). */
+  defaultLanguage: Language;
 }) {
   const router = useRouter();
   const [source, setSource] = useState<"file" | "deliverable">(initialDeliverableId ? "deliverable" : "file");
@@ -32,6 +36,7 @@ export function NewDocumentForm({
   const [signers, setSigners] = useState<Signer[]>(() => [blankSigner()]);
   const [inOrder, setInOrder] = useState(true);
   const [sendEmail, setSendEmail] = useState(true);
+  const [language, setLanguage] = useState<Language>(defaultLanguage);
   const [progress, setProgress] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
 
@@ -56,6 +61,7 @@ export function NewDocumentForm({
     if (name.trim()) form.set("documentName", name.trim());
     form.set("recipients", JSON.stringify(signers.map((s, i) => ({ name: s.name.trim(), email: s.email.trim(), signingOrder: inOrder ? i + 1 : 1 }))));
     form.set("sendEmail", String(sendEmail));
+    form.set("language", language);
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/dashboard/documents");
     setProgress("Uploading… 0%");
@@ -221,6 +227,21 @@ export function NewDocumentForm({
           <label className="flex items-center gap-2">
             <input type="checkbox" checked={sendEmail} onChange={(e) => setSendEmail(e.target.checked)} />
             Email the signing links (otherwise you hand out the links yourself)
+          </label>
+          <label className="flex flex-wrap items-center gap-2">
+            Signers' language (signing page, emails and passcodes)
+            <select
+              name="language"
+              value={language}
+              onChange={(e) => setLanguage(e.target.value as Language)}
+              className="rounded-md border border-slate-300 bg-white px-2 py-1"
+            >
+              {LANGUAGES.map((l) => (
+                <option key={l} value={l}>
+                  {catalogues[l].languageName}
+                </option>
+              ))}
+            </select>
           </label>
         </div>
       </section>

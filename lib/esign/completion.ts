@@ -16,6 +16,7 @@ import { recordSigningEvent } from "@/lib/esign/events";
 import type { SigningDeps } from "@/lib/esign/signing";
 import { ConflictError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { languageOr } from "@/lib/i18n";
 import { log } from "@/lib/log";
 import { crashPoint, injectedSealFailure } from "@/lib/server/test-faults";
 import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
@@ -172,7 +173,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
     for (const p of parties) {
       if (seen.has(p.email.toLowerCase())) continue;
       seen.add(p.email.toLowerCase());
-      const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name });
+      const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name, lang: languageOr(doc.language) });
       await deps.mail.queue(tx, {
         orgId: doc.orgId,
         kind: COMPLETED_MAIL,

@@ -7,6 +7,7 @@ import { recordSigningEvent } from "@/lib/esign/events";
 import { openSigningSession, type SigningDeps } from "@/lib/esign/signing";
 import { notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import type { RequestMeta } from "@/lib/esign/types";
+import { languageOr } from "@/lib/i18n";
 
 const DECLINED_MAIL = "document_declined";
 
@@ -44,7 +45,14 @@ export async function declineDocument(deps: SigningDeps, token: string, reason: 
     for (const p of parties) {
       if (seen.has(p.email.toLowerCase())) continue;
       seen.add(p.email.toLowerCase());
-      const mail = deps.emailsDeclined({ recipientName: p.name, documentName: doc.name, signerName: fresh.name, signerEmail: fresh.email, reason });
+      const mail = deps.emailsDeclined({
+        recipientName: p.name,
+        documentName: doc.name,
+        signerName: fresh.name,
+        signerEmail: fresh.email,
+        reason,
+        lang: languageOr(doc.language),
+      });
       ids.push(
         await deps.mail.queue(tx, {
           orgId: doc.orgId,

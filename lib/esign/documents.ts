@@ -32,8 +32,10 @@ import { resolveSource, sha256 } from "@/lib/esign/sources";
 import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
 import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
+import { languageOr } from "@/lib/i18n";
 import { isUuid } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { orgDefaultLanguage } from "@/lib/orgs/appearance";
 import type { UploadedFile } from "@/lib/uploads/file";
 
 export interface PrepareReply {
@@ -68,6 +70,7 @@ export async function prepareDocument(
   const pageCount = sealable.pages.length;
   const fields = await planFields(deps, source.pdf, sealable.pages, input.recipients, input.fields ?? []);
   const sendEmail = input.sendEmail ?? true;
+  const language = input.language ?? (await orgDefaultLanguage(deps.db, actor.orgId));
 
   const id = crypto.randomUUID();
   const pdfKey = `signing/${actor.orgId}/${id}/original.pdf`;
@@ -90,6 +93,7 @@ export async function prepareDocument(
           senderEmail: input.senderEmail ?? null,
           ccEmails: input.ccEmails ?? [],
           sendEmail,
+          language,
           automated: input.automated ?? false,
           expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
           createdBy: actor.userId,
@@ -171,6 +175,7 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
       documentName: doc.name,
       signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
       expiresAt: doc.expiresAt,
+      lang: languageOr(doc.language),
     });
     // No cc here: the link signs as this recipient; cc parties get the completed copy instead.
     await deps.sendMail({
@@ -229,6 +234,7 @@ export interface DocumentView {
   senderEmail: string | null;
   ccEmails: Prisma.JsonValue;
   sendEmail: boolean;
+  language: string;
   expiresAt: Date | null;
   createdOn: Date;
   updatedOn: Date;
@@ -253,6 +259,7 @@ export function documentJson(doc: DocumentView) {
     senderEmail: doc.senderEmail,
     ccEmails: doc.ccEmails,
     sendEmail: doc.sendEmail,
+    language: languageOr(doc.language),
     expiresAt: doc.expiresAt?.toISOString() ?? null,
     createdOn: doc.createdOn.toISOString(),
     updatedOn: doc.updatedOn.toISOString(),
@@ -292,7 +299,7 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
   });
   if (doc.status === "sent") {
     for (const r of doc.recipients.filter((x) => !x.signedAt)) {
-      const mail = deps.emails.documentVoided({ recipientName: r.name, documentName: doc.name, reason });
+      const mail = deps.emails.documentVoided({ recipientName: r.name, documentName: doc.name, reason, lang: languageOr(doc.language) });
       await deps.sendMail({
         orgId: doc.orgId,
         kind: "document_voided",

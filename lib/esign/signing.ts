@@ -11,6 +11,7 @@ import { recipientStatuses } from "@/lib/esign/recipients";
 import { currentPdf } from "@/lib/esign/signer-copies";
 import { accessOf, loadByToken, maskDestination, notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import { ValidationError } from "@/lib/errors";
+import { type Language, languageOr } from "@/lib/i18n";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Attachment, OutgoingMail } from "@/lib/mail/mailer";
 import { crashPoint } from "@/lib/server/test-faults";
@@ -30,8 +31,8 @@ export interface SealInput {
 
 export interface SigningDeps extends EsignDeps {
   seal: (input: SealInput) => Promise<Buffer>;
-  emailsCompleted: (a: { recipientName: string; documentName: string }) => { subject: string; html: string; text: string };
-  emailsDeclined: (a: { recipientName: string; documentName: string; signerName: string; signerEmail: string; reason: string }) => {
+  emailsCompleted: (a: { recipientName: string; documentName: string; lang?: Language }) => { subject: string; html: string; text: string };
+  emailsDeclined: (a: { recipientName: string; documentName: string; signerName: string; signerEmail: string; reason: string; lang?: Language }) => {
     subject: string;
     html: string;
     text: string;
@@ -82,6 +83,7 @@ export async function openSigningSession(
     voidReason: doc.voidReason,
     declineReason: doc.declineReason,
     senderName: doc.senderName,
+    language: languageOr(doc.language),
   };
   if (state === "ready" && !access.verified) {
     state = "verification_required";

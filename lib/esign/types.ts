@@ -1,6 +1,7 @@
 // What the signing area's operations are given: their adapters (EsignDeps), who acts (Actor) and from
 // where (RequestMeta, for the audit trail and the certificate page).
 import type { Db } from "@/lib/db/client";
+import type { Language } from "@/lib/i18n";
 import type { AnchorHit, AnchorRequest } from "@/lib/pdf/anchors";
 import type { PdfConverter } from "@/lib/pdf/converter";
 import type { SealablePdf } from "@/lib/pdf/inspect";
@@ -25,12 +26,12 @@ export interface EsignDeps {
   stampValues: (input: Pick<SealRequest, "original" | "fields" | "hide">) => Promise<Buffer>;
   sendMail: (mail: MailMessage) => Promise<unknown>;
   emails: {
-    signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null }) => {
+    signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null; lang?: Language }) => {
       subject: string;
       html: string;
       text: string;
     };
-    documentVoided: (a: { recipientName: string; documentName: string; reason: string }) => { subject: string; html: string; text: string };
+    documentVoided: (a: { recipientName: string; documentName: string; reason: string; lang?: Language }) => { subject: string; html: string; text: string };
   };
   baseUrl: string;
   linkSecret: string;

@@ -1,81 +1,103 @@
 // Branded emails: table layout and inline styles (what mail clients render), every user-supplied
-// string escaped, and a plain-text twin of each.
+// string escaped, and a plain-text twin of each. Signers' emails speak the document's language.
+import { formatDateTime, type Language, type Translate, translator } from "@/lib/i18n";
+
 export interface Email {
   subject: string;
   html: string;
   text: string;
 }
 
+/** Which language a signer-facing email is written in (English when not given). */
+interface Localized {
+  lang?: Language;
+}
+
 function esc(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
-function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+function layout(t: Translate, title: string, paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:15px;line-height:22px;color:#1f2937">${p}</p>`).join("");
   const button = action
-    ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 24px"><tr><td style="background:#3457d5;border-radius:6px"><a href="${esc(action.url)}" style="display:inline-block;padding:12px 22px;color:#ffffff;font-weight:600;text-decoration:none;font-size:15px">${esc(action.label)}</a></td></tr></table><p style="margin:0 0 16px;font-size:12px;color:#6b7280">Or open this link: <a href="${esc(action.url)}" style="color:#2a45ad">${esc(action.url)}</a></p>`
+    ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 24px"><tr><td style="background:#3457d5;border-radius:6px"><a href="${esc(action.url)}" style="display:inline-block;padding:12px 22px;color:#ffffff;font-weight:600;text-decoration:none;font-size:15px">${esc(action.label)}</a></td></tr></table><p style="margin:0 0 16px;font-size:12px;color:#6b7280">${esc(t("email.orOpen"))} <a href="${esc(action.url)}" style="color:#2a45ad">${esc(action.url)}</a></p>`
     : "";
-  return `<!doctype html><html><body style="margin:0;background:#f1f5f9;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif"><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;border:1px solid #e2e8f0"><tr><td style="padding:20px 28px;border-bottom:1px solid #e2e8f0;font-weight:700;font-size:18px;color:#1b2a66">Quire</td></tr><tr><td style="padding:28px"><h1 style="margin:0 0 16px;font-size:20px;color:#0f172a">${esc(title)}</h1>${body}${button}</td></tr><tr><td style="padding:16px 28px;border-top:1px solid #e2e8f0;font-size:12px;color:#94a3b8">Sent by Quire on behalf of the document's sender.</td></tr></table></td></tr></table></body></html>`;
+  return `<!doctype html><html><body style="margin:0;background:#f1f5f9;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif"><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;border:1px solid #e2e8f0"><tr><td style="padding:20px 28px;border-bottom:1px solid #e2e8f0;font-weight:700;font-size:18px;color:#1b2a66">Quire</td></tr><tr><td style="padding:28px"><h1 style="margin:0 0 16px;font-size:20px;color:#0f172a">${esc(title)}</h1>${body}${button}</td></tr><tr><td style="padding:16px 28px;border-top:1px solid #e2e8f0;font-size:12px;color:#94a3b8">${esc(t("email.footer", { brand: "Quire" }))}</td></tr></table></td></tr></table></body></html>`;
 }
 
-function text(title: string, lines: string[], action?: { label: string; url: string }): string {
-  return [title, "", ...lines, ...(action ? ["", `${action.label}: ${action.url}`] : []), "", "-- Sent by Quire on behalf of the document's sender."].join(
-    "\n",
-  );
+function text(t: Translate, title: string, lines: string[], action?: { label: string; url: string }): string {
+  return [title, "", ...lines, ...(action ? ["", `${action.label}: ${action.url}`] : []), "", `-- ${t("email.footer", { brand: "Quire" })}`].join("\n");
 }
 
-const when = (d: Date) => d.toUTCString().replace(/:\d\d GMT$/, " UTC");
+function build(t: Translate, subject: string, title: string, lines: string[], action?: { label: string; url: string }): Email {
+  return { subject, html: layout(t, title, lines.map(esc), action), text: text(t, title, lines, action) };
+}
 
-export function signingRequestEmail(a: {
-  recipientName: string;
-  senderName?: string;
-  documentName: string;
-  message?: string;
-  signUrl: string;
-  expiresAt?: Date | null;
-}): Email {
-  const who = a.senderName ?? "Someone";
-  const title = `Please sign “${a.documentName}”`;
+export function signingRequestEmail(
+  a: Localized & {
+    recipientName: string;
+    senderName?: string;
+    documentName: string;
+    message?: string;
+    signUrl: string;
+    expiresAt?: Date | null;
+  },
+): Email {
+  const lang = a.lang ?? "en";
+  const t = translator(lang);
+  const doc = a.documentName;
+  const who = a.senderName ?? t("email.request.someone");
   const lines = [
-    `Hello ${a.recipientName},`,
-    `${who} asks you to sign “${a.documentName}”.`,
+    t("email.hello", { name: a.recipientName }),
+    t("email.request.body", { who, doc }),
     ...(a.message ? [a.message] : []),
-    ...(a.expiresAt ? [`Please sign before ${when(a.expiresAt)}.`] : []),
+    ...(a.expiresAt ? [t("email.request.before", { date: formatDateTime(a.expiresAt, lang) })] : []),
   ];
-  const action = { label: "Review and sign", url: a.signUrl };
-  return { subject: `${who} asks you to sign “${a.documentName}”`, html: layout(title, lines.map(esc), action), text: text(title, lines, action) };
+  const action = { label: t("email.request.action"), url: a.signUrl };
+  return build(t, t("email.request.subject", { who, doc }), t("email.request.title", { doc }), lines, action);
 }
 
-export function signingCompletedEmail(a: { recipientName: string; documentName: string }): Email {
-  const title = `“${a.documentName}” is signed`;
-  const lines = [`Hello ${a.recipientName},`, "Everyone has signed. The completed document, with its certificate of completion, is attached."];
-  return { subject: `Completed: “${a.documentName}”`, html: layout(title, lines.map(esc)), text: text(title, lines) };
+export function signingCompletedEmail(a: Localized & { recipientName: string; documentName: string }): Email {
+  const t = translator(a.lang ?? "en");
+  const doc = a.documentName;
+  const lines = [t("email.hello", { name: a.recipientName }), t("email.completed.body")];
+  return build(t, t("email.completed.subject", { doc }), t("email.completed.title", { doc }), lines);
 }
 
-export function documentVoidedEmail(a: { recipientName: string; documentName: string; reason: string }): Email {
-  const title = `“${a.documentName}” was voided`;
-  const lines = [`Hello ${a.recipientName},`, "The sender cancelled this signing request; there is nothing left to sign.", `Reason: ${a.reason}`];
-  return { subject: `Voided: “${a.documentName}”`, html: layout(title, lines.map(esc)), text: text(title, lines) };
+export function documentVoidedEmail(a: Localized & { recipientName: string; documentName: string; reason: string }): Email {
+  const t = translator(a.lang ?? "en");
+  const doc = a.documentName;
+  const lines = [t("email.hello", { name: a.recipientName }), t("email.voided.body"), t("email.reason", { reason: a.reason })];
+  return build(t, t("email.voided.subject", { doc }), t("email.voided.title", { doc }), lines);
 }
 
-export function documentDeclinedEmail(a: { recipientName: string; documentName: string; signerName: string; signerEmail: string; reason: string }): Email {
-  const title = `“${a.documentName}” was declined`;
+export function documentDeclinedEmail(
+  a: Localized & { recipientName: string; documentName: string; signerName: string; signerEmail: string; reason: string },
+): Email {
+  const t = translator(a.lang ?? "en");
+  const doc = a.documentName;
   const lines = [
-    `Hello ${a.recipientName},`,
-    `${a.signerName} (${a.signerEmail}) declined to sign “${a.documentName}”. The signing request is closed; nobody else will be asked to sign it.`,
-    `Reason: ${a.reason}`,
+    t("email.hello", { name: a.recipientName }),
+    t("email.declined.body", { signer: a.signerName, email: a.signerEmail, doc }),
+    t("email.reason", { reason: a.reason }),
   ];
-  return { subject: `Declined: “${a.documentName}”`, html: layout(title, lines.map(esc)), text: text(title, lines) };
+  return build(t, t("email.declined.subject", { doc }), t("email.declined.title", { doc }), lines);
 }
 
-export function passcodeEmail(a: { recipientName: string; documentName: string; code: string; minutes: number }): Email {
-  const title = `Your signing code: ${a.code}`;
+export function passcodeEmail(a: Localized & { recipientName: string; documentName: string; code: string; minutes: number }): Email {
+  const t = translator(a.lang ?? "en");
+  const doc = a.documentName;
   const lines = [
-    `Hello ${a.recipientName},`,
-    `Enter this code to open “${a.documentName}” for signing: ${a.code}`,
-    `It works for ${a.minutes} minutes. If you did not ask for it, ignore this email.`,
+    t("email.hello", { name: a.recipientName }),
+    t("email.passcode.body", { doc, code: a.code }),
+    t("email.passcode.expiry", { minutes: a.minutes }),
   ];
-  return { subject: `${a.code} is your signing code`, html: layout(title, lines.map(esc)), text: text(title, lines) };
+  return build(t, t("email.passcode.subject", { code: a.code }), t("email.passcode.title", { code: a.code }), lines);
+}
+
+/** The SMS twin of passcodeEmail. */
+export function passcodeSms(a: Localized & { documentName: string; code: string; minutes: number }): string {
+  return translator(a.lang ?? "en")("sms.passcode", { code: a.code, doc: a.documentName, minutes: a.minutes });
 }
 
 export function passcodeAlertEmail(a: {
@@ -94,5 +116,6 @@ export function passcodeAlertEmail(a: {
       ? "They can no longer request or enter codes. If it really is them, resend the signing email from Quire: that lifts the lock."
       : "If this is not them, someone else may have their signing link.",
   ];
-  return { subject: title, html: layout(title, lines.map(esc)), text: text(title, lines) };
+  // To the sender, who works in English in the dashboard.
+  return build(translator("en"), title, title, lines);
 }

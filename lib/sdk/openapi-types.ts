@@ -1875,6 +1875,11 @@ export interface components {
             senderEmail: string | null;
             ccEmails: string[];
             sendEmail: boolean;
+            /**
+             * @description The signing page's, its emails' and passcodes' language
+             * @enum {string}
+             */
+            language: "en" | "de" | "fr" | "es";
             expiresAt: components["schemas"]["Timestamp"] | null;
             createdOn: components["schemas"]["Timestamp"];
             updatedOn: components["schemas"]["Timestamp"];
@@ -3584,6 +3589,11 @@ export interface operations {
                     templateId?: string;
                     deliverableId?: string;
                     sendEmail?: boolean;
+                    /**
+                     * @description The signing page's, its emails' and passcodes' language; the organization's default language when omitted. The signer can switch the page.
+                     * @enum {string}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
@@ -3602,6 +3612,11 @@ export interface operations {
                     templateId?: string;
                     deliverableId?: string;
                     sendEmail?: boolean;
+                    /**
+                     * @description The signing page's, its emails' and passcodes' language; the organization's default language when omitted. The signer can switch the page.
+                     * @enum {string}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
@@ -3729,6 +3744,11 @@ export interface operations {
                     templateId?: string;
                     deliverableId?: string;
                     sendEmail?: boolean;
+                    /**
+                     * @description The signing page's, its emails' and passcodes' language; the organization's default language when omitted. The signer can switch the page.
+                     * @enum {string}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
@@ -3747,6 +3767,11 @@ export interface operations {
                     templateId?: string;
                     deliverableId?: string;
                     sendEmail?: boolean;
+                    /**
+                     * @description The signing page's, its emails' and passcodes' language; the organization's default language when omitted. The signer can switch the page.
+                     * @enum {string}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;

@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import { EmbeddedSigningForm } from "@/components/settings/embedded-signing-form";
 import { IdentityProviders } from "@/components/settings/identity-providers";
+import { LanguageForm } from "@/components/settings/language-form";
 import { SmsProviderForm } from "@/components/settings/sms-provider-form";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
 import { signingSettingsView } from "@/lib/esign/settings";
+import { languageOr } from "@/lib/i18n";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -61,6 +63,17 @@ export default async function SettingsPage() {
               </div>
             ))}
           </dl>
+        </Card>
+      </div>
+
+      <h2 id="signing-appearance" className="mt-8 mb-1 text-lg font-semibold">
+        Signing page and emails
+      </h2>
+      <p className="mb-4 text-sm text-slate-600">What signers see.{readOnly ? " Only administrators can change it." : ""}</p>
+      <div className="grid gap-4">
+        <Card>
+          <h3 className="mb-3 font-medium">Language</h3>
+          <LanguageForm initial={languageOr(org.defaultLanguage)} readOnly={readOnly} />
         </Card>
       </div>
 

@@ -10,6 +10,8 @@ import { dashboardAction } from "@/lib/dashboard/action";
 import { db } from "@/lib/db/client";
 import { addIdentityProvider, identityProviderInput, removeIdentityProvider, signingSettingsInput, updateSigningSettings } from "@/lib/esign/settings";
 import { QuireError, ValidationError } from "@/lib/errors";
+import { LANGUAGES } from "@/lib/i18n";
+import { setDefaultLanguage } from "@/lib/orgs/appearance";
 
 const admins = { roles: ADMINS, denied: "Only administrators can do this" } as const;
 
@@ -24,6 +26,15 @@ export const saveSigningSettingsAction = dashboardAction({
   run: async (input, ctx) => {
     await updateSigningSettings(await db(), ctx.org.id, input, getConfig().nextAuthSecret);
     return saved("Embedded signing settings saved");
+  },
+});
+
+export const saveDefaultLanguageAction = dashboardAction({
+  ...admins,
+  input: z.object({ language: z.enum(LANGUAGES, { message: `must be one of ${LANGUAGES.join(", ")}` }) }),
+  run: async ({ language }, ctx) => {
+    await setDefaultLanguage(await db(), ctx.org.id, language);
+    return saved("Default signing language saved");
   },
 });
 

@@ -6,6 +6,8 @@ import { SENDERS } from "@/lib/auth/roles";
 import { listDeliverables } from "@/lib/deliverables/list";
 import { sql } from "@/lib/db/sql";
 import { documentTooLarge, MAX_DOCUMENT_BYTES } from "@/lib/esign/http";
+import { db } from "@/lib/db/client";
+import { orgDefaultLanguage } from "@/lib/orgs/appearance";
 
 export const metadata: Metadata = { title: "Send for signing" };
 
@@ -30,6 +32,7 @@ export default async function NewDocumentPage({ searchParams }: { searchParams: 
         deliverables={results.map((d) => ({ id: d.id, name: d.name }))}
         initialDeliverableId={results.some((d) => d.id === deliverableId) ? deliverableId : undefined}
         limit={{ bytes: MAX_DOCUMENT_BYTES, message: documentTooLarge().message }}
+        defaultLanguage={await orgDefaultLanguage(await db(), org.id)}
       />
     </>
   );
