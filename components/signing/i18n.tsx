@@ -35,6 +35,7 @@ export function LanguageMenu() {
     <label className="inline-flex items-center gap-2 text-sm text-slate-600">
       <span>{t("sign.language")}</span>
       <select
+        aria-label={t("sign.language")}
         value={lang}
         disabled={pending}
         onChange={(e) => {
