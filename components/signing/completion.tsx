@@ -58,7 +58,7 @@ export function SignedNotice({
         {links ? (
           <div className="mt-4 flex flex-wrap justify-center gap-2">
             {links.completed ? (
-              <a href={links.completed} download className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
+              <a href={links.completed} download className={`${BUTTON} bg-brand-600 text-[var(--brand-text,#fff)] hover:bg-brand-700`}>
                 {t("sign.signed.downloadCompleted")}
               </a>
             ) : (

@@ -222,7 +222,7 @@ function PasscodeForm({
         <button
           type="submit"
           disabled={busy !== null || code.length !== 6}
-          className="rounded-md bg-brand-600 px-4 py-2.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+          className="rounded-md bg-brand-600 px-4 py-2.5 text-sm font-medium text-[var(--brand-text,#fff)] hover:bg-brand-700 disabled:opacity-60"
         >
           {busy === "verify" ? t("sign.gate.checking") : t("sign.gate.continue")}
         </button>

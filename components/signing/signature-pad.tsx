@@ -216,7 +216,10 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
             <button type="button" onClick={onCancel} className={`rounded-md px-4 py-2 text-sm text-slate-600 ${FOCUS_RING}`}>
               Cancel
             </button>
-            <button type="submit" className={`rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 ${FOCUS_RING}`}>
+            <button
+              type="submit"
+              className={`rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-[var(--brand-text,#fff)] hover:bg-brand-700 ${FOCUS_RING}`}
+            >
               Apply
             </button>
           </div>

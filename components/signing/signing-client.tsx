@@ -265,7 +265,7 @@ export function SigningClient({
             type="button"
             disabled={pending || !hydrated}
             onClick={finish}
-            className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70"
+            className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-[var(--brand-text,#fff)] hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70"
           >
             {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
             {pending ? t("sign.signing") : t("sign.finish")}

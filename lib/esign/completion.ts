@@ -18,6 +18,7 @@ import { ConflictError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { languageOr } from "@/lib/i18n";
 import { log } from "@/lib/log";
+import { loadBranding, mailBrand } from "@/lib/orgs/branding";
 import { crashPoint, injectedSealFailure } from "@/lib/server/test-faults";
 import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
 
@@ -125,6 +126,7 @@ const sealedKey = (doc: { orgId: string; id: string }, attempt: number) => `sign
 async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number): Promise<void> {
   const completedAt = new Date();
   injectedSealFailure();
+  const branding = await loadBranding(deps.db, doc.orgId);
   const sealed = await deps.seal({
     original: await deps.storage.get(doc.originalPdfKey),
     fields: doc.fields
@@ -135,6 +137,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
       documentName: doc.name,
       documentId: doc.id,
       completedAt,
+      sender: { name: branding.senderName, footer: branding.emailFooter },
       signers: doc.recipients.map((r) => ({
         name: r.name,
         email: r.email,
@@ -150,6 +153,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
   await deps.storage.put(signedKey, sealed);
   crashPoint("after-seal");
   const documentHash = crypto.createHash("sha256").update(sealed).digest("hex");
+  const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
   const won = await deps.db.$transaction(async (tx) => {
     const { count } = await tx.signingDocument.updateMany({
       where: { id: doc.id, status: "sent" },
@@ -173,7 +177,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
     for (const p of parties) {
       if (seen.has(p.email.toLowerCase())) continue;
       seen.add(p.email.toLowerCase());
-      const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name, lang: languageOr(doc.language) });
+      const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name, lang: languageOr(doc.language), brand });
       await deps.mail.queue(tx, {
         orgId: doc.orgId,
         kind: COMPLETED_MAIL,

@@ -8,6 +8,7 @@ import { openSigningSession, type SigningDeps } from "@/lib/esign/signing";
 import { notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import type { RequestMeta } from "@/lib/esign/types";
 import { languageOr } from "@/lib/i18n";
+import { mailBrand } from "@/lib/orgs/branding";
 
 const DECLINED_MAIL = "document_declined";
 
@@ -19,6 +20,8 @@ export async function declineDocument(deps: SigningDeps, token: string, reason: 
   const documentId = session.document.id;
   const recipientId = session.recipient.id;
   const declinedAt = new Date();
+  const { orgId } = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: session.document.id }, select: { orgId: true } });
+  const brand = await mailBrand(deps.db, orgId, deps.baseUrl);
   const mailIds = await deps.db.$transaction(async (tx) => {
     // Row lock, then the state read again: a signature, void or decline that committed meanwhile wins.
     const [locked] = await tx.$queryRaw<
@@ -52,6 +55,7 @@ export async function declineDocument(deps: SigningDeps, token: string, reason: 
         signerEmail: fresh.email,
         reason,
         lang: languageOr(doc.language),
+        brand,
       });
       ids.push(
         await deps.mail.queue(tx, {

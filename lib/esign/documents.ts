@@ -36,6 +36,7 @@ import { languageOr } from "@/lib/i18n";
 import { isUuid } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { orgDefaultLanguage } from "@/lib/orgs/appearance";
+import { mailBrand } from "@/lib/orgs/branding";
 import type { UploadedFile } from "@/lib/uploads/file";
 
 export interface PrepareReply {
@@ -168,6 +169,7 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
   const targets = opts.only
     ? doc.recipients.filter((r) => opts.only!.includes(r.id) && !r.signedAt && !needsSingleUseUrl(r.identityVerification))
     : recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready" && !needsSingleUseUrl(r.identityVerification));
+  const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
   for (const r of targets) {
     const mail = deps.emails.signingRequest({
       recipientName: r.name,
@@ -176,6 +178,7 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
       signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
       expiresAt: doc.expiresAt,
       lang: languageOr(doc.language),
+      brand,
     });
     // No cc here: the link signs as this recipient; cc parties get the completed copy instead.
     await deps.sendMail({
@@ -298,8 +301,9 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
     await recordSigningEvent(tx, doc, "signature.document.voided", { reason, voidedAt: voidedAt.toISOString() });
   });
   if (doc.status === "sent") {
+    const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
     for (const r of doc.recipients.filter((x) => !x.signedAt)) {
-      const mail = deps.emails.documentVoided({ recipientName: r.name, documentName: doc.name, reason, lang: languageOr(doc.language) });
+      const mail = deps.emails.documentVoided({ recipientName: r.name, documentName: doc.name, reason, lang: languageOr(doc.language), brand });
       await deps.sendMail({
         orgId: doc.orgId,
         kind: "document_voided",

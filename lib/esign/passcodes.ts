@@ -11,16 +11,19 @@ import { accessOf, issueSession, loadByToken, maskDestination, SignerError } fro
 import type { SmsSender } from "@/lib/sms/sms";
 import { loadPlan } from "@/lib/orgs/plan";
 import { type Language, languageOr } from "@/lib/i18n";
-import { passcodeSms } from "@/lib/mail/templates";
+import { type MailBrand, passcodeSms } from "@/lib/mail/templates";
+import { mailBrand } from "@/lib/orgs/branding";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const PASSCODE = { minutes: 10, minIntervalSeconds: 30, perHour: 5, wrongPerCode: 5, wrongBeforeLock: 20, alertAt: 5 } as const;
 
 export interface PasscodeDeps extends Pick<EsignDeps, "db" | "sendMail"> {
   secret: string;
+  /** Where the logo in emails is loaded from. */
+  baseUrl: string;
   sms: (orgId: string) => Promise<SmsSender>;
   emails: {
-    passcode: (a: { recipientName: string; documentName: string; code: string; minutes: number; lang?: Language }) => {
+    passcode: (a: { recipientName: string; documentName: string; code: string; minutes: number; lang?: Language; brand?: MailBrand }) => {
       subject: string;
       html: string;
       text: string;
@@ -101,6 +104,7 @@ export async function sendPasscode(deps: PasscodeDeps, token: string, meta: { ip
         code,
         minutes: PASSCODE.minutes,
         lang: languageOr(doc.language),
+        brand: await mailBrand(deps.db, doc.orgId, deps.baseUrl),
       });
       await deps.sendMail({
         orgId: doc.orgId,

@@ -14,6 +14,8 @@ import { ValidationError } from "@/lib/errors";
 import { type Language, languageOr } from "@/lib/i18n";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Attachment, OutgoingMail } from "@/lib/mail/mailer";
+import type { MailBrand } from "@/lib/mail/templates";
+import { loadBranding } from "@/lib/orgs/branding";
 import { crashPoint } from "@/lib/server/test-faults";
 
 export interface SealInput {
@@ -26,13 +28,22 @@ export interface SealInput {
     documentId: string;
     completedAt: Date;
     signers: { name: string; email: string; signedAt: Date; ip: string; userAgent: string; verification: string }[];
+    sender?: { name: string | null; footer: string | null };
   };
 }
 
 export interface SigningDeps extends EsignDeps {
   seal: (input: SealInput) => Promise<Buffer>;
-  emailsCompleted: (a: { recipientName: string; documentName: string; lang?: Language }) => { subject: string; html: string; text: string };
-  emailsDeclined: (a: { recipientName: string; documentName: string; signerName: string; signerEmail: string; reason: string; lang?: Language }) => {
+  emailsCompleted: (a: { recipientName: string; documentName: string; lang?: Language; brand?: MailBrand }) => { subject: string; html: string; text: string };
+  emailsDeclined: (a: {
+    recipientName: string;
+    documentName: string;
+    signerName: string;
+    signerEmail: string;
+    reason: string;
+    lang?: Language;
+    brand?: MailBrand;
+  }) => {
     subject: string;
     html: string;
     text: string;
@@ -84,6 +95,8 @@ export async function openSigningSession(
     declineReason: doc.declineReason,
     senderName: doc.senderName,
     language: languageOr(doc.language),
+    /** The sender organization's branding (lib/orgs/branding.ts): what the signer sees anyway. */
+    branding: await loadBranding(deps.db, doc.orgId),
   };
   if (state === "ready" && !access.verified) {
     state = "verification_required";

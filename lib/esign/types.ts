@@ -8,6 +8,7 @@ import type { SealablePdf } from "@/lib/pdf/inspect";
 import type { SealRequest } from "@/lib/pdf/seal";
 import type { FileStorage } from "@/lib/storage";
 import type { OutgoingMail } from "@/lib/mail/mailer";
+import type { MailBrand } from "@/lib/mail/templates";
 
 /** A signing email: always an organization's, always about a document. */
 export type MailMessage = OutgoingMail & { orgId: string; documentId: string };
@@ -26,12 +27,24 @@ export interface EsignDeps {
   stampValues: (input: Pick<SealRequest, "original" | "fields" | "hide">) => Promise<Buffer>;
   sendMail: (mail: MailMessage) => Promise<unknown>;
   emails: {
-    signingRequest: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt?: Date | null; lang?: Language }) => {
+    signingRequest: (a: {
+      recipientName: string;
+      senderName?: string;
+      documentName: string;
+      signUrl: string;
+      expiresAt?: Date | null;
+      lang?: Language;
+      brand?: MailBrand;
+    }) => {
       subject: string;
       html: string;
       text: string;
     };
-    documentVoided: (a: { recipientName: string; documentName: string; reason: string; lang?: Language }) => { subject: string; html: string; text: string };
+    documentVoided: (a: { recipientName: string; documentName: string; reason: string; lang?: Language; brand?: MailBrand }) => {
+      subject: string;
+      html: string;
+      text: string;
+    };
   };
   baseUrl: string;
   linkSecret: string;

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { EmbeddedSigningForm } from "@/components/settings/embedded-signing-form";
+import { BrandingForm } from "@/components/settings/branding-form";
 import { IdentityProviders } from "@/components/settings/identity-providers";
 import { LanguageForm } from "@/components/settings/language-form";
 import { SmsProviderForm } from "@/components/settings/sms-provider-form";
@@ -8,6 +9,7 @@ import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
 import { signingSettingsView } from "@/lib/esign/settings";
 import { languageOr } from "@/lib/i18n";
+import { loadBranding } from "@/lib/orgs/branding";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -26,6 +28,7 @@ export default async function SettingsPage() {
   const { org: current, role } = await requireDashboard();
   const client = await db();
   const [org, signing] = await Promise.all([client.organization.findUniqueOrThrow({ where: { id: current.id } }), signingSettingsView(client, current.id)]);
+  const branding = await loadBranding(client, current.id);
   const readOnly = role !== "administrator";
   const features: [string, boolean][] = [
     ["File download (hasFileDownload)", org.hasFileDownload],
@@ -74,6 +77,10 @@ export default async function SettingsPage() {
         <Card>
           <h3 className="mb-3 font-medium">Language</h3>
           <LanguageForm initial={languageOr(org.defaultLanguage)} readOnly={readOnly} />
+        </Card>
+        <Card>
+          <h3 className="mb-3 font-medium">Branding</h3>
+          <BrandingForm initial={branding} readOnly={readOnly} />
         </Card>
       </div>
 

@@ -12,15 +12,27 @@ import { openSigningSession, SignerError } from "@/lib/esign/signing";
 import { esignDeps } from "@/lib/esign/service";
 import { requestMetaOf } from "@/lib/http/request-meta";
 import { isLanguage, LANGUAGE_COOKIE, type Language, languageOr, translator } from "@/lib/i18n";
+import { type Branding, DEFAULT_BRANDING } from "@/lib/orgs/branding";
 
 export const metadata: Metadata = { title: "Sign a document", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
-function Shell({ lang, children }: { lang: Language; children: React.ReactNode }) {
+function Shell({ lang, branding = DEFAULT_BRANDING, children }: { lang: Language; branding?: Branding; children: React.ReactNode }) {
+  // The accent recolours the page's brand utilities (bg-brand-600, the focus rings) below this point;
+  // --brand-text is the text colour that contrasts with it.
+  const accent = branding.accent
+    ? ({ "--color-brand-600": branding.accent, "--color-brand-700": branding.accent, "--brand-text": branding.accentText } as React.CSSProperties)
+    : undefined;
   return (
     <SignerLanguage lang={lang}>
-      <div lang={lang}>
-        <div className="mx-auto flex max-w-4xl justify-end px-4 pt-3">
+      <div lang={lang} style={accent}>
+        <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-2 px-4 pt-3">
+          {branding.logoPath ? (
+            // eslint-disable-next-line @next/next/no-img-element
+            <img src={branding.logoPath} alt={branding.name} className="h-10 max-w-48 object-contain" />
+          ) : (
+            <span />
+          )}
           <LanguageMenu />
         </div>
         {children}
@@ -70,7 +82,7 @@ export default async function SignPage({ params, searchParams }: { params: Promi
   // The framing page, if the browser named it and the organization allows it (docs/contract.md "Embedded signing").
   const embedOrigin = embeddingOrigin(h.get("referer"), await frameAncestorsForToken(await db(), token), new URL(getConfig().baseUrl).origin);
   const notice = (title: string, body: string) => (
-    <Shell lang={lang}>
+    <Shell lang={lang} branding={document.branding}>
       <Notice title={title}>{body}</Notice>
     </Shell>
   );
@@ -78,7 +90,7 @@ export default async function SignPage({ params, searchParams }: { params: Promi
     return notice(t("sign.voided.title"), document.voidReason ? t("sign.voided.bodyReason", { reason: document.voidReason }) : t("sign.voided.body"));
   if (state === "declined")
     return (
-      <Shell lang={lang}>
+      <Shell lang={lang} branding={document.branding}>
         <main>
           <DeclinedNotice documentName={document.name} reason={document.declineReason} />
         </main>
@@ -86,7 +98,7 @@ export default async function SignPage({ params, searchParams }: { params: Promi
     );
   if (state === "already_signed" || state === "completed")
     return (
-      <Shell lang={lang}>
+      <Shell lang={lang} branding={document.branding}>
         <main>
           <CompletionNotifier origin={embedOrigin} documentId={document.id} />
           <SignedNotice
@@ -103,7 +115,7 @@ export default async function SignPage({ params, searchParams }: { params: Promi
 
   const header = (
     <header className="mb-4">
-      <p className="text-xs uppercase tracking-wide text-slate-500">{t("sign.brandLine", { brand: "Quire" })}</p>
+      <p className="text-xs uppercase tracking-wide text-slate-500">{t("sign.brandLine", { brand: document.branding.name })}</p>
       <h1 className="break-words text-xl font-semibold">{document.name}</h1>
       <p className="text-sm text-slate-600">
         {document.senderName
@@ -113,7 +125,7 @@ export default async function SignPage({ params, searchParams }: { params: Promi
     </header>
   );
   return (
-    <Shell lang={lang}>
+    <Shell lang={lang} branding={document.branding}>
       <main className="mx-auto max-w-4xl px-4 py-4">
         {session.verification ? (
           <GatedSigning
