@@ -116,7 +116,7 @@ export async function setLogo(db: Pick<Db, "orgBranding">, orgId: string, bytes:
   if (!size.width || !size.height || size.width > LOGO_MAX_PIXELS || size.height > LOGO_MAX_PIXELS)
     throw logoError(`must be at most ${LOGO_MAX_PIXELS} pixels wide and high`);
   const logoHash = crypto.createHash("sha256").update(bytes).digest("hex");
-  const data = { logo: new Uint8Array(bytes), logoType: type, logoHash };
+  const data = { logo: bytes.toString("base64"), logoType: type, logoHash };
   await db.orgBranding.upsert({ where: { orgId }, create: { orgId, ...data }, update: data });
 }
 
@@ -125,7 +125,7 @@ export async function logoByHash(db: Pick<Db, "orgBranding">, hash: string): Pro
   if (!/^[0-9a-f]{64}$/.test(hash)) return null;
   const row = await db.orgBranding.findFirst({ where: { logoHash: hash }, select: { logo: true, logoType: true } });
   if (!row?.logo || !row.logoType) return null;
-  return { bytes: Buffer.from(row.logo), type: row.logoType };
+  return { bytes: Buffer.from(row.logo, "base64"), type: row.logoType };
 }
 
 /** The branding an email wears (lib/mail/templates.ts MailBrand), its logo address absolute. */

@@ -53,6 +53,7 @@ export const uploadLogoAction = dashboardFormAction({
   ...admins,
   input: z.object({ logo: z.instanceof(File, { message: "choose an image file" }) }),
   fromForm: (form) => ({ logo: form.get("logo") }),
+  invalid: "The logo was not saved",
   run: async ({ logo }, ctx) => {
     await setLogo(await db(), ctx.org.id, Buffer.from(await logo.arrayBuffer()));
     return saved("Logo saved");

@@ -1,7 +1,7 @@
 -- CreateTable
 CREATE TABLE "org_branding" (
     "orgId" UUID NOT NULL,
-    "logo" BYTEA,
+    "logo" TEXT,
     "logoType" TEXT,
     "logoHash" TEXT,
     "accent" TEXT,
