@@ -47,7 +47,7 @@ test("a signer fills every field and signs with the keyboard alone on a phone", 
   await expect(page.getByRole("img", { name: "Page 1 of 1" })).toBeVisible();
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(1);
 
-  // Tab from the top of the page: the fields in reading order, each with a visible focus ring, then Finish.
+  // Tab from the top of the page: the language menu, the fields in reading order, each with a visible focus ring, then Finish.
   const order: string[] = [];
   for (let i = 0; i < 20 && order.at(-1) !== "Finish signing"; i++) {
     await page.keyboard.press("Tab");
@@ -55,7 +55,7 @@ test("a signer fills every field and signs with the keyboard alone on a phone", 
     expect(f.outlined, `focus indicator on “${f.name}”`).toBe(true);
     if (f.name !== order.at(-1)) order.push(f.name); // a date input takes one Tab per part
   }
-  expect(order).toEqual(["Text (required)", "Date (required)", "Checkbox (required)", "Signature (required)", "Finish signing"]);
+  expect(order).toEqual(["Language", "Text (required)", "Date (required)", "Checkbox (required)", "Signature (required)", "Finish signing"]);
 
   // Finishing too early names what is missing and moves focus to the first of it.
   await page.keyboard.press("Enter");

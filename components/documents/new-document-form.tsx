@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { FormMessage } from "@/components/ui";
+import { catalogues, LANGUAGES, type Language } from "@/lib/i18n";
 
 interface Signer {
   key: number;
@@ -20,11 +21,14 @@ export function NewDocumentForm({
   layouts,
   initialDeliverableId,
   limit,
+  defaultLanguage,
 }: {
   deliverables: { id: string; name: string }[];
   layouts: { id: string; name: string; roles: string[] }[];
   initialDeliverableId?: string;
   limit: { bytes: number; message: string };
+  /** The organization's default signing language (Settings). */
+  defaultLanguage: Language;
 }) {
   const router = useRouter();
   const [source, setSource] = useState<"file" | "deliverable" | "layout">(initialDeliverableId ? "deliverable" : "file");
@@ -43,6 +47,7 @@ export function NewDocumentForm({
   const [expiresOn, setExpiresOn] = useState("");
   const [reminderDays, setReminderDays] = useState("");
   const [cc, setCc] = useState("");
+  const [language, setLanguage] = useState<Language>(defaultLanguage);
   const [progress, setProgress] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
 
@@ -83,6 +88,7 @@ export function NewDocumentForm({
       .map((x) => x.trim())
       .filter(Boolean);
     if (ccEmails.length) form.set("ccEmails", JSON.stringify(ccEmails));
+    form.set("language", language);
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/dashboard/documents");
     setProgress("Uploading… 0%");
@@ -301,6 +307,21 @@ export function NewDocumentForm({
           <label className="flex items-center gap-2">
             <input type="checkbox" checked={sendEmail} onChange={(e) => setSendEmail(e.target.checked)} />
             Email the signing links (otherwise you hand out the links yourself)
+          </label>
+          <label className="flex flex-wrap items-center gap-2">
+            Signers' language (signing page, emails and passcodes)
+            <select
+              name="language"
+              value={language}
+              onChange={(e) => setLanguage(e.target.value as Language)}
+              className="rounded-md border border-slate-300 bg-white px-2 py-1"
+            >
+              {LANGUAGES.map((l) => (
+                <option key={l} value={l}>
+                  {catalogues[l].languageName}
+                </option>
+              ))}
+            </select>
           </label>
         </div>
       </section>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect } from "react";
+import { useT } from "./i18n";
 
 export type CompletionEvent = "signing_complete" | "already_signed";
 
@@ -18,12 +19,13 @@ export function CompletionNotifier({ origin, documentId }: { origin: string | nu
 
 /** After declining (and on a declined document's link): final, nothing is left to sign. */
 export function DeclinedNotice({ documentName, reason }: { documentName: string; reason: string | null }) {
+  const t = useT();
   return (
     <div className="flex min-h-[60vh] items-center justify-center px-4">
       <div role="status" className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm">
-        <h1 className="mb-2 text-xl font-semibold">This document was declined</h1>
+        <h1 className="mb-2 text-xl font-semibold">{t("sign.declined.title")}</h1>
         <p className="text-sm text-slate-600">
-          “{documentName}” was declined{reason ? `: “${reason}”` : ""}. The signing request is closed; the sender has been told. Nothing is left to sign.
+          {reason ? t("sign.declined.bodyReason", { doc: documentName, reason }) : t("sign.declined.body", { doc: documentName })}
         </p>
       </div>
     </div>
@@ -46,26 +48,22 @@ export function SignedNotice({
   everyone: boolean;
   links: { mine: string; completed: string | null } | null;
 }) {
+  const t = useT();
   return (
     <div className="flex min-h-[60vh] items-center justify-center px-4">
       <div role="status" className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm">
-        <h1 className="mb-2 text-xl font-semibold">You have signed</h1>
-        <p className="text-sm text-slate-600">
-          {everyone ? `Everyone has signed “${documentName}”. ` : `Your signature on “${documentName}” is recorded. `}
-          {everyone
-            ? "The completed copy, sealed with its certificate of completion, was emailed to you."
-            : "What happens next: the other signers are asked to sign in turn. When everyone has signed, we email you the completed copy, sealed with its certificate of completion; this link will offer it too."}
-        </p>
-        <p className="mt-2 text-sm text-slate-600">You can close this page.</p>
+        <h1 className="mb-2 text-xl font-semibold">{t("sign.signed.title")}</h1>
+        <p className="text-sm text-slate-600">{everyone ? t("sign.signed.everyone", { doc: documentName }) : t("sign.signed.mine", { doc: documentName })}</p>
+        <p className="mt-2 text-sm text-slate-600">{t("sign.signed.close")}</p>
         {links ? (
           <div className="mt-4 flex flex-wrap justify-center gap-2">
             {links.completed ? (
-              <a href={links.completed} download className={`${BUTTON} bg-brand-600 text-white hover:bg-brand-700`}>
-                Download the completed copy
+              <a href={links.completed} download className={`${BUTTON} bg-brand-600 text-[var(--brand-text,#fff)] hover:bg-brand-700`}>
+                {t("sign.signed.downloadCompleted")}
               </a>
             ) : (
               <a href={links.mine} download className={`${BUTTON} border border-slate-300 bg-white hover:bg-slate-50`}>
-                Download your copy
+                {t("sign.signed.downloadMine")}
               </a>
             )}
           </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { useT } from "./i18n";
 
 const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 const MAX = 1000;
@@ -18,6 +19,7 @@ export function DeclineDialog({
   onCancel: () => void;
   onDeclined: (reason: string) => void;
 }) {
+  const t = useT();
   const [reason, setReason] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -54,7 +56,7 @@ export function DeclineDialog({
     e.preventDefault();
     const trimmed = reason.trim();
     if (!trimmed) {
-      setProblem("Please say why you decline (1 to 1000 characters).");
+      setProblem(t("sign.declineDialog.empty"));
       box.current?.focus();
       return;
     }
@@ -68,7 +70,7 @@ export function DeclineDialog({
     const body = await res.json().catch(() => null);
     setPending(false);
     if (!res.ok) {
-      setProblem(body?.error ?? `Declining failed (HTTP ${res.status})`);
+      setProblem(body?.error ?? t("sign.declineDialog.failed", { status: res.status }));
       return;
     }
     onDeclined(trimmed);
@@ -85,14 +87,14 @@ export function DeclineDialog({
         className="w-full max-w-lg rounded-lg bg-white p-4 shadow-xl"
       >
         <h2 id={`${id}-title`} className="mb-1 text-lg font-semibold">
-          Decline to sign
+          {t("sign.declineDialog.title")}
         </h2>
         <p id={`${id}-help`} className="mb-3 text-sm text-slate-600">
-          The signing request closes for everyone and the sender is told your reason. This cannot be undone.
+          {t("sign.declineDialog.help")}
         </p>
         <form onSubmit={submit} noValidate>
           <label htmlFor={`${id}-reason`} className="text-sm font-medium">
-            Reason (required)
+            {t("sign.declineDialog.reason")}
           </label>
           <textarea
             ref={box}
@@ -119,14 +121,14 @@ export function DeclineDialog({
           ) : null}
           <div className="mt-3 flex justify-end gap-2">
             <button type="button" onClick={onCancel} className={`rounded-md px-4 py-2 text-sm text-slate-600 ${FOCUS_RING}`}>
-              Cancel
+              {t("sign.declineDialog.cancel")}
             </button>
             <button
               type="submit"
               disabled={pending}
               className={`rounded-md bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-70 ${FOCUS_RING}`}
             >
-              {pending ? "Declining…" : "Decline"}
+              {pending ? t("sign.declineDialog.pending") : t("sign.decline")}
             </button>
           </div>
         </form>

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import type { FilledField, SignerField } from "@/lib/esign/signer-fields";
+import { useT } from "./i18n";
 import { SigningClient } from "./signing-client";
 
 type Verification = { kind: "otp"; channel: "email" | "sms"; destination: string } | { kind: "single_use" };
@@ -158,6 +159,7 @@ function PasscodeForm({
 }) {
   const [sent, setSent] = useState(false);
   const [code, setCode] = useState("");
+  const t = useT();
   const [busy, setBusy] = useState<"send" | "verify" | null>(null);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
 
@@ -175,9 +177,9 @@ function PasscodeForm({
     setMessage(null);
     const r = await call("passcode");
     setBusy(null);
-    if (!r.ok) return setMessage({ tone: "error", text: r.body?.error ?? "The code could not be sent" });
+    if (!r.ok) return setMessage({ tone: "error", text: r.body?.error ?? t("sign.gate.notSent") });
     setSent(true);
-    setMessage({ tone: "ok", text: `We sent a 6-digit code to ${r.body.data.destination}. It works for 10 minutes.` });
+    setMessage({ tone: "ok", text: t("sign.gate.sent", { destination: r.body.data.destination }) });
   }
 
   async function verify(e: React.FormEvent) {
@@ -187,7 +189,7 @@ function PasscodeForm({
     const r = await call("passcode/verify", { code });
     if (!r.ok) {
       setBusy(null);
-      return setMessage({ tone: "error", text: r.body?.error ?? "The code could not be checked" });
+      return setMessage({ tone: "error", text: r.body?.error ?? t("sign.gate.notChecked") });
     }
     await onVerified(r.body.data.session);
     setBusy(null);
@@ -195,21 +197,19 @@ function PasscodeForm({
 
   return (
     <div className="mx-auto max-w-md rounded-lg border border-slate-200 bg-white p-6">
-      <h2 className="mb-1 text-lg font-semibold">Confirm it is you</h2>
-      <p className="mb-4 text-sm text-slate-600">
-        We will send a 6-digit code by {channel === "sms" ? "text message" : "email"} to {destination}.
-      </p>
+      <h2 className="mb-1 text-lg font-semibold">{t("sign.gate.title")}</h2>
+      <p className="mb-4 text-sm text-slate-600">{t(channel === "sms" ? "sign.gate.willSendSms" : "sign.gate.willSendEmail", { destination })}</p>
       <button
         type="button"
         onClick={send}
         disabled={busy !== null}
         className="mb-4 rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-slate-50 disabled:opacity-60"
       >
-        {busy === "send" ? "Sending…" : sent ? "Send a new code" : "Send me a code"}
+        {busy === "send" ? t("sign.gate.sending") : sent ? t("sign.gate.sendAgain") : t("sign.gate.send")}
       </button>
       <form onSubmit={verify} className="flex flex-wrap items-end gap-2">
         <label className="flex-1">
-          <span className="text-sm font-medium">Code</span>
+          <span className="text-sm font-medium">{t("sign.gate.code")}</span>
           <input
             value={code}
             onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
@@ -223,9 +223,9 @@ function PasscodeForm({
         <button
           type="submit"
           disabled={busy !== null || code.length !== 6}
-          className="rounded-md bg-brand-600 px-4 py-2.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+          className="rounded-md bg-brand-600 px-4 py-2.5 text-sm font-medium text-[var(--brand-text,#fff)] hover:bg-brand-700 disabled:opacity-60"
         >
-          {busy === "verify" ? "Checking…" : "Continue"}
+          {busy === "verify" ? t("sign.gate.checking") : t("sign.gate.continue")}
         </button>
       </form>
       {message ? (

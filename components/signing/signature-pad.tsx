@@ -1,13 +1,10 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { useT } from "./i18n";
 
 type Mode = "draw" | "type" | "upload";
-const MODES: { id: Mode; label: string }[] = [
-  { id: "draw", label: "Draw" },
-  { id: "type", label: "Type" },
-  { id: "upload", label: "Upload" },
-];
+const MODES: { id: Mode }[] = [{ id: "draw" }, { id: "type" }, { id: "upload" }];
 
 const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 
@@ -16,6 +13,7 @@ const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus
 // Tab inside, closes on Escape and hands focus back to the field that opened it. Typing is the
 // keyboard way to sign; the tabs follow the ARIA tabs pattern (arrow keys move between them).
 export function SignaturePad({ label, onDone, onCancel }: { label: string; onDone: (value: string) => void; onCancel: () => void }) {
+  const t = useT();
   const [mode, setMode] = useState<Mode>("draw");
   const [typed, setTyped] = useState("");
   const [uploaded, setUploaded] = useState<string | null>(null);
@@ -89,14 +87,7 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
     if (mode === "draw" && canvas.current && hasInk) onDone(canvas.current.toDataURL("image/png"));
     else if (mode === "type" && typed.trim()) onDone(typed.trim());
     else if (mode === "upload" && uploaded) onDone(uploaded);
-    else
-      setProblem(
-        mode === "draw"
-          ? "Draw in the box first, or choose Type to use the keyboard."
-          : mode === "type"
-            ? "Type your name first."
-            : "Choose a PNG image first.",
-      );
+    else setProblem(mode === "draw" ? t("sign.pad.drawFirst") : mode === "type" ? t("sign.pad.typeFirst") : t("sign.pad.uploadFirst"));
   }
 
   return (
@@ -105,7 +96,7 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
         <h2 id={`${id}-title`} className="mb-3 font-medium">
           {label}
         </h2>
-        <div className="mb-3 flex gap-1" role="tablist" aria-label="How to sign">
+        <div className="mb-3 flex gap-1" role="tablist" aria-label={t("sign.pad.howToSign")}>
           {MODES.map((m) => (
             <button
               key={m.id}
@@ -119,7 +110,7 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
               onKeyDown={(e) => onTabKey(e, m.id)}
               className={`rounded px-3 py-1.5 text-sm font-medium ${FOCUS_RING} ${mode === m.id ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100"}`}
             >
-              {m.label}
+              {t(`sign.pad.${m.id}`)}
             </button>
           ))}
         </div>
@@ -132,7 +123,7 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
                   width={600}
                   height={200}
                   role="img"
-                  aria-label="Signature drawing area"
+                  aria-label={t("sign.pad.drawingArea")}
                   aria-describedby={`${id}-draw-hint`}
                   className="h-40 w-full touch-none rounded border border-slate-300 bg-slate-50"
                   onPointerDown={(e) => {
@@ -156,7 +147,7 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
                 />
                 <div className="mt-1 flex flex-wrap items-center justify-between gap-2">
                   <p id={`${id}-draw-hint`} className="text-xs text-slate-500">
-                    Draw with a finger, pen or mouse. With a keyboard, choose Type.
+                    {t("sign.pad.drawHint")}
                   </p>
                   <button
                     type="button"
@@ -166,13 +157,13 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
                     }}
                     className={`rounded text-sm text-slate-600 underline ${FOCUS_RING}`}
                   >
-                    Clear
+                    {t("sign.pad.clear")}
                   </button>
                 </div>
               </div>
             ) : mode === "type" ? (
               <label className="block">
-                <span className="text-sm">Type your name</span>
+                <span className="text-sm">{t("sign.pad.typeName")}</span>
                 <input
                   value={typed}
                   onChange={(e) => {
@@ -186,7 +177,7 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
               </label>
             ) : (
               <label className="block text-sm">
-                A PNG image of your signature
+                {t("sign.pad.pngImage")}
                 <input
                   type="file"
                   accept="image/png"
@@ -203,7 +194,7 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
                   }}
                 />
                 {/* eslint-disable-next-line @next/next/no-img-element */}
-                {uploaded ? <img src={uploaded} alt="Uploaded signature" className="mt-2 h-16" /> : null}
+                {uploaded ? <img src={uploaded} alt={t("sign.pad.uploaded")} className="mt-2 h-16" /> : null}
               </label>
             )}
           </div>
@@ -214,10 +205,13 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
           ) : null}
           <div className="mt-4 flex justify-end gap-2">
             <button type="button" onClick={onCancel} className={`rounded-md px-4 py-2 text-sm text-slate-600 ${FOCUS_RING}`}>
-              Cancel
+              {t("sign.pad.cancel")}
             </button>
-            <button type="submit" className={`rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 ${FOCUS_RING}`}>
-              Apply
+            <button
+              type="submit"
+              className={`rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-[var(--brand-text,#fff)] hover:bg-brand-700 ${FOCUS_RING}`}
+            >
+              {t("sign.pad.apply")}
             </button>
           </div>
         </form>

@@ -4,23 +4,10 @@ import { useMemo, useState } from "react";
 import { useHydrated } from "@/components/use-hydrated";
 import type { FilledField, SignerField } from "@/lib/esign/signer-fields";
 import { DeclinedNotice, postCompletion, SignedNotice } from "./completion";
+import { useT } from "./i18n";
 import { copyLinks } from "./copy-links";
 import { DeclineDialog } from "./decline-dialog";
 import { SignaturePad } from "./signature-pad";
-
-const LABELS: Record<string, string> = {
-  signature: "Signature",
-  initial: "Initials",
-  date: "Date",
-  text: "Text",
-  full_name: "Full name",
-  title: "Title",
-  company: "Company",
-  first_name: "First name",
-  last_name: "Last name",
-  email: "Email",
-  checkbox: "Checkbox",
-};
 
 // Keyboard focus must be visible on the amber/green field boxes, and a focused field must not hide
 // under the sticky "Finish signing" bar.
@@ -64,6 +51,8 @@ export function SigningClient({
   /** Where the completion message goes when the page is framed. */
   embedOrigin?: string | null;
 }) {
+  const t = useT();
+  const fieldName = (type: string): string => t(`sign.fields.${type}`, { defaultValue: type });
   const initial = (f: SignerField): string => {
     if (f.defaultValue) return f.defaultValue;
     if (f.type === "date") return new Date().toISOString().slice(0, 10);
@@ -87,7 +76,7 @@ export function SigningClient({
   // fields are filled and goes away when none is left.
   const [showMissing, setShowMissing] = useState(false);
   const missingError =
-    showMissing && missing.length ? `Please complete ${missing.length} required field(s): ${missing.map((f) => LABELS[f.type] ?? f.type).join(", ")}.` : null;
+    showMissing && missing.length ? t("sign.missingError", { count: missing.length, fields: missing.map((f) => fieldName(f.type)).join(", ") }) : null;
 
   async function finish() {
     if (missing.length) {
@@ -105,7 +94,7 @@ export function SigningClient({
     });
     const body = await res.json().catch(() => null);
     if (!res.ok) {
-      setError(body?.error ?? `Signing failed (HTTP ${res.status})`);
+      setError(body?.error ?? t("sign.signFailed", { status: res.status }));
       setPending(false);
       return;
     }
@@ -124,8 +113,8 @@ export function SigningClient({
     <div className="space-y-4">
       {header}
       <p className="text-sm text-slate-600">
-        Fill the highlighted fields, then finish.
-        {filled.length ? " Values already given by earlier signers are shown on the pages and cannot be changed." : ""}
+        {t("sign.instructions")}
+        {filled.length ? ` ${t("sign.earlierValues")}` : ""}
       </p>
       {pages.map((size, i) => (
         <div
@@ -136,14 +125,14 @@ export function SigningClient({
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img
             src={`/api/signer/${token}/page/${i + 1}${session ? `?s=${encodeURIComponent(session)}` : ""}`}
-            alt={`Page ${i + 1} of ${pages.length}`}
+            alt={t("sign.pageAlt", { page: i + 1, count: pages.length })}
             className="absolute inset-0 h-full w-full"
             loading={i < 2 ? "eager" : "lazy"}
           />
           {filled
             .filter((f) => f.page === i + 1)
             .map((f) => {
-              const description = `${LABELS[f.type] ?? f.type} by ${f.signer}: ${f.value === null ? "drawn" : f.value}`;
+              const description = t("sign.filledBy", { field: fieldName(f.type), signer: f.signer, value: f.value === null ? t("sign.drawn") : f.value });
               return (
                 <div
                   key={f.id}
@@ -171,10 +160,10 @@ export function SigningClient({
                 height: `${(f.height / size.height) * 100}%`,
               };
               const value = values[f.id] ?? "";
-              const label = `${LABELS[f.type] ?? f.type}${f.required ? " (required)" : ""}`;
+              const label = `${fieldName(f.type)}${f.required ? ` ${t("sign.required")}` : ""}`;
               const ring = value && !(f.type === "checkbox" && value !== "true") ? "border-emerald-500 bg-emerald-50/60" : "border-amber-500 bg-amber-100/70";
               if (f.type === "signature" || f.type === "initial") {
-                const given = value.startsWith("data:image/") ? ": drawn" : value ? `: ${value}` : "";
+                const given = value.startsWith("data:image/") ? `: ${t("sign.drawn")}` : value ? `: ${value}` : "";
                 return (
                   <button
                     key={f.id}
@@ -192,7 +181,7 @@ export function SigningClient({
                     ) : value ? (
                       <span className="truncate font-serif italic">{value}</span>
                     ) : (
-                      LABELS[f.type]
+                      fieldName(f.type)
                     )}
                   </button>
                 );
@@ -230,7 +219,7 @@ export function SigningClient({
                   type={f.type === "date" ? "date" : f.type === "email" ? "email" : "text"}
                   value={value}
                   readOnly={f.isReadonly || !hydrated}
-                  placeholder={LABELS[f.type]}
+                  placeholder={fieldName(f.type)}
                   onChange={(e) => setValues({ ...values, [f.id]: e.target.value })}
                   style={f.type === "date" ? dateStyle(style, f, size) : style}
                   className={`absolute rounded border-2 px-1 text-[clamp(8px,1.6vw,14px)] ${ring} ${INPUT_FOCUS}`}
@@ -241,7 +230,7 @@ export function SigningClient({
       ))}
       <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3">
         <span role="status" className="text-sm text-slate-600">
-          {missing.length ? `${missing.length} required field(s) left` : "All required fields are complete."}
+          {missing.length ? t("sign.left", { count: missing.length }) : t("sign.allComplete")}
         </span>
         {/* Finish first: it is where Tab goes after the last field. */}
         <div className="flex flex-wrap items-center gap-2">
@@ -249,10 +238,10 @@ export function SigningClient({
             type="button"
             disabled={pending || !hydrated}
             onClick={finish}
-            className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-white hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70"
+            className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-5 py-2 font-medium text-[var(--brand-text,#fff)] hover:bg-brand-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-70"
           >
             {pending ? <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent" /> : null}
-            {pending ? "Signing…" : "Finish signing"}
+            {pending ? t("sign.signing") : t("sign.finish")}
           </button>
           <button
             type="button"
@@ -261,7 +250,7 @@ export function SigningClient({
             onClick={() => setDeclining(true)}
             className="rounded-md border border-red-200 bg-white px-4 py-2 text-sm text-red-700 hover:bg-red-50 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
           >
-            Decline
+            {t("sign.decline")}
           </button>
         </div>
         {(missingError ?? error) ? (
@@ -283,7 +272,7 @@ export function SigningClient({
       ) : null}
       {padFor ? (
         <SignaturePad
-          label={padFor.type === "initial" ? "Your initials" : "Your signature"}
+          label={padFor.type === "initial" ? t("sign.yourInitials") : t("sign.yourSignature")}
           onCancel={() => setPadFor(null)}
           onDone={(v) => {
             setValues({ ...values, [padFor.id]: v });

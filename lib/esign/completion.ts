@@ -17,7 +17,9 @@ import { recordSigningEvent } from "@/lib/esign/events";
 import type { SigningDeps } from "@/lib/esign/signing";
 import { ConflictError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { languageOr } from "@/lib/i18n";
 import { log } from "@/lib/log";
+import { loadBranding, mailBrand } from "@/lib/orgs/branding";
 import { crashPoint, injectedSealFailure } from "@/lib/server/test-faults";
 import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
 import { ccParties, onePerAddress, senderParty } from "@/lib/esign/mail-parties";
@@ -133,6 +135,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
     orderBy: { createdOn: "asc" },
   });
   const firstRequest = (email: string) => requests.find((m) => m.to.toLowerCase() === email.toLowerCase())?.createdOn ?? doc.sentAt;
+  const branding = await loadBranding(deps.db, doc.orgId);
   const sealed = await deps.seal({
     original: await deps.storage.get(doc.originalPdfKey),
     fields: doc.fields
@@ -143,6 +146,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
       documentName: doc.name,
       documentId: doc.id,
       completedAt,
+      sender: { name: branding.senderName, footer: branding.emailFooter },
       signers: doc.recipients.map((r) => ({
         name: r.name,
         email: r.email,
@@ -160,6 +164,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
   await deps.storage.put(signedKey, sealed);
   crashPoint("after-seal");
   const documentHash = crypto.createHash("sha256").update(sealed).digest("hex");
+  const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
   const won = await deps.db.$transaction(async (tx) => {
     const { count } = await tx.signingDocument.updateMany({
       where: { id: doc.id, status: "sent" },
@@ -176,7 +181,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
     // here, with the completion, and sent after it commits.
     const parties = [...doc.recipients.map((r) => ({ name: r.name, email: r.email })), ...ccParties(doc), ...senderParty(doc)];
     for (const p of onePerAddress(parties)) {
-      const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name });
+      const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name, lang: languageOr(doc.language), brand });
       await deps.mail.queue(tx, {
         orgId: doc.orgId,
         kind: COMPLETED_MAIL,

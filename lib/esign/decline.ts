@@ -8,6 +8,8 @@ import { openSigningSession, type SigningDeps } from "@/lib/esign/signing";
 import { notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import type { RequestMeta } from "@/lib/esign/types";
 import { ccParties, onePerAddress, senderParty } from "@/lib/esign/mail-parties";
+import { languageOr } from "@/lib/i18n";
+import { mailBrand } from "@/lib/orgs/branding";
 
 const DECLINED_MAIL = "document_declined";
 
@@ -19,6 +21,8 @@ export async function declineDocument(deps: SigningDeps, token: string, reason: 
   const documentId = session.document.id;
   const recipientId = session.recipient.id;
   const declinedAt = new Date();
+  const { orgId } = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: session.document.id }, select: { orgId: true } });
+  const brand = await mailBrand(deps.db, orgId, deps.baseUrl);
   const mailIds = await deps.db.$transaction(async (tx) => {
     // Row lock, then the state read again: a signature, void or decline that committed meanwhile wins.
     const [locked] = await tx.$queryRaw<
@@ -39,7 +43,15 @@ export async function declineDocument(deps: SigningDeps, token: string, reason: 
     const ids: string[] = [];
     // The signer who declined knows already.
     for (const p of onePerAddress(parties, [fresh.email])) {
-      const mail = deps.emailsDeclined({ recipientName: p.name, documentName: doc.name, signerName: fresh.name, signerEmail: fresh.email, reason });
+      const mail = deps.emailsDeclined({
+        recipientName: p.name,
+        documentName: doc.name,
+        signerName: fresh.name,
+        signerEmail: fresh.email,
+        reason,
+        lang: languageOr(doc.language),
+        brand,
+      });
       ids.push(
         await deps.mail.queue(tx, {
           orgId: doc.orgId,

@@ -34,8 +34,11 @@ import { resolveSource, sha256 } from "@/lib/esign/sources";
 import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
 import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
+import { languageOr } from "@/lib/i18n";
 import { isUuid } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { orgDefaultLanguage } from "@/lib/orgs/appearance";
+import { mailBrand } from "@/lib/orgs/branding";
 import type { UploadedFile } from "@/lib/uploads/file";
 
 export interface PrepareReply {
@@ -75,6 +78,7 @@ export async function prepareDocument(
   const fromLayout = resolved.layout ? planLayoutFields(resolved.layout, input.recipients, input.fields) : null;
   const fields = fromLayout?.fields ?? (await planFields(deps, source.pdf, sealable.pages, input.recipients, input.fields ?? []));
   const sendEmail = input.sendEmail ?? true;
+  const language = input.language ?? (await orgDefaultLanguage(deps.db, actor.orgId));
 
   const id = crypto.randomUUID();
   const pdfKey = `signing/${actor.orgId}/${id}/original.pdf`;
@@ -97,6 +101,7 @@ export async function prepareDocument(
           senderEmail: input.senderEmail ?? null,
           ccEmails: input.ccEmails ?? [],
           sendEmail,
+          language,
           automated: input.automated ?? false,
           expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
           emailSubject: input.emailSubject ?? null,
@@ -174,6 +179,7 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
   const targets = opts.only
     ? doc.recipients.filter((r) => opts.only!.includes(r.id) && !r.signedAt && !needsSingleUseUrl(r.identityVerification))
     : recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready" && !needsSingleUseUrl(r.identityVerification));
+  const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
   for (const r of targets) {
     const mail = deps.emails.signingRequest({
       recipientName: r.name,
@@ -183,6 +189,8 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
       message: doc.emailMessage ?? undefined,
       signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
       expiresAt: doc.expiresAt,
+      lang: languageOr(doc.language),
+      brand,
     });
     // No cc here: the link signs as this recipient; cc parties get the completed copy instead.
     await deps.sendMail({
@@ -251,6 +259,7 @@ export interface DocumentView {
   senderEmail: string | null;
   ccEmails: Prisma.JsonValue;
   sendEmail: boolean;
+  language: string;
   expiresAt: Date | null;
   emailSubject: string | null;
   emailMessage: string | null;
@@ -278,6 +287,7 @@ export function documentJson(doc: DocumentView) {
     senderEmail: doc.senderEmail,
     ccEmails: doc.ccEmails,
     sendEmail: doc.sendEmail,
+    language: languageOr(doc.language),
     expiresAt: doc.expiresAt?.toISOString() ?? null,
     emailSubject: doc.emailSubject,
     emailMessage: doc.emailMessage,
@@ -319,8 +329,9 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
     await recordSigningEvent(tx, doc, "signature.document.voided", { reason, voidedAt: voidedAt.toISOString() });
   });
   if (doc.status === "sent") {
+    const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
     for (const r of doc.recipients.filter((x) => !x.signedAt)) {
-      const mail = deps.emails.documentVoided({ recipientName: r.name, documentName: doc.name, reason });
+      const mail = deps.emails.documentVoided({ recipientName: r.name, documentName: doc.name, reason, lang: languageOr(doc.language), brand });
       await deps.sendMail({
         orgId: doc.orgId,
         kind: "document_voided",

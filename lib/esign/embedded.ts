@@ -17,6 +17,7 @@ export async function passcodeDeps(): Promise<PasscodeDeps> {
     db: base.db,
     sendMail: base.sendMail,
     secret: `${secret}:passcodes`,
+    baseUrl: base.baseUrl,
     sms: smsSenderFor(base.db, secret),
     emails: { passcode: passcodeEmail, alert: passcodeAlertEmail },
   };

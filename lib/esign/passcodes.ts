@@ -10,15 +10,24 @@ import { e164, smsPasscodesThisMonth } from "@/lib/esign/identity";
 import { accessOf, issueSession, loadByToken, maskDestination, SignerError } from "@/lib/esign/signer-access";
 import type { SmsSender } from "@/lib/sms/sms";
 import { loadPlan } from "@/lib/orgs/plan";
+import { type Language, languageOr } from "@/lib/i18n";
+import { type MailBrand, passcodeSms } from "@/lib/mail/templates";
+import { mailBrand } from "@/lib/orgs/branding";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const PASSCODE = { minutes: 10, minIntervalSeconds: 30, perHour: 5, wrongPerCode: 5, wrongBeforeLock: 20, alertAt: 5 } as const;
 
 export interface PasscodeDeps extends Pick<EsignDeps, "db" | "sendMail"> {
   secret: string;
+  /** Where the logo in emails is loaded from. */
+  baseUrl: string;
   sms: (orgId: string) => Promise<SmsSender>;
   emails: {
-    passcode: (a: { recipientName: string; documentName: string; code: string; minutes: number }) => { subject: string; html: string; text: string };
+    passcode: (a: { recipientName: string; documentName: string; code: string; minutes: number; lang?: Language; brand?: MailBrand }) => {
+      subject: string;
+      html: string;
+      text: string;
+    };
     alert: (a: { senderName: string; recipientName: string; recipientEmail: string; documentName: string; failures: number; locked: boolean }) => {
       subject: string;
       html: string;
@@ -85,11 +94,18 @@ export async function sendPasscode(deps: PasscodeDeps, token: string, meta: { ip
       await sms.send({
         orgId: doc.orgId,
         to: e164(recipient.phone!),
-        body: `${code} is your code to sign "${doc.name}". It works for ${PASSCODE.minutes} minutes.`,
+        body: passcodeSms({ code, documentName: doc.name, minutes: PASSCODE.minutes, lang: languageOr(doc.language) }),
         documentId: doc.id,
       });
     } else {
-      const mail = deps.emails.passcode({ recipientName: recipient.name, documentName: doc.name, code, minutes: PASSCODE.minutes });
+      const mail = deps.emails.passcode({
+        recipientName: recipient.name,
+        documentName: doc.name,
+        code,
+        minutes: PASSCODE.minutes,
+        lang: languageOr(doc.language),
+        brand: await mailBrand(deps.db, doc.orgId, deps.baseUrl),
+      });
       await deps.sendMail({
         orgId: doc.orgId,
         kind: "signing_passcode",

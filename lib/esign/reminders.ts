@@ -14,6 +14,8 @@ import type { SigningDeps } from "@/lib/esign/signing";
 import { signingLink, signingLinkToken } from "@/lib/esign/tokens";
 import { log } from "@/lib/log";
 import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
+import { languageOr } from "@/lib/i18n";
+import { mailBrand } from "@/lib/orgs/branding";
 
 const DAY_MS = 24 * 3600_000;
 /** How long before expiresAt the warning goes out. */
@@ -65,6 +67,7 @@ async function remind(deps: ReminderDeps, recipientId: string, dueAt: Date): Pro
     !(doc.expiresAt && doc.expiresAt <= at) &&
     !needsSingleUseUrl(r.identityVerification) &&
     recipientStatuses(doc.status, doc.recipients).some((x) => x.id === r.id && x.status === "ready");
+  const brand = theirTurn ? await mailBrand(deps.db, doc.orgId, deps.baseUrl) : undefined;
   const ids = await deps.db.$transaction(async (tx) => {
     // The claim: only the instance whose update still finds this due time sends this reminder.
     const { count } = await tx.signingRecipient.updateMany({
@@ -81,6 +84,8 @@ async function remind(deps: ReminderDeps, recipientId: string, dueAt: Date): Pro
       signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
       expiresAt: doc.expiresAt,
       reminder: true,
+      lang: languageOr(doc.language),
+      brand,
     });
     const id = await deps.mail.queue(tx, {
       orgId: doc.orgId,
@@ -105,6 +110,7 @@ async function warnExpiry(deps: ReminderDeps, documentId: string, dueAt: Date): 
   if (!doc?.expiresAt) return false;
   const expiresAt = doc.expiresAt;
   const targets = recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready" && !needsSingleUseUrl(r.identityVerification));
+  const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
   const ids = await deps.db.$transaction(async (tx) => {
     const { count } = await tx.signingDocument.updateMany({
       where: { id: documentId, expiryWarningAt: dueAt, ...remindable(at) },
@@ -119,6 +125,8 @@ async function warnExpiry(deps: ReminderDeps, documentId: string, dueAt: Date): 
         documentName: doc.name,
         signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
         expiresAt,
+        lang: languageOr(doc.language),
+        brand,
       });
       queued.push(
         await deps.mail.queue(tx, {

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { FILE_LINK_TTL_SECONDS } from "@/lib/esign/file-links";
 import { timestamp, uuid } from "@/lib/http/response-schemas";
+import { LANGUAGES } from "@/lib/i18n";
 
 /** declined: a signer refused (final, like voided). */
 export const DOCUMENT_STATUSES = ["draft", "sent", "completed", "voided", "declined"] as const;
@@ -57,6 +58,7 @@ export const signingDocumentSchema = z
     senderEmail: z.string().nullable(),
     ccEmails: z.array(z.string()),
     sendEmail: z.boolean(),
+    language: z.enum(LANGUAGES).meta({ description: "The signing page's, its emails' and passcodes' language" }),
     expiresAt: timestamp.nullable(),
     emailSubject: z.string().nullable().meta({ description: "The signing emails' subject for this send; null: the default wording" }),
     emailMessage: z.string().nullable().meta({ description: "The sender's message in the signing emails (plain text)" }),

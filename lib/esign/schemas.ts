@@ -2,6 +2,7 @@
 // both arrive here: list fields may come as arrays or as JSON strings of arrays.
 import { z } from "zod";
 import { DOCUMENT_STATUSES } from "@/lib/esign/responses";
+import { LANGUAGES } from "@/lib/i18n";
 
 export const FIELD_TYPES = ["signature", "initial", "date", "text", "full_name", "title", "company", "first_name", "last_name", "email", "checkbox"] as const;
 export const PLACEMENTS = ["replace", "before", "after", "above", "below"] as const;
@@ -119,6 +120,12 @@ export const prepareSchema = z.object({
   deliverableId: z.string().optional(),
   layoutId: z.string().optional().meta({ description: "A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles" }),
   sendEmail: booleanish.optional(),
+  language: z
+    .enum(LANGUAGES, { message: `must be one of ${LANGUAGES.join(", ")}` })
+    .optional()
+    .meta({
+      description: "The signing page's, its emails' and passcodes' language; the organization's default language when omitted. The signer can switch the page.",
+    }),
   returnUrl: z.string().optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
   emailSubject: z

@@ -11,8 +11,11 @@ import { recipientStatuses } from "@/lib/esign/recipients";
 import { currentPdf } from "@/lib/esign/signer-copies";
 import { accessOf, loadByToken, maskDestination, notSignable, requireSignable, requireVerified, SignerError } from "@/lib/esign/signer-access";
 import { ValidationError } from "@/lib/errors";
+import { type Language, languageOr } from "@/lib/i18n";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Attachment, OutgoingMail } from "@/lib/mail/mailer";
+import type { MailBrand } from "@/lib/mail/templates";
+import { loadBranding } from "@/lib/orgs/branding";
 import { crashPoint } from "@/lib/server/test-faults";
 import { fieldBox } from "@/lib/esign/signer-fields";
 
@@ -26,13 +29,22 @@ export interface SealInput {
     documentId: string;
     completedAt: Date;
     signers: { name: string; email: string; signedAt: Date; ip: string; userAgent: string; verification: string }[];
+    sender?: { name: string | null; footer: string | null };
   };
 }
 
 export interface SigningDeps extends EsignDeps {
   seal: (input: SealInput) => Promise<Buffer>;
-  emailsCompleted: (a: { recipientName: string; documentName: string }) => { subject: string; html: string; text: string };
-  emailsDeclined: (a: { recipientName: string; documentName: string; signerName: string; signerEmail: string; reason: string }) => {
+  emailsCompleted: (a: { recipientName: string; documentName: string; lang?: Language; brand?: MailBrand }) => { subject: string; html: string; text: string };
+  emailsDeclined: (a: {
+    recipientName: string;
+    documentName: string;
+    signerName: string;
+    signerEmail: string;
+    reason: string;
+    lang?: Language;
+    brand?: MailBrand;
+  }) => {
     subject: string;
     html: string;
     text: string;
@@ -83,6 +95,9 @@ export async function openSigningSession(
     voidReason: doc.voidReason,
     declineReason: doc.declineReason,
     senderName: doc.senderName,
+    language: languageOr(doc.language),
+    /** The sender organization's branding (lib/orgs/branding.ts): what the signer sees anyway. */
+    branding: await loadBranding(deps.db, doc.orgId),
   };
   if (state === "ready" && !access.verified) {
     state = "verification_required";

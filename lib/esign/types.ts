@@ -1,13 +1,14 @@
 // What the signing area's operations are given: their adapters (EsignDeps), who acts (Actor) and from
 // where (RequestMeta, for the audit trail and the certificate page).
 import type { Db } from "@/lib/db/client";
+import type { Language } from "@/lib/i18n";
 import type { AnchorHit, AnchorRequest } from "@/lib/pdf/anchors";
 import type { PdfConverter } from "@/lib/pdf/converter";
 import type { SealablePdf } from "@/lib/pdf/inspect";
 import type { SealRequest } from "@/lib/pdf/seal";
 import type { FileStorage } from "@/lib/storage";
 import type { OutgoingMail } from "@/lib/mail/mailer";
-import type { Email, SigningRequestArgs } from "@/lib/mail/templates";
+import type { Email, MailBrand, SigningRequestArgs } from "@/lib/mail/templates";
 
 /** A signing email: always an organization's, always about a document. */
 export type MailMessage = OutgoingMail & { orgId: string; documentId: string };
@@ -27,8 +28,16 @@ export interface EsignDeps {
   sendMail: (mail: MailMessage) => Promise<unknown>;
   emails: {
     signingRequest: (a: SigningRequestArgs) => Email;
-    expiryWarning: (a: { recipientName: string; senderName?: string; documentName: string; signUrl: string; expiresAt: Date }) => Email;
-    documentVoided: (a: { recipientName: string; documentName: string; reason: string }) => { subject: string; html: string; text: string };
+    expiryWarning: (a: {
+      recipientName: string;
+      senderName?: string;
+      documentName: string;
+      signUrl: string;
+      expiresAt: Date;
+      lang?: Language;
+      brand?: MailBrand;
+    }) => Email;
+    documentVoided: (a: { recipientName: string; documentName: string; reason: string; lang?: Language; brand?: MailBrand }) => Email;
   };
   baseUrl: string;
   linkSecret: string;

@@ -52,7 +52,14 @@ export interface SealRequest {
   fields: StampField[];
   /** Anchor text to remove from the output (pages 1-based, displayed coordinates). */
   hide?: (Rect & { page: number })[];
-  certificate: { documentName: string; documentId: string; completedAt: Date; signers: CertificateSigner[] };
+  certificate: {
+    documentName: string;
+    documentId: string;
+    completedAt: Date;
+    signers: CertificateSigner[];
+    /** The sending organization's branding: its display name and footer (lib/orgs/branding.ts). */
+    sender?: { name: string | null; footer: string | null };
+  };
   signing: { p12: Buffer; password: string; name: string };
   /** RFC 3161 time-stamping service (TSA_URL): B-LT instead of B-B. */
   tsaUrl?: string | null;
@@ -193,6 +200,7 @@ function appendCertificate(doc: PDF, cert: SealRequest["certificate"], documentH
   };
   line("Certificate of completion", { size: 18, bold: true, gap: 8 });
   line(`Document: ${cert.documentName}`);
+  if (cert.sender?.name) line(`Sent by: ${cert.sender.name}`);
   line(`Document id: ${cert.documentId}`);
   line(`SHA-256 of the document as sent: ${documentHash}`);
   line(`Completed: ${cert.completedAt.toISOString()}`);
@@ -207,7 +215,8 @@ function appendCertificate(doc: PDF, cert: SealRequest["certificate"], documentH
     line(`IP address: ${s.ip}   Verification: ${s.verification}`);
     line(`Browser: ${s.userAgent}`, { gap: 8 });
   }
-  line("This document is digitally signed by Quire; any change after signing invalidates the signature.", { size: 8 });
+  line("This document is digitally signed by Quire; any change after signing invalidates the signature.", { size: 8, gap: 6 });
+  if (cert.sender?.footer) line(cert.sender.footer, { size: 8 });
 }
 
 /**

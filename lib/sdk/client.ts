@@ -483,6 +483,7 @@ export function planEmbeddedSignature(input: CreateEmbeddedSignatureInput): { re
     senderEmail: input.senderEmail,
     ccEmails: input.ccEmails,
     sendEmail: input.sendEmail ?? false,
+    language: input.language,
     returnUrl: input.returnUrl,
   };
   // In signing order; equal orders (parallel signers) keep the input order.

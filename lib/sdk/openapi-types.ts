@@ -2007,6 +2007,11 @@ export interface components {
             senderEmail: string | null;
             ccEmails: string[];
             sendEmail: boolean;
+            /**
+             * @description The signing page's, its emails' and passcodes' language
+             * @enum {string}
+             */
+            language: "en" | "de" | "fr" | "es";
             expiresAt: components["schemas"]["Timestamp"] | null;
             /** @description The signing emails' subject for this send; null: the default wording */
             emailSubject: string | null;
@@ -3772,6 +3777,11 @@ export interface operations {
                     /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
                     layoutId?: string;
                     sendEmail?: boolean;
+                    /**
+                     * @description The signing page's, its emails' and passcodes' language; the organization's default language when omitted. The signer can switch the page.
+                     * @enum {string}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
@@ -3798,6 +3808,11 @@ export interface operations {
                     /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
                     layoutId?: string;
                     sendEmail?: boolean;
+                    /**
+                     * @description The signing page's, its emails' and passcodes' language; the organization's default language when omitted. The signer can switch the page.
+                     * @enum {string}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
@@ -3933,6 +3948,11 @@ export interface operations {
                     /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
                     layoutId?: string;
                     sendEmail?: boolean;
+                    /**
+                     * @description The signing page's, its emails' and passcodes' language; the organization's default language when omitted. The signer can switch the page.
+                     * @enum {string}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;
@@ -3959,6 +3979,11 @@ export interface operations {
                     /** @description A saved layout (POST /esign/layouts): its PDF and fields; recipients fill its roles */
                     layoutId?: string;
                     sendEmail?: boolean;
+                    /**
+                     * @description The signing page's, its emails' and passcodes' language; the organization's default language when omitted. The signer can switch the page.
+                     * @enum {string}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                     returnUrl?: string;
                     /** Format: date-time */
                     expiresAt?: string;

@@ -180,6 +180,8 @@ export interface CreateEmbeddedSignatureInput extends DocumentSource {
   fields?: SigningField[];
   /** Default false. */
   sendEmail?: boolean;
+  /** The signing page's, emails' and passcodes' language; the organization's default when omitted. */
+  language?: PrepareBody["language"];
   /** HTTPS URL the signer returns to. */
   returnUrl?: string;
 }

@@ -39,6 +39,7 @@ const NOT_PUBLIC_REST: Record<string, string> = {
   "/api/signer/": "the hosted signing page's own endpoints (the link's token is the credential)",
   "/sign/open": "where signing URLs open in a browser: a redirect, not JSON",
   "/embed.js": "the embed script asset",
+  "/api/branding/logo/{hash}": "an organization's logo image for its signing page and emails (by its SHA-256)",
 };
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

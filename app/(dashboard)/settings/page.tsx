@@ -1,12 +1,16 @@
 import type { Metadata } from "next";
 import { EmbeddedSigningForm } from "@/components/settings/embedded-signing-form";
+import { BrandingForm } from "@/components/settings/branding-form";
 import { IdentityProviders } from "@/components/settings/identity-providers";
 import { ReminderDefaultForm } from "@/components/settings/reminder-default-form";
+import { LanguageForm } from "@/components/settings/language-form";
 import { SmsProviderForm } from "@/components/settings/sms-provider-form";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
 import { signingSettingsView } from "@/lib/esign/settings";
+import { languageOr } from "@/lib/i18n";
+import { loadBranding } from "@/lib/orgs/branding";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -25,6 +29,7 @@ export default async function SettingsPage() {
   const { org: current, role } = await requireDashboard();
   const client = await db();
   const [org, signing] = await Promise.all([client.organization.findUniqueOrThrow({ where: { id: current.id } }), signingSettingsView(client, current.id)]);
+  const branding = await loadBranding(client, current.id);
   const readOnly = role !== "administrator";
   const features: [string, boolean][] = [
     ["File download (hasFileDownload)", org.hasFileDownload],
@@ -62,6 +67,21 @@ export default async function SettingsPage() {
               </div>
             ))}
           </dl>
+        </Card>
+      </div>
+
+      <h2 id="signing-appearance" className="mt-8 mb-1 text-lg font-semibold">
+        Signing page and emails
+      </h2>
+      <p className="mb-4 text-sm text-slate-600">What signers see.{readOnly ? " Only administrators can change it." : ""}</p>
+      <div className="grid gap-4">
+        <Card>
+          <h3 className="mb-3 font-medium">Language</h3>
+          <LanguageForm initial={languageOr(org.defaultLanguage)} readOnly={readOnly} />
+        </Card>
+        <Card>
+          <h3 className="mb-3 font-medium">Branding</h3>
+          <BrandingForm initial={branding} readOnly={readOnly} />
         </Card>
       </div>
 

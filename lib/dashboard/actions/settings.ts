@@ -7,11 +7,14 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { ADMINS } from "@/lib/auth/roles";
 import { getConfig } from "@/lib/config";
-import { dashboardAction } from "@/lib/dashboard/action";
+import { dashboardAction, dashboardFormAction } from "@/lib/dashboard/action";
 import { db } from "@/lib/db/client";
 import { reminderDefaultInput, setReminderDefault } from "@/lib/esign/reminders";
 import { addIdentityProvider, identityProviderInput, removeIdentityProvider, signingSettingsInput, updateSigningSettings } from "@/lib/esign/settings";
 import { QuireError, ValidationError } from "@/lib/errors";
+import { LANGUAGES } from "@/lib/i18n";
+import { setDefaultLanguage } from "@/lib/orgs/appearance";
+import { brandingInput, saveBranding, setLogo } from "@/lib/orgs/branding";
 
 const admins = { roles: ADMINS, denied: "Only administrators can do this" } as const;
 
@@ -26,6 +29,45 @@ export const saveSigningSettingsAction = dashboardAction({
   run: async (input, ctx) => {
     await updateSigningSettings(await db(), ctx.org.id, input, getConfig().nextAuthSecret);
     return saved("Embedded signing settings saved");
+  },
+});
+
+export const saveDefaultLanguageAction = dashboardAction({
+  ...admins,
+  input: z.object({ language: z.enum(LANGUAGES, { message: `must be one of ${LANGUAGES.join(", ")}` }) }),
+  run: async ({ language }, ctx) => {
+    await setDefaultLanguage(await db(), ctx.org.id, language);
+    return saved("Default signing language saved");
+  },
+});
+
+export const saveBrandingAction = dashboardAction({
+  ...admins,
+  input: brandingInput,
+  run: async (input, ctx) => {
+    await saveBranding(await db(), ctx.org.id, input);
+    return saved("Branding saved");
+  },
+});
+
+/** The logo arrives as a form's file; it is checked by its bytes (lib/orgs/branding.ts setLogo). */
+export const uploadLogoAction = dashboardFormAction({
+  ...admins,
+  input: z.object({ logo: z.instanceof(File, { message: "choose an image file" }) }),
+  fromForm: (form) => ({ logo: form.get("logo") }),
+  invalid: "The logo was not saved",
+  run: async ({ logo }, ctx) => {
+    await setLogo(await db(), ctx.org.id, Buffer.from(await logo.arrayBuffer()));
+    return saved("Logo saved");
+  },
+});
+
+export const removeLogoAction = dashboardAction({
+  ...admins,
+  input: z.object({}),
+  run: async (_input, ctx) => {
+    await setLogo(await db(), ctx.org.id, null);
+    return saved("Logo removed");
   },
 });
 

@@ -6,8 +6,9 @@ import { SENDERS } from "@/lib/auth/roles";
 import { listDeliverables } from "@/lib/deliverables/list";
 import { sql } from "@/lib/db/sql";
 import { documentTooLarge, MAX_DOCUMENT_BYTES } from "@/lib/esign/http";
-import { listLayouts } from "@/lib/esign/layouts";
 import { db } from "@/lib/db/client";
+import { listLayouts } from "@/lib/esign/layouts";
+import { orgDefaultLanguage } from "@/lib/orgs/appearance";
 
 export const metadata: Metadata = { title: "Send for signing" };
 
@@ -34,6 +35,7 @@ export default async function NewDocumentPage({ searchParams }: { searchParams: 
         layouts={layouts.map((l) => ({ id: l.id, name: l.name, roles: l.roles }))}
         initialDeliverableId={results.some((d) => d.id === deliverableId) ? deliverableId : undefined}
         limit={{ bytes: MAX_DOCUMENT_BYTES, message: documentTooLarge().message }}
+        defaultLanguage={await orgDefaultLanguage(await db(), org.id)}
       />
     </>
   );
