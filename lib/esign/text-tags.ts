@@ -94,7 +94,24 @@ export async function detectTextTags(
     const { match, text, page, x, y, width, height } = hit;
     fields.push({ recipientIndex, type, page, x, y, width, height, required: type !== "checkbox", anchor: text, anchorRect: match });
   }
-  return { fields, unassigned };
+  return { fields: clearOfNeighbours(fields), unassigned };
+}
+
+/** The gap kept between a proposed field and the next tag's field on its line. */
+const GAP = 2;
+
+/**
+ * Two tags on one line ("{{signature,landlord}} Note: [[text:landlord]]") would propose fields that
+ * overlap, which a save refuses: a field is cut short where the next one on its line starts, as long as
+ * a usable width remains.
+ */
+function clearOfNeighbours(fields: TaggedField[]): TaggedField[] {
+  return fields.map((f) => {
+    const next = fields.filter((o) => o !== f && o.page === f.page && o.x > f.x && o.y < f.y + f.height && f.y < o.y + o.height).sort((a, b) => a.x - b.x)[0];
+    if (!next || f.x + f.width <= next.x - GAP) return f;
+    const width = next.x - GAP - f.x;
+    return width >= Math.min(f.width, 20) ? { ...f, width } : f;
+  });
 }
 
 /** Whether a box is exactly one of the tags found (a placer's field may hide only a real tag). */

@@ -2,6 +2,7 @@
 // the API's anchor search.
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
+import { firstOverlap } from "@/lib/esign/field-overlap";
 import { detectTextTags } from "@/lib/esign/text-tags";
 import { findAnchors } from "@/lib/pdf/anchors";
 
@@ -32,8 +33,12 @@ describe("detectTextTags", () => {
       ["checkbox", 1, "[[check:witness]]"],
     ]);
     const sign = fields[0];
-    // Placed on the tag (a signature box of the default size, its bottom on the tag's), the tag kept to hide.
-    expect(sign).toMatchObject({ page: 1, width: 160, height: 40, required: true });
+    // Placed on the tag (a signature box of the default height, its bottom on the tag's), the tag kept to hide;
+    // cut short where the date tag's field starts on the same line, so the proposals can be saved as they are.
+    expect(sign).toMatchObject({ page: 1, height: 40, required: true });
+    expect(sign.width).toBeLessThan(160);
+    expect(sign.x + sign.width).toBeLessThanOrEqual(fields[1].x);
+    expect(firstOverlap(fields)).toBeNull();
     expect(sign.anchorRect.y + sign.anchorRect.height).toBeCloseTo(sign.y + sign.height, 3);
     expect(sign.anchorRect.x).toBeCloseTo(sign.x, 3);
     expect(sign.y).toBeGreaterThan(0);
