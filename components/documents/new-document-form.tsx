@@ -1,4 +1,5 @@
 "use client";
+// Size: one form and one submission: the source, the signers and the send options (wording, expiry, reminders, cc, language).
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";

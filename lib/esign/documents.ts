@@ -6,14 +6,7 @@ import { now } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { appendAudit } from "@/lib/esign/audit";
 import { recordSigningEvent } from "@/lib/esign/events";
-import {
-  DocumentNotDeletableError,
-  DocumentNotFoundError,
-  DocumentNotSignableError,
-  DocumentNotVoidableError,
-  invalid,
-  RecipientNotFoundError,
-} from "@/lib/esign/errors";
+import { DocumentNotFoundError, DocumentNotSignableError, DocumentNotVoidableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
 import { planFields } from "@/lib/esign/field-plan";
 import { documentPreviewLink } from "@/lib/esign/file-links";
 import { planLayoutFields } from "@/lib/esign/layouts";
@@ -36,7 +29,6 @@ import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 import { languageOr } from "@/lib/i18n";
 import { isUuid } from "@/lib/ids";
-import { log } from "@/lib/log";
 import { orgDefaultLanguage } from "@/lib/orgs/appearance";
 import { mailBrand } from "@/lib/orgs/branding";
 import type { UploadedFile } from "@/lib/uploads/file";
@@ -344,30 +336,6 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
     }
   }
   return { id, name: doc.name, status: "voided" as const, voidReason: reason, voidedAt: voidedAt.toISOString() };
-}
-
-/**
- * Deletes a draft (never sent: no signer has seen it) with its recipients, fields and audit trail,
- * then its stored PDF. Compare-and-set against a concurrent send: one wins, the other gets the error
- * for the state it finds. The file goes after the commit, so a failure leaves at worst an orphaned
- * file, never a document without its file.
- */
-export async function deleteDraft(deps: Pick<EsignDeps, "db" | "storage">, orgId: string, id: string): Promise<{ id: string; name: string; deleted: true }> {
-  const doc = await loadDocument(deps.db, orgId, id);
-  const { count } = await deps.db.signingDocument.deleteMany({ where: { id, orgId, status: "draft" } });
-  if (count === 0) {
-    const found = await deps.db.signingDocument.findFirst({ where: { id, orgId }, select: { status: true } });
-    if (!found) throw new DocumentNotFoundError();
-    throw new DocumentNotDeletableError(found.status);
-  }
-  await Promise.all(
-    [doc.originalPdfKey, doc.signedPdfKey]
-      .filter((k): k is string => Boolean(k))
-      .map((key) =>
-        deps.storage.delete(key).catch((err) => log.warn({ documentId: id, err: (err as Error).message }, "a deleted draft's file could not be removed")),
-      ),
-  );
-  return { id, name: doc.name, deleted: true };
 }
 
 /** Explicit resend: emails the chosen (or the ready) signers even when sendEmail was false. */

@@ -1,3 +1,4 @@
+// Size: the pool's queue, crash retry and recycling act on the same slots; the process and its dependency probe live beside it (office-process.ts, office-dependencies.ts).
 // Local DOCX/PPTX -> PDF through a pool of warm LibreOffice instances.
 //
 // `soffice --convert-to` pays LibreOffice's start-up (~1.3 s) for every document. Instead each pool

@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
-import { deleteDraft, getDocument } from "@/lib/esign/documents";
+import { deleteDraft } from "@/lib/esign/delete-draft";
+import { getDocument } from "@/lib/esign/documents";
 import { signingOperations } from "@/lib/esign/operations";
 import { esignDeps } from "@/lib/esign/service";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
