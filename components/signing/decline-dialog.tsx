@@ -1,13 +1,14 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
+import { Dialog } from "@/components/dialog";
 import { useT } from "./i18n";
 
 const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 const MAX = 1000;
 
-// Declining asks for a reason in a modal dialog (not window.prompt): it takes focus, keeps Tab inside,
-// closes on Escape and hands focus back to the button that opened it.
+// Declining asks for a reason in the one modal dialog (components/dialog.tsx, not window.prompt): it
+// takes focus, keeps Tab inside, closes on Escape and hands focus back to the button that opened it.
 export function DeclineDialog({
   token,
   session,
@@ -23,34 +24,8 @@ export function DeclineDialog({
   const [reason, setReason] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const dialog = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const id = useId();
-
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    box.current?.focus();
-    return () => opener?.focus();
-  }, []);
-
-  function onKey(e: React.KeyboardEvent) {
-    if (e.key === "Escape") {
-      e.stopPropagation();
-      onCancel();
-      return;
-    }
-    if (e.key !== "Tab" || !dialog.current) return;
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>("button, textarea")].filter((el) => !el.hasAttribute("disabled"));
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last?.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first?.focus();
-    }
-  }
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -77,62 +52,47 @@ export function DeclineDialog({
   }
 
   return (
-    <div className="fixed inset-0 z-50 flex items-end justify-center bg-black/40 p-2 sm:items-center" onKeyDown={onKey}>
-      <div
-        ref={dialog}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        aria-describedby={`${id}-help`}
-        className="w-full max-w-lg rounded-lg bg-white p-4 shadow-xl"
-      >
-        <h2 id={`${id}-title`} className="mb-1 text-lg font-semibold">
-          {t("sign.declineDialog.title")}
-        </h2>
-        <p id={`${id}-help`} className="mb-3 text-sm text-slate-600">
-          {t("sign.declineDialog.help")}
+    <Dialog open title={t("sign.declineDialog.title")} description={t("sign.declineDialog.help")} onClose={onCancel}>
+      <form onSubmit={submit} noValidate>
+        <label htmlFor={`${id}-reason`} className="text-sm font-medium">
+          {t("sign.declineDialog.reason")}
+        </label>
+        <textarea
+          ref={box}
+          id={`${id}-reason`}
+          value={reason}
+          maxLength={MAX}
+          rows={4}
+          required
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-problem` : undefined}
+          onChange={(e) => {
+            setReason(e.target.value);
+            if (problem) setProblem(null);
+          }}
+          className={`mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm ${FOCUS_RING}`}
+        />
+        <p className="mt-1 text-right text-xs text-slate-500">
+          {reason.length} / {MAX}
         </p>
-        <form onSubmit={submit} noValidate>
-          <label htmlFor={`${id}-reason`} className="text-sm font-medium">
-            {t("sign.declineDialog.reason")}
-          </label>
-          <textarea
-            ref={box}
-            id={`${id}-reason`}
-            value={reason}
-            maxLength={MAX}
-            rows={4}
-            required
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-problem` : undefined}
-            onChange={(e) => {
-              setReason(e.target.value);
-              if (problem) setProblem(null);
-            }}
-            className={`mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm ${FOCUS_RING}`}
-          />
-          <p className="mt-1 text-right text-xs text-slate-500">
-            {reason.length} / {MAX}
+        {problem ? (
+          <p id={`${id}-problem`} role="alert" className="mt-1 text-sm text-red-700">
+            {problem}
           </p>
-          {problem ? (
-            <p id={`${id}-problem`} role="alert" className="mt-1 text-sm text-red-700">
-              {problem}
-            </p>
-          ) : null}
-          <div className="mt-3 flex justify-end gap-2">
-            <button type="button" onClick={onCancel} className={`rounded-md px-4 py-2 text-sm text-slate-600 ${FOCUS_RING}`}>
-              {t("sign.declineDialog.cancel")}
-            </button>
-            <button
-              type="submit"
-              disabled={pending}
-              className={`rounded-md bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-70 ${FOCUS_RING}`}
-            >
-              {pending ? t("sign.declineDialog.pending") : t("sign.decline")}
-            </button>
-          </div>
-        </form>
-      </div>
-    </div>
+        ) : null}
+        <div className="mt-3 flex justify-end gap-2">
+          <button type="button" onClick={onCancel} className={`rounded-md px-4 py-2 text-sm text-slate-600 ${FOCUS_RING}`}>
+            {t("sign.declineDialog.cancel")}
+          </button>
+          <button
+            type="submit"
+            disabled={pending}
+            className={`rounded-md bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-70 ${FOCUS_RING}`}
+          >
+            {pending ? t("sign.declineDialog.pending") : t("sign.decline")}
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }
