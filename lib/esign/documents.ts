@@ -24,7 +24,7 @@ import {
 import type { PrepareInput } from "@/lib/esign/schemas";
 import { expiryWarningDue, scheduleReminders } from "@/lib/esign/reminders";
 import { resolveSource, sha256 } from "@/lib/esign/sources";
-import { hashToken, signingLink, signingLinkToken } from "@/lib/esign/tokens";
+import { hashToken, signingLinkToken } from "@/lib/esign/tokens";
 import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 import { languageOr } from "@/lib/i18n";
@@ -32,6 +32,7 @@ import { isUuid } from "@/lib/ids";
 import { orgDefaultLanguage } from "@/lib/orgs/appearance";
 import { mailBrand } from "@/lib/orgs/branding";
 import type { UploadedFile } from "@/lib/uploads/file";
+import { signingRequestMail } from "@/lib/esign/signing-request-mail";
 
 export interface PrepareReply {
   success: true;
@@ -173,17 +174,7 @@ export async function emailReadySigners(deps: EsignDeps, documentId: string, opt
     : recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready" && !needsSingleUseUrl(r.identityVerification));
   const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
   for (const r of targets) {
-    const mail = deps.emails.signingRequest({
-      recipientName: r.name,
-      senderName: doc.senderName ?? undefined,
-      documentName: doc.name,
-      subject: doc.emailSubject ?? undefined,
-      message: doc.emailMessage ?? undefined,
-      signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
-      expiresAt: doc.expiresAt,
-      lang: languageOr(doc.language),
-      brand,
-    });
+    const mail = signingRequestMail(deps, doc, r, brand);
     // No cc here: the link signs as this recipient; cc parties get the completed copy instead.
     await deps.sendMail({
       orgId: doc.orgId,

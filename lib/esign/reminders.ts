@@ -16,6 +16,7 @@ import { log } from "@/lib/log";
 import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
 import { languageOr } from "@/lib/i18n";
 import { mailBrand } from "@/lib/orgs/branding";
+import { signingRequestMail } from "@/lib/esign/signing-request-mail";
 
 const DAY_MS = 24 * 3600_000;
 /** How long before expiresAt the warning goes out. */
@@ -75,18 +76,7 @@ async function remind(deps: ReminderDeps, recipientId: string, dueAt: Date): Pro
       data: { nextReminderAt: theirTurn ? new Date(at.getTime() + doc.reminderDays * DAY_MS) : null },
     });
     if (count === 0 || !theirTurn) return [];
-    const mail = deps.emails.signingRequest({
-      recipientName: r.name,
-      senderName: doc.senderName ?? undefined,
-      documentName: doc.name,
-      subject: doc.emailSubject ?? undefined,
-      message: doc.emailMessage ?? undefined,
-      signUrl: signingLink(deps.baseUrl, signingLinkToken(deps.linkSecret, r.id)),
-      expiresAt: doc.expiresAt,
-      reminder: true,
-      lang: languageOr(doc.language),
-      brand,
-    });
+    const mail = signingRequestMail(deps, doc, r, brand, true);
     const id = await deps.mail.queue(tx, {
       orgId: doc.orgId,
       kind: "signing_reminder",
