@@ -1,9 +1,10 @@
 // Small presentational pieces shared by dashboard pages.
-export function PageHeader({ title, description, children }: { title: string; description?: string; children?: React.ReactNode }) {
+export function PageHeader({ title, description, children }: { title: string; description?: React.ReactNode; children?: React.ReactNode }) {
   return (
     <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      {/* min-w-0: a long title wraps inside its column instead of squeezing the actions beside it. */}
+      <div className="min-w-0">
+        <h1 className="break-words text-2xl font-semibold tracking-tight">{title}</h1>
         {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
       </div>
       {children}

@@ -29,7 +29,7 @@ export function uniqueEmail(who: string): string {
 /** prepare-for-signing with one signer; returns the document id. */
 export async function prepareForSigning(
   quire: QuireTestServer,
-  o: { name: string; signer: { name: string; email: string }; fields: FieldSpec[]; sendEmail?: boolean },
+  o: { name: string; signer: { name: string; email: string; identityVerification?: unknown }; fields: FieldSpec[]; sendEmail?: boolean },
 ): Promise<string> {
   const form = new FormData();
   form.set("file", new Blob([new Uint8Array(await onePagePdf(o.name))]), "document.pdf");

@@ -235,7 +235,8 @@ export function NewDocumentForm({
         ) : (
           <ol className="space-y-3">
             {signers.map((s, i) => (
-              <li key={s.key} className="flex flex-wrap items-end gap-2 rounded-md border border-slate-100 p-2 sm:flex-nowrap">
+              // A phone stacks name, email and the buttons beside the number; a wider screen puts them in one row.
+              <li key={s.key} className="grid grid-cols-[1.5rem_minmax(0,1fr)] items-end gap-2 rounded-md border border-slate-100 p-2 sm:flex">
                 <span className="w-6 self-center text-sm font-medium text-slate-500">{inOrder ? `${i + 1}.` : "•"}</span>
                 <label className="min-w-0 flex-1 basis-40">
                   <span className="text-xs font-medium text-slate-600">Name</span>
@@ -247,7 +248,7 @@ export function NewDocumentForm({
                     className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
                   />
                 </label>
-                <label className="min-w-0 flex-1 basis-48">
+                <label className="col-start-2 min-w-0 flex-1 basis-48">
                   <span className="text-xs font-medium text-slate-600">Email</span>
                   <input
                     required
@@ -258,7 +259,7 @@ export function NewDocumentForm({
                     className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
                   />
                 </label>
-                <span className="flex gap-1">
+                <span className="col-start-2 flex gap-1">
                   <button
                     type="button"
                     aria-label={`Move signer ${i + 1} up`}

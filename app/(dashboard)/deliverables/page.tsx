@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Pager } from "@/components/pager";
+import { TagFilter } from "@/components/templates/tag-filter";
 import { Card, DataTable, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
@@ -40,23 +41,12 @@ export default async function DeliverablesPage({ searchParams }: { searchParams:
         </Link>
       </PageHeader>
       <form className="mb-4 flex flex-wrap items-end gap-3" role="search">
-        <label className="min-w-0 flex-1">
+        <label className="min-w-[12rem] flex-1">
           <span className="text-sm font-medium">Search by name</span>
           <input name="q" defaultValue={params.q} placeholder="e.g. contract" className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
         </label>
-        {tags.length ? (
-          <label className="min-w-0">
-            <span className="text-sm font-medium">Tags (all of)</span>
-            <select name="tag" multiple defaultValue={selectedTags} className="mt-1 block h-10 w-48 rounded-md border border-slate-300 bg-white px-2 text-sm">
-              {tags.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
         <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">Apply</button>
+        {tags.length ? <TagFilter tags={tags} selected={selectedTags} /> : null}
       </form>
       <DataTable minWidth="34rem" columns={["Name", "Tags", "Size", "Created"]}>
         {results.length === 0 ? (
