@@ -44,6 +44,17 @@ export async function prepareForSigning(
   return res.json.data.documentId as string;
 }
 
+/** prepare-for-review with one signer and no fields: a draft to place fields on; returns the document id. */
+export async function prepareDraft(quire: QuireTestServer, o: { name: string; signer: { name: string; email: string } }): Promise<string> {
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(await onePagePdf(o.name))]), "document.pdf");
+  form.set("documentName", o.name);
+  form.set("recipients", JSON.stringify([o.signer]));
+  const res = await as(quire.baseUrl, quire.seed, "contributor")("/esign/single/prepare-for-review", { method: "POST", body: form });
+  if (res.status !== 200) throw new Error(`prepare-for-review: ${res.status} ${res.text}`);
+  return res.json.data.documentId as string;
+}
+
 export interface OutboxEntry {
   id: string;
   kind: string;

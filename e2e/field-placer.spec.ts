@@ -1,18 +1,10 @@
 // The field placer: palette buttons keep working after a drag, pressed fields cascade instead of piling
 // up, placed fields work from the keyboard, and overlapping fields are refused in the page and by the API.
 import type { Page } from "@playwright/test";
-import { api, onePagePdf, uniqueEmail } from "./esign";
+import { api, onePagePdf, prepareDraft, uniqueEmail } from "./esign";
 import { expect, logIn, test } from "./fixtures";
 
-async function draft(quire: Parameters<typeof api>[0], signer: { name: string; email: string }): Promise<string> {
-  const form = new FormData();
-  form.set("file", new Blob([new Uint8Array(await onePagePdf("Placer test"))]), "placer.pdf");
-  form.set("documentName", "Placer test");
-  form.set("recipients", JSON.stringify([signer]));
-  const res = await api(quire)("/esign/single/prepare-for-review", { method: "POST", body: form });
-  if (res.status !== 200) throw new Error(`prepare-for-review: ${res.status} ${res.text}`);
-  return res.json.data.documentId as string;
-}
+const draft = (quire: Parameters<typeof api>[0], signer: { name: string; email: string }) => prepareDraft(quire, { name: "Placer test", signer });
 
 async function dragField(page: Page, label: string, fx: number, fy: number) {
   const source = await page.getByRole("button", { name: label, exact: true }).boundingBox();

@@ -276,7 +276,7 @@ export function FieldPlacer({
   const counts = new Map(recipients.map((r) => [r.id, fields.filter((f) => f.recipientId === r.id).length]));
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[16rem_1fr]">
+    <div className="grid gap-4 lg:grid-cols-[18rem_1fr]">
       <aside className="space-y-4 lg:sticky lg:top-4 lg:self-start">
         <div className="flex flex-wrap gap-2">
           <button
