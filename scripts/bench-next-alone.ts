@@ -16,6 +16,8 @@ const FILES: Record<string, string> = {
   "next.config.js": `module.exports = { turbopack: { root: ${JSON.stringify(ROOT)} } };\n`,
   // Its own (empty) hook: without one, the build picks up Quire's instrumentation.ts from the Turbopack root.
   "instrumentation.js": "export function register() {}\n",
+  // And its own proxy, matching nothing: without one, the build picks up Quire's proxy.ts too.
+  "proxy.js": 'export function proxy() {}\n\nexport const config = { matcher: "/never-matched" };\n',
   "app/layout.js": "export default function RootLayout({ children }) {\n  return children;\n}\n",
   "app/api/ping/route.js": 'export const dynamic = "force-dynamic";\n\nexport function GET() {\n  return Response.json({ status: "ok", database: "ok" });\n}\n',
 };

@@ -1,6 +1,7 @@
 // The Prisma client, on top of the shared driver. `db()` migrates once per process before
 // handing out the client, so every entry point (server, seed, tests) sees an up-to-date schema,
 // and refuses a process whose instance secret differs from the database's (lib/db/instance-secret.ts).
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { getConfig } from "@/lib/config";
@@ -20,7 +21,8 @@ async function createClient(): Promise<PrismaClient> {
   const driver: Driver = await getDriver(config.database);
   await applyMigrations(sqlRunner(driver));
   await checkInstanceSecret(sqlRunner(driver), config.nextAuthSecret);
-  const adapter = driver.kind === "pglite" ? new PrismaPGlite(driver.pglite) : new PrismaPg(driver.pool);
+  // The adapter uses only the part of PGlite that PGliteLike names (query, exec, transaction).
+  const adapter = driver.kind === "pglite" ? new PrismaPGlite(driver.pglite as unknown as PGlite) : new PrismaPg(driver.pool);
   return new PrismaClient({ adapter });
 }
 

@@ -1,12 +1,14 @@
-// The raw database connection under Prisma: an in-process PGlite or a PostgreSQL pool.
+// The raw database connection under Prisma: the embedded PGlite, on its own thread
+// (lib/db/pglite-remote.ts), or a PostgreSQL pool.
 // Kept on globalThis because Next.js may load this module in several bundles of one process,
 // and two PGlite instances on one directory would corrupt it.
 import fs from "node:fs";
-import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import type { DatabaseConfig } from "@/lib/config";
+import type { PGliteLike } from "@/lib/db/pglite-remote";
 
-export type Driver = { kind: "pglite"; pglite: PGlite } | { kind: "postgres"; pool: Pool };
+/** pglite: the worker's handle in the server; tests may pass an in-thread PGlite, which has the same shape. */
+export type Driver = { kind: "pglite"; pglite: PGliteLike } | { kind: "postgres"; pool: Pool };
 
 /** Minimal SQL surface shared by both drivers (used by the migrator and health check). */
 export interface SqlRunner {
@@ -27,9 +29,8 @@ export function getDriver(db: DatabaseConfig): Promise<Driver> {
 async function openDriver(db: DatabaseConfig): Promise<Driver> {
   if (db.kind === "pglite") {
     fs.mkdirSync(db.dataDir, { recursive: true });
-    const { PGlite } = await import("@electric-sql/pglite");
-    const pglite = await PGlite.create(db.dataDir);
-    return { kind: "pglite", pglite };
+    const { openPGliteWorker } = await import("@/lib/db/pglite-remote");
+    return { kind: "pglite", pglite: await openPGliteWorker(db.dataDir) };
   }
   const pg = await import("pg");
   const pool = new pg.default.Pool({ connectionString: db.url, max: 10 });
@@ -38,7 +39,7 @@ async function openDriver(db: DatabaseConfig): Promise<Driver> {
 
 export function sqlRunner(driver: Driver): SqlRunner {
   if (driver.kind === "pglite") {
-    const run = (db: Pick<PGlite, "exec" | "query">): SqlRunner => ({
+    const run = (db: Pick<PGliteLike, "exec" | "query">): SqlRunner => ({
       exec: async (sql) => void (await db.exec(sql)),
       query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
       transaction: (fn) => driver.pglite.transaction((tx) => fn(run(tx))),
