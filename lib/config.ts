@@ -12,8 +12,11 @@ const booleanFromEnv = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
-/** Where QUIRE_TEST_CRASH_AT may stop the server: around the last signature and its completion. */
-export const CRASH_POINTS = ["before-signature-commit", "after-signature-commit", "during-seal", "after-seal"] as const;
+/**
+ * Where QUIRE_TEST_CRASH_AT may stop the server: around the last signature and its completion, and
+ * mid bulk send (a row's document sent, the row not yet marked).
+ */
+export const CRASH_POINTS = ["before-signature-commit", "after-signature-commit", "during-seal", "after-seal", "bulk-row-sent"] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 const envSchema = z.object({
@@ -66,6 +69,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(100).default(1),
   /** Multiplies the completion job's lease and retry back-off; tests use a small factor. */
   COMPLETION_RETRY_SCALE: z.coerce.number().positive().max(100).default(1),
+  /** How long a bulk send row's claim holds before another worker may take the row up; tests shorten it. */
+  BULK_SEND_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Tests only: the server kills itself (SIGKILL) once at each of these points (comma-separated) of the last signature. */
   QUIRE_TEST_CRASH_AT: z
     .string()
@@ -126,6 +131,7 @@ export interface QuireConfig {
   serverless: boolean;
   signingCertificate: { p12Path?: string; password?: string };
   completion: { retryScale: number };
+  bulkSend: { leaseMs: number };
   /** Fault injection for tests (QUIRE_TEST_CRASH_AT, QUIRE_TEST_FAIL_SEAL). */
   testFaults: { crashAt: CrashPoint[]; failSeals: number };
   /** RFC 3161 time-stamping service for seals (TSA_URL); null: PAdES B-B. */
@@ -207,6 +213,7 @@ export function parseConfig(env: Env): QuireConfig {
     signingCertificate: { p12Path: e.SIGNING_P12_PATH, password: e.SIGNING_P12_PASSWORD },
     tsaUrl: e.TSA_URL ?? null,
     completion: { retryScale: e.COMPLETION_RETRY_SCALE },
+    bulkSend: { leaseMs: e.BULK_SEND_LEASE_SECONDS * 1000 },
     testFaults: { crashAt: e.QUIRE_TEST_CRASH_AT ?? [], failSeals: e.QUIRE_TEST_FAIL_SEAL },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

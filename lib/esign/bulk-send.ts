@@ -1,10 +1,9 @@
 // Bulk send (issue 19 item 11): a CSV or a JSON array of signers against a saved layout, one document per
 // row. Every row is validated before anything is sent: an invalid row is recorded with its error and
-// creates nothing (no document, no email). Valid rows are queued; each is claimed exactly once
-// (queued -> sending, a compare-and-set) by whoever processes the batch, so a second processor (another
-// request reading the batch, another instance) never sends a row twice.
+// creates nothing (no document, no email). Valid rows are queued with the id their document will get;
+// the background worker (bulk-send-worker.ts) sends them, each exactly once, on any instance.
+import crypto from "node:crypto";
 import { z } from "zod";
-import { prepareDocument } from "@/lib/esign/documents";
 import { invalid } from "@/lib/esign/errors";
 import { layoutSource, planLayoutFields } from "@/lib/esign/layouts";
 import { checkRecipients } from "@/lib/esign/recipients";
@@ -12,9 +11,8 @@ import { recipientSchema, type RecipientInput } from "@/lib/esign/schemas";
 import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import type { Db } from "@/lib/db/client";
 import { NotFoundError, QuireError } from "@/lib/errors";
-import { now } from "@/lib/clock";
 import { isUuid } from "@/lib/ids";
-import { log } from "@/lib/log";
+import { kickBulkSendWorker } from "@/lib/esign/bulk-send-worker";
 
 export const MAX_BULK_ROWS = 500;
 
@@ -50,6 +48,7 @@ export const bulkSendReplySchema = z
     total: z.number().int(),
     counts: z.record(z.string(), z.number().int()).meta({ description: "Rows by status" }),
     done: z.boolean().meta({ description: "No row is queued or sending any more" }),
+    finishedAt: z.string().nullable().meta({ description: "When the last row was sent or failed" }),
     rows: z.array(bulkRowSchema),
   })
   .meta({ id: "BulkSend" });
@@ -116,7 +115,7 @@ function rowProblem(layout: Parameters<typeof planLayoutFields>[0], raw: unknown
 }
 
 /** Validates every row, records the batch (invalid rows with their errors, the others queued) and returns its id. */
-export async function createBulkSend(deps: EsignDeps, actor: Actor, input: BulkSendInput): Promise<string> {
+export async function createBulkSend(deps: EsignDeps, actor: Actor, input: BulkSendInput, meta: RequestMeta): Promise<string> {
   if ((input.rows === undefined) === (input.csv === undefined)) throw invalid("Give exactly one of rows and csv", "BulkSendSourceInvalid", "rows");
   const { layout } = await layoutSource(deps, actor.orgId, input.layoutId);
   const raw = input.csv !== undefined ? rowsOfCsv(input.csv, layout.roles) : input.rows!.map((r) => r.recipients);
@@ -129,70 +128,23 @@ export async function createBulkSend(deps: EsignDeps, actor: Actor, input: BulkS
       layoutId: layout.id,
       sendEmail: input.sendEmail ?? true,
       createdBy: actor.userId,
+      ip: meta.ip ?? null,
+      userAgent: meta.userAgent ?? null,
+      // Nothing to send when every row is invalid.
+      ...(checked.every((c) => c.error) ? { status: "done", finishedAt: new Date() } : {}),
       rows: {
         create: checked.map((c, i) => ({
           rowNumber: i + 1,
           recipients: (c.error ? (raw[i] as object[]) : c.recipients) as object[],
           status: c.error ? "invalid" : "queued",
           error: c.error ? `Row ${i + 1}: ${c.error}` : null,
+          documentId: c.error ? null : crypto.randomUUID(),
         })),
       },
     },
   });
+  kickBulkSendWorker();
   return batch.id;
-}
-
-/**
- * Sends the batch's queued rows, one document each. A row is claimed (queued -> sending) before its
- * document is made, so concurrent processors split the rows and none is sent twice; a row whose send
- * fails records the reason and leaves nothing behind (prepare-for-signing writes all or nothing).
- */
-export async function processBulkSend(deps: EsignDeps, actor: Actor, id: string, meta: RequestMeta): Promise<void> {
-  const batch = await deps.db.bulkSend.findFirst({ where: { id, orgId: actor.orgId } });
-  if (!batch) return;
-  for (;;) {
-    const next = await deps.db.bulkSendRow.findFirst({ where: { bulkSendId: id, status: "queued" }, orderBy: { rowNumber: "asc" } });
-    if (!next) return;
-    const { count } = await deps.db.bulkSendRow.updateMany({ where: { id: next.id, status: "queued" }, data: { status: "sending" } });
-    if (count === 0) continue;
-    try {
-      const reply = await prepareDocument(
-        deps,
-        { orgId: batch.orgId, userId: batch.createdBy },
-        { layoutId: batch.layoutId, recipients: next.recipients as RecipientInput[], sendEmail: batch.sendEmail },
-        undefined,
-        "sign",
-        meta,
-      );
-      await deps.db.bulkSendRow.update({ where: { id: next.id }, data: { status: "sent", documentId: reply.documentId } });
-    } catch (err) {
-      if (!(err instanceof QuireError)) log.error({ bulkSendId: id, row: next.rowNumber, err: (err as Error).message }, "a bulk send row failed");
-      const why = err instanceof QuireError ? err.message : "an internal error; try again";
-      await deps.db.bulkSendRow.update({ where: { id: next.id }, data: { status: "failed", error: `Row ${next.rowNumber}: ${why}` } });
-    }
-  }
-}
-
-/** How long queued rows may sit untouched before a reader takes them up (their processor has stopped). */
-const STALLED_MS = 30_000;
-
-/**
- * Called when the batch is read: rows still queued with nothing touched for a while (the process that
- * was sending them stopped, e.g. a restart) are taken up again in the background. Safe to call often:
- * each row is still claimed exactly once.
- */
-export async function resumeStalledBulkSend(deps: EsignDeps, orgId: string, id: string, meta: RequestMeta): Promise<boolean> {
-  if (!isUuid(id)) return false;
-  const batch = await deps.db.bulkSend.findFirst({ where: { id, orgId }, select: { createdBy: true } });
-  if (!batch) return false;
-  const queued = await deps.db.bulkSendRow.count({ where: { bulkSendId: id, status: "queued" } });
-  if (queued === 0) return false;
-  const latest = await deps.db.bulkSendRow.aggregate({ where: { bulkSendId: id }, _max: { updatedOn: true } });
-  if ((latest._max.updatedOn?.getTime() ?? 0) > now().getTime() - STALLED_MS) return false;
-  void processBulkSend(deps, { orgId, userId: batch.createdBy }, id, meta).catch((err) =>
-    log.error({ bulkSendId: id, err: (err as Error).message }, "bulk send stopped"),
-  );
-  return true;
 }
 
 export async function getBulkSend(db: Db, orgId: string, id: string): Promise<BulkSendReply> {
@@ -206,12 +158,14 @@ export async function getBulkSend(db: Db, orgId: string, id: string): Promise<Bu
     createdAt: batch.createdOn.toISOString(),
     total: batch.rows.length,
     counts,
-    done: !counts.queued && !counts.sending,
+    done: batch.status === "done",
+    finishedAt: batch.finishedAt?.toISOString() ?? null,
     rows: batch.rows.map((r) => ({
       rowNumber: r.rowNumber,
       status: r.status as BulkSendReply["rows"][number]["status"],
       error: r.error,
-      documentId: r.documentId,
+      // Chosen in advance (the row's idempotency key), shown once the document exists and is sent.
+      documentId: r.status === "sent" ? r.documentId : null,
       recipients: (r.recipients as { name?: unknown; email?: unknown; role?: unknown }[]).map((x) => ({
         name: String(x?.name ?? ""),
         email: String(x?.email ?? ""),

@@ -29,6 +29,7 @@ import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import type { DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 import { languageOr } from "@/lib/i18n";
 import { isUuid } from "@/lib/ids";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { orgDefaultLanguage } from "@/lib/orgs/appearance";
 import { mailBrand } from "@/lib/orgs/branding";
 import type { UploadedFile } from "@/lib/uploads/file";
@@ -50,6 +51,8 @@ export async function prepareDocument(
   file: UploadedFile | undefined,
   mode: "sign" | "review",
   meta: RequestMeta,
+  /** The new document's id when the caller chose it (a bulk send row's idempotency key); else a fresh one. */
+  documentId?: string,
 ): Promise<PrepareReply> {
   checkRecipients(input.recipients);
   checkReturnUrl(input.returnUrl);
@@ -73,7 +76,7 @@ export async function prepareDocument(
   const sendEmail = input.sendEmail ?? true;
   const language = input.language ?? (await orgDefaultLanguage(deps.db, actor.orgId));
 
-  const id = crypto.randomUUID();
+  const id = documentId ?? crypto.randomUUID();
   const pdfKey = `signing/${actor.orgId}/${id}/original.pdf`;
   await deps.storage.put(pdfKey, source.pdf);
   try {
@@ -135,7 +138,8 @@ export async function prepareDocument(
       });
     });
   } catch (err) {
-    await deps.storage.delete(pdfKey).catch(() => {});
+    // A chosen id already taken: another worker made this document from the same file; keep it.
+    if (!(documentId && isUniqueViolation(err))) await deps.storage.delete(pdfKey).catch(() => {});
     throw err;
   }
   if (mode === "sign") return sendDocument(deps, actor, id, meta);
@@ -165,13 +169,24 @@ async function loadDocument(db: Db, orgId: string, id: string) {
   return doc;
 }
 
-/** Emails the signing link to every recipient whose turn it is (unless sendEmail is false). */
-export async function emailReadySigners(deps: EsignDeps, documentId: string, opts: { force?: boolean; only?: string[] } = {}): Promise<number> {
+/**
+ * Emails the signing link to every recipient whose turn it is (unless sendEmail is false). `unmailed`:
+ * only to those not emailed for this document yet (finishing a send that stopped half-way).
+ */
+export async function emailReadySigners(
+  deps: EsignDeps,
+  documentId: string,
+  opts: { force?: boolean; only?: string[]; unmailed?: boolean } = {},
+): Promise<number> {
   const doc = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId }, include: { recipients: true } });
   if (!doc.sendEmail && !opts.force) return 0;
-  const targets = opts.only
+  let targets = opts.only
     ? doc.recipients.filter((r) => opts.only!.includes(r.id) && !r.signedAt && !needsSingleUseUrl(r.identityVerification))
     : recipientStatuses(doc.status, doc.recipients).filter((r) => r.status === "ready" && !needsSingleUseUrl(r.identityVerification));
+  if (opts.unmailed) {
+    const mailed = await deps.db.outboxMessage.findMany({ where: { documentId, kind: "signing_request" }, select: { to: true } });
+    targets = targets.filter((r) => !mailed.some((m) => m.to === r.email));
+  }
   const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
   for (const r of targets) {
     const mail = signingRequestMail(deps, doc, r, brand);

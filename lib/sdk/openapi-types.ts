@@ -2178,6 +2178,8 @@ export interface components {
             };
             /** @description No row is queued or sending any more */
             done: boolean;
+            /** @description When the last row was sent or failed */
+            finishedAt: string | null;
             rows: {
                 rowNumber: number;
                 /** @enum {string} */

@@ -6,7 +6,7 @@
 import { log } from "@/lib/log";
 
 /** The queues: one poller each per process. */
-export type QueueName = "webhook deliveries" | "document completions" | "signing reminders";
+export type QueueName = "webhook deliveries" | "document completions" | "signing reminders" | "bulk sends";
 
 export interface PollerOptions {
   /** Named in logs and in kickPoller(). */

@@ -1,5 +1,5 @@
 // Runs once when the Node.js server starts (instrumentation.ts): take over the shutdown signals,
-// migrate the database before the first request, start the webhook worker, and record the process
+// migrate the database before the first request, start the background workers, and record the process
 // for CLI tools when the database is embedded.
 import { ConfigError, getConfig } from "@/lib/config";
 import { closeDb, db } from "@/lib/db/client";
@@ -9,7 +9,8 @@ import { recordRunningServer } from "@/lib/server/instance-file";
 import { installGracefulShutdown } from "@/lib/server/shutdown";
 import { startCompletionWorker, stopCompletionWorker } from "@/lib/esign/completion";
 import { startReminderWorker, stopReminderWorker } from "@/lib/esign/reminders";
-import { signingDeps } from "@/lib/esign/service";
+import { startBulkSendWorker, stopBulkSendWorker } from "@/lib/esign/bulk-send-worker";
+import { esignDeps, signingDeps } from "@/lib/esign/service";
 import { startDeliveryWorker, stopDeliveryWorker } from "@/lib/webhooks/delivery";
 import { webhookDeps } from "@/lib/webhooks/service";
 
@@ -38,6 +39,7 @@ async function start(): Promise<void> {
       drain: [
         { name: "completion worker", run: stopCompletionWorker },
         { name: "reminder worker", run: stopReminderWorker },
+        { name: "bulk send worker", run: stopBulkSendWorker },
         { name: "webhook worker", run: stopDeliveryWorker },
       ],
       close: [
@@ -53,6 +55,8 @@ async function start(): Promise<void> {
   if (!config.serverless) startCompletionWorker(signingDeps);
   // Automatic reminders and expiry warnings that are due: any instance sends each, once.
   if (!config.serverless) startReminderWorker(signingDeps);
+  // Bulk send rows: any instance claims and sends each, once, and takes up rows a stopped one held.
+  if (!config.serverless) startBulkSendWorker(esignDeps);
   if (config.database.kind === "pglite") recordRunningServer(config.dataDir, { pid: process.pid, baseUrl: config.baseUrl });
   log.info({ baseUrl: config.baseUrl, database: config.database.kind }, "Quire is ready");
 }

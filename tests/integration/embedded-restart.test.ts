@@ -1,10 +1,13 @@
 // Single use survives a restart (docs/contract.md "External identity assertions", "Embedded signing"): an
 // identity assertion's jti and a redeemed single-use signing URL are stored, so after the server
 // is killed (SIGKILL) and started again on the same database, the jti is still "reused" and the
-// link still 410. Uses its own server (a restart would disturb the shared one).
+// link still 410. Uses its own server (a restart would disturb the shared one). Killed while signing URLs
+// are being issued, the server leaves nothing half-written: every URL it answered opens after the
+// restart, every answer has its audit entry on an intact chain, and every recipient can still get a URL.
 import { SignJWT } from "jose";
+import { verifyAuditChain } from "@/lib/esign/audit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../support/api";
+import { as, call } from "../support/api";
 import { HS_SECRET, orgWith, prepareDoc, signingUrlOf, type EmbeddedOrg } from "../support/embedded";
 import { expectSigningError } from "../support/embedded-expect";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../support/quire-server";
@@ -52,4 +55,55 @@ describe(`single use across a hard restart (${process.env.QUIRE_TEST_DB ?? "pgli
     expect((await call(baseUrl, idaLink.pathname + idaLink.search)).status).toBe(303);
     expect((await call(baseUrl, idaLink.pathname + idaLink.search)).status).toBe(410);
   });
+
+  it("killed while signing URLs are being issued: every URL answered opens after the restart, nothing is half-written", async () => {
+    const { baseUrl } = quire.server;
+    const override = { mode: "override", overrideIdentityVerification: true };
+    const recipients: { documentId: string; recipientId: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const prep = await prepareDoc(baseUrl, org, [
+        { name: `Ovi ${i}`, email: `ovi${i}@example.com`, signingOrder: 1, identityVerification: override },
+        { name: `Nia ${i}`, email: `nia${i}@example.com`, signingOrder: 1 },
+      ]);
+      expect(prep.status, prep.text).toBe(200);
+      for (const r of prep.json.data.recipients) recipients.push({ documentId: prep.json.data.documentId, recipientId: r.id });
+    }
+
+    // Eight clients ask for URLs in a loop; the server is killed once ten have been answered.
+    const answered: { documentId: string; recipientId: string; url: string }[] = [];
+    let killed = false;
+    const client = async (c: number) => {
+      for (let n = c; !killed; n += 8) {
+        const target = recipients[n % recipients.length];
+        const res = await signingUrlOf(baseUrl, org, target.documentId, { recipientId: target.recipientId }).catch(() => null);
+        if (res?.status === 200 && !killed) answered.push({ ...target, url: res.json.data.results.url });
+      }
+    };
+    const clients = Promise.all(Array.from({ length: 8 }, (_, c) => client(c)));
+    while (answered.length < 10) await new Promise((r) => setTimeout(r, 20));
+    const killing = quire.restart({ hard: true });
+    killed = true;
+    await killing;
+    await clients;
+
+    for (const { url } of answered) {
+      const link = new URL(url);
+      expect((await call(baseUrl, link.pathname + link.search)).status, url).toBe(303);
+    }
+    const admin = as(baseUrl, org, "administrator");
+    for (const documentId of new Set(recipients.map((r) => r.documentId))) {
+      const doc = (await admin(`/esign/documents/${documentId}`)).json.data;
+      expect(doc.status).toBe("sent");
+      expect(doc.recipients.map((r: { status: string }) => r.status)).toEqual(["ready", "ready"]);
+      const trail = (await admin(`/esign/documents/${documentId}/audit-trail`)).json.data.auditTrail;
+      expect(verifyAuditChain(trail), "the audit chain is intact").toBe(-1);
+      for (const r of recipients.filter((x) => x.documentId === documentId)) {
+        const issued = trail.filter(
+          (e: { actionType: string; recipientId: string }) => e.actionType === "signing_url_issued" && e.recipientId === r.recipientId,
+        );
+        expect(issued.length, "an audit entry for every URL answered").toBeGreaterThanOrEqual(answered.filter((a) => a.recipientId === r.recipientId).length);
+        expect((await signingUrlOf(baseUrl, org, documentId, { recipientId: r.recipientId })).status).toBe(200);
+      }
+    }
+  }, 180_000);
 });

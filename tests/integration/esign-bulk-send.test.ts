@@ -2,36 +2,15 @@
 // bad row changes nothing (no document, no email) while the others are sent, each once.
 import { describe, expect, inject, it } from "vitest";
 import { as } from "../support/helpers";
-import { mailsOf, prepareDoc } from "../support/embedded";
+import { bulkFinished, bulkLayout } from "../support/bulk-send";
+import { mailsOf } from "../support/embedded";
 
 const server = inject("quire");
 const { baseUrl, seed, other } = server;
 const contributor = as(baseUrl, seed, "contributor");
 
-async function layout(roles: string[]): Promise<string> {
-  const draft = await prepareDoc(baseUrl, seed, [{ name: "Dora", email: "dora@example.com" }], {}, { path: "/esign/single/prepare-for-review" });
-  const res = await contributor("/esign/layouts", {
-    method: "POST",
-    body: {
-      name: `Bulk ${roles.join("+")}`,
-      roles,
-      documentId: draft.json.data.documentId,
-      fields: roles.map((role, i) => ({ role, type: "signature", page: 1, x: 50, y: 500 + i * 60, width: 160, height: 40 })),
-    },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.json.data.id;
-}
-
-async function finished(id: string) {
-  for (let i = 0; i < 240; i++) {
-    const res = await contributor(`/esign/bulk-sends/${id}`);
-    expect(res.status, res.text).toBe(200);
-    if (res.json.data.done) return res.json.data;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("the bulk send did not finish");
-}
+const layout = (roles: string[]) => bulkLayout(baseUrl, seed, roles);
+const finished = (id: string) => bulkFinished(baseUrl, seed, id);
 
 const documentCount = async () => (await contributor("/esign/documents?limit=1")).json.data.totalRecords as number;
 
@@ -50,6 +29,7 @@ describe("bulk send", () => {
     const batch = await finished(created.json.data.id);
 
     expect(batch.counts).toEqual({ sent: 49, invalid: 1 });
+    expect(Date.parse(batch.finishedAt ?? "")).toBeGreaterThan(0);
     const bad = batch.rows.find((r: { rowNumber: number }) => r.rowNumber === 37);
     expect(bad).toMatchObject({ status: "invalid", documentId: null, recipients: [{ name: "Bad, Row", email: "not-an-email", role: "Client" }] });
     expect(bad.error).toMatch(/^Row 37: recipients\.0\.email must be an email address/);

@@ -15,6 +15,7 @@ import { type ApiReply, as, call } from "../support/api";
 import { prepareDoc } from "../support/embedded";
 import { PNG, pdfTool, SIGNING_LINK, signerApi, tokenOf } from "../support/esign";
 import { startReceiver, verifySignature, webhookTestEnv } from "../support/https-receiver";
+import { restartAfterCrash, until, untilDown } from "../support/crash";
 import { startQuireServer, startSecondInstance, type RunningQuire, type TestDatabase } from "../support/quire-server";
 
 const DB = (process.env.QUIRE_TEST_DB ?? "pglite") as TestDatabase;
@@ -25,42 +26,6 @@ const FAST = { COMPLETION_RETRY_SCALE: "0.002" };
 const COMPLETED = "signature.document.completed";
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => null);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Waits for the server to kill itself (its port stops answering). */
-async function untilDown(baseUrl: string): Promise<void> {
-  await until(
-    `${baseUrl} to go down`,
-    () =>
-      fetch(`${baseUrl}/api/health`).then(
-        () => false,
-        () => true,
-      ),
-    60_000,
-  );
-}
-
-/** Restarts a server that killed itself; it may die again during start-up (its worker crashing), so retry. */
-async function restartAfterCrash(quire: RunningQuire): Promise<void> {
-  await untilDown(quire.server.baseUrl);
-  for (let i = 0; ; i++) {
-    try {
-      await quire.restart();
-      return;
-    } catch (err) {
-      if (i >= 3) throw err;
-    }
-  }
-}
 
 /** The secrets of the webhooks subscribe() made, by name: each delivery is verified with both. */
 const secrets = new Map<string, { secret: string; standardSecret: string }>();

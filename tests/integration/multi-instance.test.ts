@@ -18,6 +18,7 @@ import { expectSignerError, expectSigningError } from "../support/embedded-expec
 import { onePagePdf, pdfTool } from "../support/esign";
 import { startReceiver, verifySignature, webhookTestEnv } from "../support/https-receiver";
 import { buildDocx } from "../support/ooxml";
+import { bulkFinished, bulkLayout, documentsByEmail } from "../support/bulk-send";
 import { startQuireServer, startSecondInstance, type QuireTestServer, type RunningQuire, type TestDatabase } from "../support/quire-server";
 import { startS3Server } from "../support/s3-server";
 
@@ -377,6 +378,22 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     const expected = docs.flatMap((_, i) => [`rae-${i}@example.com`, `sol-${i}@example.com`]);
     expect(reminders.map((m) => m.to).sort()).toEqual(expected.sort());
   }, 90_000);
+
+  it("sends one bulk send from both instances' workers at once: exactly one document and one email per row", async () => {
+    const org = await orgWith(A, {});
+    const layoutId = await bulkLayout(A.baseUrl, org, ["Client"]);
+    const rows = Array.from({ length: 40 }, (_, i) => ({ recipients: [{ name: `Row ${i + 1}`, email: `bulk-${i + 1}@example.com` }] }));
+    const created = await as(A.baseUrl, org, "contributor")("/esign/bulk-sends", { method: "POST", body: { layoutId, rows } });
+    expect(created.status, created.text).toBe(201);
+    // A's worker was kicked by the POST; moving both clocks kicks B's too, so both claim rows from the start.
+    await setClocks(0);
+    const batch = await bulkFinished(B.baseUrl, org, created.json.data.id, 90 * SECOND);
+    expect(batch.counts).toEqual({ sent: 40 });
+    const byEmail = await documentsByEmail(A.baseUrl, org);
+    for (const row of batch.rows) expect(byEmail.get(row.recipients[0].email), `row ${row.rowNumber}`).toEqual([row.documentId]);
+    const mails = (await mailsOf(A.baseUrl, org, "signing_request")).map((m) => m.to).sort();
+    expect(mails).toEqual(rows.map((r) => r.recipients[0].email).sort());
+  }, 120_000);
 
   it("converts DOCX to PDF on both instances at once: every deliverable gets a valid PDF with its own values", async () => {
     const admin = (s: QuireTestServer) => as(s.baseUrl, A.seed, "administrator");
