@@ -42,11 +42,13 @@ test("a signer declines with a reason in an accessible dialog; the dashboard sho
   expect((await api(quire)(`/esign/documents/${id}`)).json.data.status).toBe("sent");
 
   await open.click();
-  await reason.fill("The rent is not what we agreed");
-  await expect(dialog.getByText("30 / 1000")).toBeVisible();
+  await reason.fill("The rent is not what we agreed.");
+  await expect(dialog.getByText("31 / 1000")).toBeVisible();
   await dialog.getByRole("button", { name: "Decline", exact: true }).click();
   await expect(page.getByRole("heading", { name: "This document was declined" })).toBeVisible();
-  await expect(page.getByRole("status")).toContainText("“The rent is not what we agreed”");
+  // The reason closes the notice, so its own full stop is not followed by another.
+  await expect(page.getByRole("status")).toContainText("Reason given: “The rent is not what we agreed.”");
+  await expect(page.getByRole("status")).not.toContainText("”.");
   await expect(page.getByRole("button", { name: "Finish signing" })).toHaveCount(0);
   expect(prompted).toBe(false);
   expect(posted.filter((m) => JSON.stringify(m).includes("esign:"))).toEqual([]);
@@ -56,7 +58,7 @@ test("a signer declines with a reason in an accessible dialog; the dashboard sho
   await page.reload();
   await expect(page.getByRole("heading", { name: "This document was declined" })).toBeVisible();
   const doc = await api(quire)(`/esign/documents/${id}`);
-  expect(doc.json.data).toMatchObject({ status: "declined", declineReason: "The rent is not what we agreed" });
+  expect(doc.json.data).toMatchObject({ status: "declined", declineReason: "The rent is not what we agreed." });
   expect((await mailsTo(quire, "sam@example.com")).some((m) => m.kind === "document_declined" && m.text.includes(name))).toBe(true);
 
   // The dashboard: the status filter knows "declined"; the detail page says who declined and why.

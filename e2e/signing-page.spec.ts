@@ -136,7 +136,7 @@ test("a voided document's link says it was voided and why; a broken link says it
 
   await page.goto(link);
   await expect(page.getByRole("heading", { name: "This document was voided" })).toBeVisible();
-  await expect(page.getByRole("status")).toContainText("The sender cancelled it: “Price changed”. Nothing is left to sign.");
+  await expect(page.getByRole("status")).toContainText("The sender cancelled it. Nothing is left to sign. Their reason: “Price changed”");
   await expect(page.getByRole("button", { name: "Finish signing" })).toHaveCount(0);
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(1);
 
