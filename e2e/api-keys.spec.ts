@@ -41,9 +41,33 @@ test("an administrator creates an API key, uses it, and revokes it", async ({ pa
   await page.screenshot({ path: ".test-output/api-keys.png", fullPage: true });
   await expect(page.locator("body")).not.toContainText(key.slice(16));
 
-  page.once("dialog", (dialog) => dialog.accept());
-  await row.getByRole("button", { name: "Revoke Browser test key" }).click();
+  // Revoking asks in the in-page dialog (never the browser's confirm box): Escape keeps the key and gives
+  // focus back to the button; Tab from Cancel to the confirm button and Enter revokes it.
+  let nativeDialog = false;
+  page.on("dialog", (d) => {
+    nativeDialog = true;
+    void d.dismiss();
+  });
+  const revoke = row.getByRole("button", { name: "Revoke Browser test key" });
+  await revoke.click();
+  const confirm = page.getByRole("alertdialog", { name: "Revoke Browser test key?" });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toHaveAccessibleDescription("Requests using it will fail at once.");
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(confirm).toBeHidden();
+  await expect(revoke).toBeFocused();
+  await expect(row).not.toContainText("revoked");
+  expect((await whoami(quire.baseUrl, key, quire.seed.orgId)).status).toBe(200);
+
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press("Tab");
+  await expect(confirm.getByRole("button", { name: "Revoke key" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeHidden();
   await expect(row).toContainText("revoked");
+  expect(nativeDialog).toBe(false);
   expect((await whoami(quire.baseUrl, key, quire.seed.orgId)).status).toBe(401);
 });
 

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { useConfirm } from "@/components/confirm";
 import { FormMessage, LabeledInput } from "@/components/ui";
 import { deleteTemplateAction, updateTemplateAction } from "@/lib/dashboard/actions/templates";
 
@@ -21,6 +22,7 @@ export function TemplateEditor({
   });
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [pending, start] = useTransition();
+  const { confirm, dialog } = useConfirm();
   return (
     <form
       className="space-y-3"
@@ -67,8 +69,14 @@ export function TemplateEditor({
         <button
           type="button"
           disabled={pending}
-          onClick={() => {
-            if (!window.confirm(`Delete the template “${template.name}”? Documents made from it keep working.`)) return;
+          aria-haspopup="dialog"
+          onClick={async () => {
+            const question = {
+              title: `Delete the template “${template.name}”?`,
+              description: "Documents made from it keep working.",
+              confirmLabel: "Delete template",
+            };
+            if (!(await confirm(question))) return;
             start(async () => {
               const result = await deleteTemplateAction({ id: template.id });
               if (result.ok) router.push(template.folderId ? `/templates?folder=${template.folderId}` : "/templates");
@@ -80,6 +88,7 @@ export function TemplateEditor({
           Delete template
         </button>
       </div>
+      {dialog}
     </form>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { useConfirm } from "@/components/confirm";
 import { FormMessage, LabeledInput } from "@/components/ui";
 import { deleteDeliverableAction, saveDeliverableAction } from "@/lib/dashboard/actions/deliverables";
 
@@ -10,6 +11,7 @@ export function DeliverableEditor({ id, name, description, tags }: { id: string;
   const [form, setForm] = useState({ name, description, tags: tags.join(", ") });
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [pending, start] = useTransition();
+  const { confirm, dialog } = useConfirm();
   return (
     <form
       className="space-y-3"
@@ -32,8 +34,14 @@ export function DeliverableEditor({ id, name, description, tags }: { id: string;
         <button
           type="button"
           disabled={pending}
-          onClick={() => {
-            if (!window.confirm("Delete this deliverable? It disappears from lists; its data is kept.")) return;
+          aria-haspopup="dialog"
+          onClick={async () => {
+            const question = {
+              title: "Delete this deliverable?",
+              description: "It disappears from lists; its data is kept.",
+              confirmLabel: "Delete deliverable",
+            };
+            if (!(await confirm(question))) return;
             start(async () => {
               const result = await deleteDeliverableAction({ id });
               if (result.ok) router.push("/deliverables");
@@ -45,6 +53,7 @@ export function DeliverableEditor({ id, name, description, tags }: { id: string;
           Delete
         </button>
       </div>
+      {dialog}
     </form>
   );
 }
