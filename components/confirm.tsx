@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useRef, useState } from "react";
-import { Dialog } from "@/components/dialog";
+import { Dialog, DialogFooter } from "@/components/dialog";
 
 export interface ConfirmQuestion {
   title: string;
@@ -10,8 +10,6 @@ export interface ConfirmQuestion {
   /** The yes button's words, naming the act ("Delete webhook"), never just "OK". */
   confirmLabel: string;
 }
-
-const RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 
 /**
  * Asks before something that cannot be undone, in the dashboard's one modal dialog instead of
@@ -40,18 +38,7 @@ export function useConfirm(): { confirm: (question: ConfirmQuestion) => Promise<
 
   const dialog = (
     <Dialog open={question !== null} title={question?.title ?? ""} description={question?.description} alert onClose={() => settle(false)}>
-      <div className="flex justify-end gap-2">
-        <button type="button" onClick={() => settle(false)} className={`rounded-md border border-slate-300 px-4 py-2 text-sm ${RING}`}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          onClick={() => settle(true)}
-          className={`rounded-md bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 ${RING}`}
-        >
-          {question?.confirmLabel}
-        </button>
-      </div>
+      <DialogFooter onCancel={() => settle(false)} confirmLabel={question?.confirmLabel ?? ""} danger onConfirm={() => settle(true)} />
     </Dialog>
   );
   return { confirm, dialog };

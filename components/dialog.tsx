@@ -53,3 +53,58 @@ export function Dialog({
     </dialog>
   );
 }
+
+export const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+
+/**
+ * The foot of every dialog: its problem or refusal (announced at once), Cancel, and the act. The act
+ * submits the dialog's form, or runs `onConfirm` when the dialog has no form (a plain question).
+ */
+export function DialogFooter({
+  problem,
+  problemId,
+  onCancel,
+  cancelLabel = "Cancel",
+  confirmLabel,
+  pending = false,
+  pendingLabel,
+  danger = false,
+  onConfirm,
+}: {
+  problem?: string | null;
+  /** For the field the problem is about (aria-describedby). */
+  problemId?: string;
+  onCancel: () => void;
+  cancelLabel?: string;
+  confirmLabel: string;
+  pending?: boolean;
+  pendingLabel?: string;
+  /** Something that cannot be undone: a red button. */
+  danger?: boolean;
+  onConfirm?: () => void;
+}) {
+  return (
+    <>
+      {problem ? (
+        <p id={problemId} role="alert" className="mt-2 break-words text-sm text-red-700">
+          {problem}
+        </p>
+      ) : null}
+      <div className="mt-3 flex justify-end gap-2">
+        <button type="button" onClick={onCancel} className={`rounded-md border border-slate-300 px-4 py-2 text-sm ${FOCUS_RING}`}>
+          {cancelLabel}
+        </button>
+        <button
+          type={onConfirm ? "button" : "submit"}
+          onClick={onConfirm}
+          disabled={pending}
+          className={`rounded-md px-4 py-2 text-sm font-medium disabled:opacity-70 ${FOCUS_RING} ${
+            danger ? "bg-red-700 text-white hover:bg-red-800" : "bg-brand-600 text-[var(--brand-text,#fff)] hover:bg-brand-700"
+          }`}
+        >
+          {pending && pendingLabel ? pendingLabel : confirmLabel}
+        </button>
+      </div>
+    </>
+  );
+}

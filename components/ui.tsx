@@ -117,3 +117,13 @@ export function FormMessage({ message }: { message: { tone: "ok" | "error"; text
     </p>
   );
 }
+
+/** Shown beside a busy button's words; hidden from screen readers, which hear the words. */
+export function Spinner({ light = false }: { light?: boolean }) {
+  return (
+    <span
+      aria-hidden
+      className={`h-4 w-4 animate-spin rounded-full border-2 ${light ? "border-white border-t-transparent" : "border-slate-300 border-t-brand-600"}`}
+    />
+  );
+}

@@ -55,3 +55,40 @@ test("a draft is deleted from its page after an in-page confirmation; a sent doc
   await expect(page.getByRole("button", { name: "Void" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Delete draft" })).toHaveCount(0);
 });
+
+test("a sent document is voided with a reason asked in the in-page dialog, not the browser's prompt", async ({ page, quire }) => {
+  const name = `Sent to void ${Date.now()}`;
+  const id = await prepareForSigning(quire, {
+    name,
+    signer: { name: "Val Void", email: uniqueEmail("val") },
+    fields: [{ type: "signature", x: 50, y: 600, width: 200, height: 50 }],
+  });
+  let nativeDialog = false;
+  page.on("dialog", (d) => {
+    nativeDialog = true;
+    void d.dismiss();
+  });
+  await logIn(page, quire);
+  await page.goto(`/documents/${id}`);
+  const open = page.getByRole("button", { name: "Void" });
+  await open.click();
+  const dialog = page.getByRole("alertdialog", { name: "Void this document?" });
+  const reason = dialog.getByRole("textbox", { name: "Reason" });
+  await expect(reason).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(open).toBeFocused();
+
+  // An empty reason is refused in words; a reason voids it.
+  await open.click();
+  await dialog.getByRole("button", { name: "Void document" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Please give a reason.");
+  await reason.fill("Sent to the wrong person");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  await expect(dialog.getByRole("button", { name: "Void document" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeHidden();
+  await expect.poll(async () => (await api(quire)(`/esign/documents/${id}`)).json.data.status).toBe("voided");
+  expect(nativeDialog).toBe(false);
+});

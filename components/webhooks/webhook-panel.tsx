@@ -12,8 +12,8 @@ import {
 } from "@/lib/dashboard/actions/webhooks";
 import type { ActionFailure, ActionResult } from "@/lib/dashboard/action";
 import { useConfirm } from "@/components/confirm";
-import { Badge, Card } from "@/components/ui";
-import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
+import { Badge, Card, Spinner } from "@/components/ui";
+import { ErrorList, SecretReveal, WebhookFields } from "./shared";
 
 export interface PanelWebhook {
   id: string;
