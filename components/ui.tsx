@@ -87,6 +87,20 @@ function shortHash(text: string): string {
   return (h >>> 0).toString(36);
 }
 
+/** A page this role may not use: its title and why, in place of what it holds. */
+export function RoleRefusal({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <>
+      <PageHeader title={title} />
+      <Card>
+        <p role="alert" className="text-sm text-slate-700">
+          {children}
+        </p>
+      </Card>
+    </>
+  );
+}
+
 /** A list page's search: a text box, the page's own filters (`children`) and the button that applies them. */
 export function SearchForm({
   label,
