@@ -29,7 +29,7 @@ export function Badge({ children, tone = "slate" }: { children: React.ReactNode;
 
 export function formatDate(value: Date | null | undefined): string {
   if (!value) return "never";
-  return value.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  return `${value.toISOString().replace("T", " ").slice(0, 16)} UTC`;
 }
 
 /**

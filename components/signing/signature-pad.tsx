@@ -90,8 +90,15 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
   }
 
   return (
-    <div className="fixed inset-0 z-50 flex items-end justify-center bg-black/40 p-2 sm:items-center" onKeyDown={onDialogKey}>
-      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} className="w-full max-w-lg rounded-lg bg-white p-4 shadow-xl">
+    <div className="fixed inset-0 z-50 flex items-end justify-center bg-black/40 p-2 sm:items-center">
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        onKeyDown={onDialogKey}
+        className="w-full max-w-lg rounded-lg bg-white p-4 shadow-xl"
+      >
         <h2 id={`${id}-title`} className="mb-3 font-medium">
           {label}
         </h2>

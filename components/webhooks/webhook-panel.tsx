@@ -177,7 +177,10 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             run(
               "save",
               () => updateWebhookAction(null, form),
-              () => (setEditing(false), setNotice("Saved.")),
+              () => {
+                setEditing(false);
+                setNotice("Saved.");
+              },
             );
           }}
         >
