@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 
 /**
  * An in-page modal dialog on the native <dialog>: focus moves into it and stays there, Escape closes
@@ -105,6 +105,37 @@ export function DialogFooter({
           {pending && pendingLabel ? pendingLabel : confirmLabel}
         </button>
       </div>
+    </>
+  );
+}
+
+/**
+ * A button that opens the dialog. The body (`children`) is given `close` and is mounted only while the
+ * dialog is open, so what it holds (a reason typed, a refusal shown) starts afresh each time.
+ */
+export function DialogButton({
+  label,
+  title,
+  description,
+  className,
+  children,
+}: {
+  label: string;
+  title: string;
+  description?: React.ReactNode;
+  className: string;
+  children: (close: () => void) => React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  return (
+    <>
+      <button type="button" aria-haspopup="dialog" onClick={() => setOpen(true)} className={`${className} ${FOCUS_RING}`}>
+        {label}
+      </button>
+      <Dialog open={open} title={title} description={description} onClose={close} alert>
+        {children(close)}
+      </Dialog>
     </>
   );
 }

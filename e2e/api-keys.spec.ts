@@ -1,4 +1,4 @@
-import { expect, logIn, test } from "./fixtures";
+import { countNativeDialogs, expect, logIn, test } from "./fixtures";
 
 async function whoami(baseUrl: string, key: string, orgId: string) {
   const res = await fetch(`${baseUrl}/api/whoami`, { headers: { authorization: `Bearer ${key}`, "x-service-org-id": orgId } });
@@ -43,11 +43,7 @@ test("an administrator creates an API key, uses it, and revokes it", async ({ pa
 
   // Revoking asks in the in-page dialog (never the browser's confirm box): Escape keeps the key and gives
   // focus back to the button; Tab from Cancel to the confirm button and Enter revokes it.
-  let nativeDialog = false;
-  page.on("dialog", (d) => {
-    nativeDialog = true;
-    void d.dismiss();
-  });
+  const nativeDialogs = countNativeDialogs(page);
   const revoke = row.getByRole("button", { name: "Revoke Browser test key" });
   await revoke.click();
   const confirm = page.getByRole("alertdialog", { name: "Revoke Browser test key?" });
@@ -67,7 +63,7 @@ test("an administrator creates an API key, uses it, and revokes it", async ({ pa
   await page.keyboard.press("Enter");
   await expect(confirm).toBeHidden();
   await expect(row).toContainText("revoked");
-  expect(nativeDialog).toBe(false);
+  expect(nativeDialogs()).toBe(0);
   expect((await whoami(quire.baseUrl, key, quire.seed.orgId)).status).toBe(401);
 });
 

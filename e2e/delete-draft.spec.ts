@@ -1,4 +1,4 @@
-import { expect, logIn, test } from "./fixtures";
+import { countNativeDialogs, expect, logIn, test } from "./fixtures";
 import { api, onePagePdf, prepareForSigning, uniqueEmail } from "./esign";
 
 // Issue 19 item 12: a draft can be deleted from its page, after an in-page confirmation.
@@ -17,11 +17,7 @@ async function draft(quire: Parameters<typeof api>[0], name: string): Promise<st
 test("a draft is deleted from its page after an in-page confirmation; a sent document offers no delete", async ({ page, quire }) => {
   const name = `Draft to delete ${Date.now()}`;
   const id = await draft(quire, name);
-  let nativeDialog = false;
-  page.on("dialog", (d) => {
-    nativeDialog = true;
-    void d.dismiss();
-  });
+  const nativeDialogs = countNativeDialogs(page);
   await logIn(page, quire);
   await page.goto(`/documents/${id}`);
   await expect(page.getByRole("heading", { name })).toBeVisible();
@@ -42,7 +38,7 @@ test("a draft is deleted from its page after an in-page confirmation; a sent doc
   await expect(page).toHaveURL(/\/documents$/);
   await expect(page.getByRole("link", { name })).toHaveCount(0);
   expect((await api(quire)(`/esign/documents/${id}`)).status).toBe(404);
-  expect(nativeDialog).toBe(false);
+  expect(nativeDialogs()).toBe(0);
 
   const sentName = `Sent, not deletable ${Date.now()}`;
   const sent = await prepareForSigning(quire, {
@@ -63,11 +59,7 @@ test("a sent document is voided with a reason asked in the in-page dialog, not t
     signer: { name: "Val Void", email: uniqueEmail("val") },
     fields: [{ type: "signature", x: 50, y: 600, width: 200, height: 50 }],
   });
-  let nativeDialog = false;
-  page.on("dialog", (d) => {
-    nativeDialog = true;
-    void d.dismiss();
-  });
+  const nativeDialogs = countNativeDialogs(page);
   await logIn(page, quire);
   await page.goto(`/documents/${id}`);
   const open = page.getByRole("button", { name: "Void" });
@@ -90,5 +82,5 @@ test("a sent document is voided with a reason asked in the in-page dialog, not t
   await page.keyboard.press("Enter");
   await expect(dialog).toBeHidden();
   await expect.poll(async () => (await api(quire)(`/esign/documents/${id}`)).json.data.status).toBe("voided");
-  expect(nativeDialog).toBe(false);
+  expect(nativeDialogs()).toBe(0);
 });
