@@ -62,7 +62,7 @@ test("a sent document is voided with a reason asked in the in-page dialog, not t
   const nativeDialogs = countNativeDialogs(page);
   await logIn(page, quire);
   await page.goto(`/documents/${id}`);
-  const open = page.getByRole("button", { name: "Void" });
+  const open = page.getByRole("button", { name: "Void", exact: true });
   await open.click();
   const dialog = page.getByRole("alertdialog", { name: "Void this document?" });
   const reason = dialog.getByRole("textbox", { name: "Reason" });
