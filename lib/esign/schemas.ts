@@ -19,7 +19,7 @@ export const placedBoxShape = {
   width: z.number().min(4).max(2000),
   height: z.number().min(4).max(2000),
 };
-type PlacedBox = { type: FieldType; page: number; x: number; y: number; width: number; height: number };
+export type PlacedBox = { type: FieldType; page: number; x: number; y: number; width: number; height: number };
 
 /** The box of a stored field row (its type a string in the database, one of FIELD_TYPES by the schema above). */
 export function placedBox(f: { type: string; page: number; x: number; y: number; width: number; height: number }): PlacedBox {
