@@ -1,9 +1,10 @@
 // Small presentational pieces shared by dashboard pages.
-export function PageHeader({ title, description, children }: { title: string; description?: string; children?: React.ReactNode }) {
+export function PageHeader({ title, description, children }: { title: string; description?: React.ReactNode; children?: React.ReactNode }) {
   return (
     <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      {/* min-w-0: a long title wraps inside its column instead of squeezing the actions beside it. */}
+      <div className="min-w-0">
+        <h1 className="break-words text-2xl font-semibold tracking-tight">{title}</h1>
         {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
       </div>
       {children}
@@ -109,6 +110,7 @@ export function SearchForm({
   type,
   submitLabel = "Apply",
   children,
+  after,
 }: {
   label: string;
   defaultValue?: string;
@@ -116,11 +118,13 @@ export function SearchForm({
   type?: "search";
   submitLabel?: string;
   children?: React.ReactNode;
+  /** Filters after the button (a wide one, such as the tag checkboxes, that wraps below). */
+  after?: React.ReactNode;
 }) {
   return (
     <search className="mb-4 block">
       <form className="flex flex-wrap items-end gap-3">
-        <label className="min-w-0 flex-1 basis-48">
+        <label className="min-w-[12rem] flex-1 basis-48">
           <span className="text-sm font-medium">{label}</span>
           <input
             name="q"
@@ -134,6 +138,7 @@ export function SearchForm({
         <button type="submit" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
           {submitLabel}
         </button>
+        {after}
       </form>
     </search>
   );

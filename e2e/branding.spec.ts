@@ -7,7 +7,7 @@ import { expect, logIn, test } from "./fixtures";
 import { api, mailsTo, onePagePdf, signingLink, uniqueEmail } from "./esign";
 
 // Branding per organization (issue 19 item 6): set on Settings, seen on the signing page, in the
-// emails and on the certificate page of the sealed PDF.
+// emails and on the certificate page of the sealed PDF (its logo too).
 test.use({ locale: "en-US" });
 
 // A real 2x2 red PNG (image-size reads its dimensions, the browser draws it).
@@ -94,6 +94,12 @@ test("an administrator brands the organization: logo, accent, sender name and fo
     expect(text).toContain("Certificate of completion");
     expect(text).toContain("Sent by: Acme Homes");
     expect(text).toContain("Acme Homes Ltd, 1 Main Street, Springfield");
+    // The logo heads the certificate page (page 2, after the one-page document): the 2x2 PNG.
+    const images = execFileSync("pdfimages", ["-list", file], { encoding: "utf8" })
+      .split("\n")
+      .slice(2)
+      .map((row) => row.trim().split(/\s+/));
+    expect(images.some(([pageNo, , type, width, height]) => pageNo === "2" && type === "image" && width === "2" && height === "2")).toBe(true);
   } finally {
     // Back to Quire's look for the other tests.
     await page.goto("/settings");

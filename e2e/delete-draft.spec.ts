@@ -1,18 +1,9 @@
 import { countNativeDialogs, expect, logIn, test } from "./fixtures";
-import { api, onePagePdf, prepareForSigning, uniqueEmail } from "./esign";
+import { api, prepareDraft, prepareForSigning, uniqueEmail } from "./esign";
 
 // Issue 19 item 12: a draft can be deleted from its page, after an in-page confirmation.
 
-async function draft(quire: Parameters<typeof api>[0], name: string): Promise<string> {
-  const form = new FormData();
-  form.set("file", new Blob([new Uint8Array(await onePagePdf(name))]), "document.pdf");
-  form.set("documentName", name);
-  form.set("recipients", JSON.stringify([{ name: "Dee Draft", email: uniqueEmail("dee") }]));
-  form.set("fields", JSON.stringify([]));
-  const res = await api(quire)("/esign/single/prepare-for-review", { method: "POST", body: form });
-  if (res.status !== 200) throw new Error(`prepare-for-review: ${res.status} ${res.text}`);
-  return res.json.data.documentId as string;
-}
+const draft = (quire: Parameters<typeof api>[0], name: string) => prepareDraft(quire, { name, signer: { name: "Dee Draft", email: uniqueEmail("dee") } });
 
 test("a draft is deleted from its page after an in-page confirmation; a sent document offers no delete", async ({ page, quire }) => {
   const name = `Draft to delete ${Date.now()}`;

@@ -29,7 +29,7 @@ export function uniqueEmail(who: string): string {
 /** prepare-for-signing with one signer; returns the document id. */
 export async function prepareForSigning(
   quire: QuireTestServer,
-  o: { name: string; signer: { name: string; email: string }; fields: FieldSpec[]; sendEmail?: boolean },
+  o: { name: string; signer: { name: string; email: string; identityVerification?: unknown }; fields: FieldSpec[]; sendEmail?: boolean },
 ): Promise<string> {
   const form = new FormData();
   form.set("file", new Blob([new Uint8Array(await onePagePdf(o.name))]), "document.pdf");
@@ -41,6 +41,17 @@ export async function prepareForSigning(
   form.set("sendEmail", String(o.sendEmail ?? true));
   const res = await as(quire.baseUrl, quire.seed, "contributor")("/esign/single/prepare-for-signing", { method: "POST", body: form });
   if (res.status !== 200) throw new Error(`prepare-for-signing: ${res.status} ${res.text}`);
+  return res.json.data.documentId as string;
+}
+
+/** prepare-for-review with one signer and no fields: a draft to place fields on; returns the document id. */
+export async function prepareDraft(quire: QuireTestServer, o: { name: string; signer: { name: string; email: string } }): Promise<string> {
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(await onePagePdf(o.name))]), "document.pdf");
+  form.set("documentName", o.name);
+  form.set("recipients", JSON.stringify([o.signer]));
+  const res = await as(quire.baseUrl, quire.seed, "contributor")("/esign/single/prepare-for-review", { method: "POST", body: form });
+  if (res.status !== 200) throw new Error(`prepare-for-review: ${res.status} ${res.text}`);
   return res.json.data.documentId as string;
 }
 

@@ -1,13 +1,14 @@
 // Every dashboard page at a phone's width (390x844): nothing wider than the screen, the active tab in
 // view, every tab reachable, and row actions (Revoke) on screen without sideways scrolling.
 import { buildDocx } from "../tests/support/ooxml";
-import { api, prepareForSigning, uniqueEmail } from "./esign";
+import { api, prepareDraft, prepareForSigning, signingLink, uniqueEmail } from "./esign";
 import { expect, logIn, test } from "./fixtures";
 
 const NAV = ["Overview", "Templates", "Deliverables", "Documents", "Outbox", "Webhooks", "Settings", "API keys", "API reference"];
 
 test("every dashboard page fits a 390 px phone, with its tab in view", async ({ page, quire }) => {
-  test.setTimeout(180_000);
+  // Screenshots of every page at two widths take minutes more.
+  test.setTimeout(process.env.QUIRE_E2E_SHOTS ? 600_000 : 180_000);
   const call = api(quire);
   const form = new FormData();
   form.set("file", new Blob([new Uint8Array(buildDocx(["Dear {ClientName},", "your fee is {Fee}."]))]), "Phone offer.docx");
@@ -26,6 +27,8 @@ test("every dashboard page fits a 390 px phone, with its tab in view", async ({ 
     fields: [{ type: "signature", x: 50, y: 600, width: 200, height: 50 }],
   });
 
+  const draftId = await prepareDraft(quire, { name: "Phone draft", signer: { name: "Dora Draft", email: uniqueEmail("dora") } });
+
   await page.setViewportSize({ width: 390, height: 844 });
   await logIn(page, quire);
   await page.goto("/outbox");
@@ -42,6 +45,8 @@ test("every dashboard page fits a 390 px phone, with its tab in view", async ({ 
     ["/documents", "Documents"],
     ["/documents/new", "Documents"],
     [`/documents/${documentId}`, "Documents"],
+    [`/documents/${draftId}`, "Documents"],
+    [`/documents/${draftId}/prepare`, "Documents"],
     ["/outbox", "Outbox"],
     [outboxEntry, "Outbox"],
     ["/webhooks", "Webhooks"],
@@ -82,14 +87,56 @@ test("every dashboard page fits a 390 px phone, with its tab in view", async ({ 
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(390);
   }
-  // QUIRE_E2E_SHOTS=<folder> saves each page's full-length screenshot there at 390 and 1440 px wide, for looking at by eye.
+  // At 1440 px the document page's actions sit in one row beside its long, wrapping title.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const [id, actions] of [
+    [documentId, ["Download PDF", "Void"]],
+    [draftId, ["Download PDF", "Place fields and send", "Void", "Delete draft"]],
+  ] as const) {
+    await page.goto(`/documents/${id}`);
+    const tops = [];
+    for (const name of actions) tops.push(Math.round((await page.getByRole("main").getByText(name, { exact: true }).first().boundingBox())!.y));
+    expect(new Set(tops).size, `${id}: ${actions.join(", ")} at ${tops.join(", ")}`).toBe(1);
+  }
+
+  // QUIRE_E2E_SHOTS=<folder> saves each page's full-length screenshot there at 390 and 1440 px wide, for looking at by eye,
+  // with the signing page in each state: to fill, behind a passcode, signed, declined.
   if (process.env.QUIRE_E2E_SHOTS) {
+    const fields = [
+      { type: "signature", x: 50, y: 600, width: 200, height: 50 },
+      { type: "date", x: 400, y: 620, width: 100, height: 20 },
+      { type: "text", x: 50, y: 700, width: 250, height: 20 },
+    ];
+    const signingState = async (state: string, identityVerification?: unknown) => {
+      const email = uniqueEmail(state);
+      await prepareForSigning(quire, { name: `Signing page, ${state}`, signer: { name: "Sid Signer", email, identityVerification }, fields });
+      return signingLink(quire, email);
+    };
+    const toFill = await signingState("fill");
+    const passcode = await signingState("passcode", { mode: "otp", channel: "email" });
+    const declined = await signingState("declined");
+    const declineAt = `${new URL(declined).origin}/api/signer/${new URL(declined).pathname.split("/").pop()}/decline`;
+    const declining = await fetch(declineAt, { method: "POST", headers: { "content-type": "application/json" }, body: '{"reason":"The rent is wrong."}' });
+    expect(declining.status).toBe(200);
+    const signed = await signingState("signed");
+    await page.goto(signed);
+    await page.getByRole("textbox", { name: "Text (required)" }).fill("Signed for the screenshot");
+    await page.getByRole("button", { name: "Signature (required)" }).click();
+    const pad = page.getByRole("dialog", { name: "Your signature" });
+    await pad.getByRole("tab", { name: "Type" }).click();
+    await pad.getByRole("textbox", { name: "Type your name" }).fill("Sid Signer");
+    await pad.getByRole("textbox", { name: "Type your name" }).press("Enter");
+    await expect(pad).toBeHidden();
+    await page.getByRole("button", { name: "Finish signing" }).click();
+    await expect(page.getByRole("heading", { name: "You have signed" })).toBeVisible({ timeout: 30_000 });
+    pages.push([toFill, null], [passcode, null], [signed, null], [declined, null]);
     for (const width of [390, 1440]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       for (const [url] of pages) {
         await page.goto(url);
         await page.waitForLoadState("networkidle");
-        await page.screenshot({ path: `${process.env.QUIRE_E2E_SHOTS}/${width}${url.replace(/[^a-z0-9]+/gi, "_")}.png`, fullPage: true });
+        const name = url.startsWith("http") ? `sign_${new URL(url).pathname.slice(-6)}` : url.replace(/[^a-z0-9]+/gi, "_");
+        await page.screenshot({ path: `${process.env.QUIRE_E2E_SHOTS}/${width}${name}.png`, fullPage: true });
       }
     }
   }

@@ -3,17 +3,19 @@ import { api, mailsTo, onePagePdf, signingLink, uniqueEmail } from "./esign";
 import { as } from "../tests/support/api";
 import type { QuireTestServer } from "../tests/support/quire-server";
 
-// Four languages (issue 19 item 5): the sender picks the document's language, the signing page and
-// its emails speak it, the signer switches the page, and the organization has a default.
+// Four languages (issue 19 item 5): the sender picks the document's language, the signing page (its tab
+// title, passcode check and the server's errors too) and its emails speak it, the signer switches the
+// page, and the organization has a default.
 test.use({ locale: "en-US" });
 
-async function prepare(quire: QuireTestServer, o: { name: string; email: string; language?: string }) {
+async function prepare(quire: QuireTestServer, o: { name: string; email: string; language?: string; passcode?: boolean }) {
   const form = new FormData();
   form.set("file", new Blob([new Uint8Array(await onePagePdf(o.name))]), "document.pdf");
   form.set("documentName", o.name);
   form.set("senderName", "Sam Sender");
   form.set("senderEmail", "sam@example.com");
-  form.set("recipients", JSON.stringify([{ name: "Greta Gast", email: o.email }]));
+  const check = o.passcode ? { identityVerification: { mode: "otp", channel: "email" } } : {};
+  form.set("recipients", JSON.stringify([{ name: "Greta Gast", email: o.email, ...check }]));
   form.set("fields", JSON.stringify([{ type: "text", page: 1, x: 50, y: 600, width: 200, height: 30, required: true, recipientEmail: o.email }]));
   if (o.language) form.set("language", o.language);
   form.set("expiresAt", "2099-03-05T14:30:00Z");
@@ -46,6 +48,7 @@ test("a document sent in German: German email and page; the signer switches to F
   const link = await signingLink(quire, email);
   await page.goto(link);
   await expect(page.getByRole("heading", { name })).toBeVisible();
+  await expect(page).toHaveTitle("Dokument unterschreiben · Quire");
   await expect(page.getByText("Sam Sender bittet Sie, Greta Gast, um Ihre Unterschrift.")).toBeVisible();
   await expect(page.getByText("Füllen Sie die markierten Felder aus und schließen Sie dann ab.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Unterschrift abschließen" })).toBeVisible();
@@ -61,6 +64,7 @@ test("a document sent in German: German email and page; the signer switches to F
   await expect(page.getByRole("button", { name: "Terminer la signature" })).toBeVisible();
   await expect(page.getByText("Sam Sender vous demande, Greta Gast, de signer.")).toBeVisible();
   await expect(page.getByLabel("Langue")).toHaveValue("fr");
+  await expect(page).toHaveTitle("Signer un document · Quire");
   await expect(page.getByRole("textbox", { name: "Texte (obligatoire)" })).toHaveValue("Greta");
   await expect(page).toHaveURL(/\?lang=fr$/);
 
@@ -75,6 +79,33 @@ test("a document sent in German: German email and page; the signer switches to F
   await expect
     .poll(async () => (await mailsTo(quire, email)).find((m) => m.kind === "signing_completed")?.subject ?? null, { timeout: 30_000 })
     .toBe(`Abgeschlossen: „${name}“`);
+});
+
+test("a German passcode check: the tab title, the passcode messages and the server's errors are German", async ({ page, quire }) => {
+  const email = uniqueEmail("gustav");
+  const name = `Bürgschaft ${Date.now()}`;
+  const res = await prepare(quire, { name, email, language: "de", passcode: true });
+  expect(res.status, res.text).toBe(200);
+  await page.goto(await signingLink(quire, email));
+  await expect(page).toHaveTitle("Dokument unterschreiben · Quire");
+  await expect(page.getByRole("heading", { name: "Bestätigen Sie, dass Sie es sind" })).toBeVisible();
+  await page.getByRole("button", { name: "Code senden" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Code" })).toHaveText(/^Wir haben einen 6-stelligen Code an .+ gesendet\. Er gilt 10 Minuten\.$/);
+
+  // The server's refusals, in German: a new code too soon, then a wrong code.
+  await page.getByRole("button", { name: "Neuen Code senden" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: /\S/ });
+  await expect(alert).toHaveText(/^Warten Sie \d+ Sekunden, bevor Sie einen weiteren Code anfordern$/);
+  const mail = (await mailsTo(quire, email)).find((m) => m.kind === "signing_passcode");
+  const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1] as string;
+  expect(code, "passcode in the outbox").toBeTruthy();
+  await page.getByLabel("Code", { exact: true }).fill(code === "000000" ? "111111" : "000000");
+  await page.getByRole("button", { name: "Weiter" }).click();
+  await expect(alert).toHaveText("Dieser Code ist nicht richtig; noch 4 Versuch(e) für diesen Code");
+
+  await page.getByLabel("Code", { exact: true }).fill(code);
+  await page.getByRole("button", { name: "Weiter" }).click();
+  await expect(page.getByRole("button", { name: "Unterschrift abschließen" })).toBeVisible();
 });
 
 test("the organization's default language: set on Settings, used by a send that names none, offered by the send form", async ({ page, quire }) => {

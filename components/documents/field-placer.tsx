@@ -71,6 +71,9 @@ export function FieldPlacer({
   const gesture = useRef<Gesture | null>(null);
   const suppressClick = useRef(false);
   const pageRefs = useRef<(HTMLFieldSetElement | null)[]>([]);
+  const settingsRef = useRef<HTMLElement | null>(null);
+  // Set by Enter or Space on a placed field: once its settings are on screen, focus moves into them.
+  const [openSettings, setOpenSettings] = useState(false);
 
   const colourOf = (recipientId: string) => COLOURS[recipients.findIndex((r) => r.id === recipientId) % COLOURS.length];
   const nameOf = (recipientId: string) => recipients.find((r) => r.id === recipientId)?.name ?? "?";
@@ -198,11 +201,22 @@ export function FieldPlacer({
     };
   });
 
+  const fieldButton = (id: string) => document.querySelector<HTMLButtonElement>(`[data-field-id="${CSS.escape(id)}"]`);
+
+  useEffect(() => {
+    if (!openSettings || !selected) return;
+    setOpenSettings(false);
+    settingsRef.current?.querySelector<HTMLElement>("select, input, button")?.focus();
+  }, [openSettings, selected]);
+
   function startFieldGesture(e: React.PointerEvent, f: PlacerField, kind: "move" | "resize") {
     e.stopPropagation();
     e.preventDefault();
     const el = pageRefs.current[f.page - 1];
     if (!el) return;
+    // preventDefault keeps the browser from focusing the field: focus it here, so the arrow keys and
+    // Delete act on the field just clicked or dragged.
+    fieldButton(f.id)?.focus({ preventScroll: true });
     setSelected(f.id);
     gesture.current = { kind, id: f.id, startX: e.clientX, startY: e.clientY, origin: f, scale: pages[f.page - 1].width / el.getBoundingClientRect().width };
   }
@@ -224,9 +238,14 @@ export function FieldPlacer({
     }
   }
 
+  /** Removes a field; keyboard focus goes on to the next field (else the first palette button), not to the page's top. */
   function remove(id: string) {
-    setFields((all) => all.filter((f) => f.id !== id));
+    const at = fields.findIndex((f) => f.id === id);
+    const rest = fields.filter((f) => f.id !== id);
+    const next = rest[Math.min(at, rest.length - 1)];
+    setFields(rest);
     setSelected(null);
+    setTimeout(() => (next ? fieldButton(next.id) : document.querySelector<HTMLElement>("[data-field-type]"))?.focus());
   }
 
   async function save(send: boolean) {
@@ -250,7 +269,7 @@ export function FieldPlacer({
   const counts = new Map(recipients.map((r) => [r.id, fields.filter((f) => f.recipientId === r.id).length]));
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[16rem_1fr]">
+    <div className="grid gap-4 lg:grid-cols-[18rem_1fr]">
       <aside className="space-y-4 lg:sticky lg:top-4 lg:self-start">
         <div className="flex flex-wrap gap-2">
           <button
@@ -298,8 +317,9 @@ export function FieldPlacer({
         </fieldset>
         <div className="rounded-lg border border-slate-200 bg-white p-3">
           <p className="mb-2 text-sm font-medium">Drag a field onto a page</p>
-          <p className="mb-2 text-xs text-slate-500">
-            Or press it to add it to the page in view. Selected fields move with the arrow keys (Shift: faster) and go with Delete.
+          <p className="mb-2 text-xs text-slate-600">Or press it to add it to the page in view.</p>
+          <p id="placer-field-keys" className="mb-2 text-xs text-slate-600">
+            On a placed field: Enter opens its settings (Escape comes back), the arrow keys move it (Shift: faster), Delete removes it.
           </p>
           <div className="grid grid-cols-3 gap-1.5 lg:grid-cols-2">
             {PALETTE.map((p) => (
@@ -327,7 +347,17 @@ export function FieldPlacer({
           </div>
         </div>
         {current ? (
-          <section className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm" aria-label="Selected field">
+          <section
+            ref={settingsRef}
+            className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm"
+            aria-label="Selected field"
+            onKeyDown={(e) => {
+              // Escape goes back to the field, where the arrow keys move it.
+              if (e.key !== "Escape") return;
+              e.preventDefault();
+              fieldButton(current.id)?.focus();
+            }}
+          >
             <p className="font-medium">
               {LABEL[current.type]} · page {current.page}
             </p>
@@ -387,10 +417,18 @@ export function FieldPlacer({
                   type="button"
                   key={f.id}
                   data-field={f.type}
+                  data-field-id={f.id}
                   aria-label={`${LABEL[f.type]} for ${nameOf(f.recipientId)} on page ${f.page}`}
                   aria-pressed={selected === f.id}
+                  aria-describedby="placer-field-keys"
                   onPointerDown={(e) => startFieldGesture(e, f, "move")}
                   onFocus={() => setSelected(f.id)}
+                  onClick={(e) => {
+                    setSelected(f.id);
+                    // Enter or Space (a click with no pointer behind it, detail 0) opens the field's settings;
+                    // a mouse click only selects, leaving the pointer free to drag it.
+                    if (e.detail === 0) setOpenSettings(true);
+                  }}
                   onKeyDown={(e) => onFieldKey(e, f)}
                   className={`absolute flex touch-none cursor-move items-center overflow-hidden rounded-sm border-2 px-1 text-[10px] leading-tight font-medium outline-none select-none focus-visible:ring-2 focus-visible:ring-brand-600 ${selected === f.id ? "shadow-lg" : ""}`}
                   style={{

@@ -214,8 +214,9 @@ export function NewDocumentForm({
                 who={`Signer ${i + 1}`}
                 value={s}
                 onChange={(patch) => update(s.key, patch)}
+                stacked
               >
-                <span className="flex gap-1">
+                <span className="col-start-2 flex gap-1">
                   <button
                     type="button"
                     aria-label={`Move signer ${i + 1} up`}

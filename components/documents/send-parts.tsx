@@ -38,6 +38,7 @@ export function SignerRow({
   who,
   value,
   onChange,
+  stacked = false,
   children,
 }: {
   marker: string;
@@ -45,10 +46,14 @@ export function SignerRow({
   who: string;
   value: { name: string; email: string };
   onChange: (patch: { name?: string; email?: string }) => void;
+  /** A phone stacks name, email and the buttons (put them at col-start-2) beside a narrow marker; a wider screen puts them in one row. */
+  stacked?: boolean;
   children?: React.ReactNode;
 }) {
   return (
-    <li className="flex flex-wrap items-end gap-2 rounded-md border border-slate-100 p-2 sm:flex-nowrap">
+    <li
+      className={`items-end gap-2 rounded-md border border-slate-100 p-2 ${stacked ? "grid grid-cols-[1.5rem_minmax(0,1fr)] sm:flex" : "flex flex-wrap sm:flex-nowrap"}`}
+    >
       <span className={`self-center text-sm font-medium ${markerClassName}`}>{marker}</span>
       <label className="min-w-0 flex-1 basis-40">
         <span className="text-xs font-medium text-slate-600">Name</span>
@@ -60,7 +65,7 @@ export function SignerRow({
           className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
         />
       </label>
-      <label className="min-w-0 flex-1 basis-48">
+      <label className={`min-w-0 flex-1 basis-48 ${stacked ? "col-start-2" : ""}`}>
         <span className="text-xs font-medium text-slate-600">Email</span>
         <input
           required

@@ -3,6 +3,7 @@
 import { useId, useRef, useState } from "react";
 import { Dialog, DialogFooter, FOCUS_RING } from "@/components/dialog";
 import { useT } from "./i18n";
+import { useSignerPost } from "./signer-api";
 
 const MAX = 1000;
 
@@ -25,6 +26,7 @@ export function DeclineDialog({
   const [pending, setPending] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
   const id = useId();
+  const post = useSignerPost(token, session);
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -36,15 +38,10 @@ export function DeclineDialog({
     }
     setPending(true);
     setProblem(null);
-    const res = await fetch(`/api/signer/${token}/decline`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(session ? { "x-signer-session": session } : {}) },
-      body: JSON.stringify({ reason: trimmed }),
-    });
-    const body = await res.json().catch(() => null);
+    const res = await post("decline", { reason: trimmed });
     setPending(false);
     if (!res.ok) {
-      setProblem(body?.error ?? t("sign.declineDialog.failed", { status: res.status }));
+      setProblem(res.body?.error ?? t("sign.declineDialog.failed", { status: res.status }));
       return;
     }
     onDeclined(trimmed);

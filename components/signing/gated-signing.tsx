@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { FilledField, SignerField } from "@/lib/esign/signer-fields";
 import { useT } from "./i18n";
+import { useSignerPost } from "./signer-api";
 import { SigningClient } from "./signing-client";
 
 type Verification = { kind: "otp"; channel: "email" | "sms"; destination: string } | { kind: "single_use" };
@@ -74,6 +75,7 @@ export function GatedSigning({
   const [session, setSession] = useState<string | null>(null);
   const [opened, setOpened] = useState<Opened | null>(null);
   const [checked, setChecked] = useState(false);
+  const t = useT();
 
   const open = useCallback(
     async (s: string) => {
@@ -114,7 +116,7 @@ export function GatedSigning({
       <>
         {header}
         <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
-          <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" /> Opening…
+          <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" /> {t("sign.gate.opening")}
         </p>
       </>
     );
@@ -124,8 +126,8 @@ export function GatedSigning({
       <>
         {header}
         <div role="status" className="rounded-lg border border-slate-200 bg-white p-6 text-center">
-          <h2 className="mb-2 text-lg font-semibold">This one-time link was already used</h2>
-          <p className="text-sm text-slate-600">Go back to the app you came from to get a new signing link.</p>
+          <h2 className="mb-2 text-lg font-semibold">{t("sign.gate.usedTitle")}</h2>
+          <p className="text-sm text-slate-600">{t("sign.gate.usedBody")}</p>
         </div>
       </>
     );
@@ -163,35 +165,28 @@ function PasscodeForm({
   const [busy, setBusy] = useState<"send" | "verify" | null>(null);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
 
-  async function call(path: string, body?: unknown) {
-    const res = await fetch(`/api/signer/${token}/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body ?? {}),
-    });
-    return { ok: res.ok, body: await res.json().catch(() => null) };
-  }
+  const call = useSignerPost(token);
 
   async function send() {
     setBusy("send");
     setMessage(null);
-    const r = await call("passcode");
+    const r = await call<{ destination: string }>("passcode");
     setBusy(null);
     if (!r.ok) return setMessage({ tone: "error", text: r.body?.error ?? t("sign.gate.notSent") });
     setSent(true);
-    setMessage({ tone: "ok", text: t("sign.gate.sent", { destination: r.body.data.destination }) });
+    setMessage({ tone: "ok", text: t("sign.gate.sent", { destination: r.body?.data?.destination }) });
   }
 
   async function verify(e: React.FormEvent) {
     e.preventDefault();
     setBusy("verify");
     setMessage(null);
-    const r = await call("passcode/verify", { code });
+    const r = await call<{ session: string }>("passcode/verify", { code });
     if (!r.ok) {
       setBusy(null);
       return setMessage({ tone: "error", text: r.body?.error ?? t("sign.gate.notChecked") });
     }
-    await onVerified(r.body.data.session);
+    await onVerified(r.body?.data?.session ?? "");
     setBusy(null);
   }
 

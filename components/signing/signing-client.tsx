@@ -7,6 +7,7 @@ import { DeclinedNotice, postCompletion, SignedNotice } from "./completion";
 import { useT } from "./i18n";
 import { copyLinks } from "./copy-links";
 import { DeclineDialog } from "./decline-dialog";
+import { useSignerPost } from "./signer-api";
 import { SignaturePad } from "./signature-pad";
 
 // Keyboard focus must be visible on the amber/green field boxes, and a focused field must not hide
@@ -52,6 +53,7 @@ export function SigningClient({
   embedOrigin?: string | null;
 }) {
   const t = useT();
+  const post = useSignerPost(token, session);
   const fieldName = (type: string): string => t(`sign.fields.${type}`, { defaultValue: type });
   const initial = (f: SignerField): string => {
     if (f.defaultValue) return f.defaultValue;
@@ -87,12 +89,8 @@ export function SigningClient({
     }
     setPending(true);
     setError(null);
-    const res = await fetch(`/api/signer/${token}/sign`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(session ? { "x-signer-session": session } : {}) },
-      body: JSON.stringify({ values }),
-    });
-    const body = await res.json().catch(() => null);
+    const res = await post<{ returnUrl?: string | null; status?: string }>("sign", { values });
+    const body = res.body;
     if (!res.ok) {
       setError(body?.error ?? t("sign.signFailed", { status: res.status }));
       setPending(false);

@@ -1,7 +1,7 @@
 "use client";
 
 /**
- * The templates search's tag filter: one checkbox chip per tag (all chosen tags must match), applied at
+ * The templates and deliverables searches' tag filter: one checkbox chip per tag (all chosen tags must match), applied at
  * once by submitting the surrounding GET form. Each chip is a real checkbox: Tab to it, Space toggles it.
  */
 export function TagFilter({ tags, selected }: { tags: { id: string; label: string }[]; selected: string[] }) {

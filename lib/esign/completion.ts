@@ -19,7 +19,7 @@ import { ConflictError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { languageOr } from "@/lib/i18n";
 import { log } from "@/lib/log";
-import { loadBranding, mailBrand } from "@/lib/orgs/branding";
+import { loadBranding, mailBrand, orgLogo } from "@/lib/orgs/branding";
 import { crashPoint, injectedSealFailure } from "@/lib/server/test-faults";
 import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
 import { ccParties, onePerAddress, senderParty } from "@/lib/esign/mail-parties";
@@ -147,7 +147,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
       documentName: doc.name,
       documentId: doc.id,
       completedAt,
-      sender: { name: branding.senderName, footer: branding.emailFooter },
+      sender: { name: branding.senderName, footer: branding.emailFooter, logo: branding.logoPath ? await orgLogo(deps.db, doc.orgId) : null },
       signers: doc.recipients.map((r) => ({
         name: r.name,
         email: r.email,

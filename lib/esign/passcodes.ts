@@ -77,7 +77,10 @@ export async function sendPasscode(deps: PasscodeDeps, token: string, meta: { ip
       orderBy: { createdOn: "desc" },
     });
     const waitMs = recent[0] ? recent[0].createdOn.getTime() + PASSCODE.minIntervalSeconds * 1000 - at.getTime() : 0;
-    if (waitMs > 0) throw new SignerError("rate_limited", `Wait ${Math.ceil(waitMs / 1000)} seconds before asking for another code`, "TooSoon");
+    if (waitMs > 0)
+      throw new SignerError("rate_limited", `Wait ${Math.ceil(waitMs / 1000)} seconds before asking for another code`, "TooSoon", {
+        params: { seconds: Math.ceil(waitMs / 1000) },
+      });
     if (recent.length >= PASSCODE.perHour) throw new SignerError("rate_limited", "Five codes were sent in the last hour; try again later", "HourlyLimit");
     if (channel === "sms") {
       const plan = await loadPlan(tx, doc.orgId);
@@ -118,7 +121,9 @@ export async function sendPasscode(deps: PasscodeDeps, token: string, meta: { ip
   } catch {
     // A code that never left counts against no limit (nor the SMS allowance); the signer may retry at once.
     await deps.db.signerPasscode.delete({ where: { id: passcode.id } }).catch(() => {});
-    throw new SignerError("unavailable", `The code could not be sent by ${channel === "sms" ? "SMS" : "email"}; try again in a moment`, "PasscodeNotSent");
+    throw new SignerError("unavailable", `The code could not be sent by ${channel === "sms" ? "SMS" : "email"}; try again in a moment`, "PasscodeNotSent", {
+      key: channel === "sms" ? "PasscodeNotSentSms" : "PasscodeNotSent",
+    });
   }
   await deps.db.$transaction((tx) =>
     appendAudit(tx, doc.id, { actionType: "passcode_sent", recipientId: recipient.id, ip: meta.ip, userAgent: meta.userAgent, details: { channel } }),
@@ -190,5 +195,6 @@ export async function verifyPasscode(deps: PasscodeDeps, token: string, code: st
     "validation",
     left > 0 ? `That code is not right; ${left} attempt(s) left for this code` : "That code is not right; ask for a new one",
     "WrongPasscode",
+    left > 0 ? { params: { left } } : { key: "WrongPasscodeNoneLeft" },
   );
 }

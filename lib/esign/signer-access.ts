@@ -13,17 +13,35 @@ import { QuireError } from "@/lib/errors";
 
 const SESSION_HOURS = 4;
 
-/** Signer-page failures: `{ error, code }` with lowercase codes (docs/contract.md "Error bodies"). */
+/**
+ * Signer-page failures: `{ error, code }` with lowercase codes (docs/contract.md "Error bodies").
+ * `localized` names the catalogue message (sign.errors.<key>, default the code) and its values, so the
+ * signing page shows it in the signer's language (lib/i18n signerErrorText).
+ */
 export class SignerError extends QuireError {
   readonly kind;
+  readonly localized?: { key?: string; params?: Record<string, string | number> };
   constructor(
     kind: "not_found" | "conflict" | "gone" | "validation" | "unauthenticated" | "forbidden" | "locked" | "rate_limited" | "payment_required" | "unavailable",
     message: string,
     code: string,
+    localized?: { key?: string; params?: Record<string, string | number> },
   ) {
     super(message, code);
     this.kind = kind;
+    this.localized = localized;
   }
+}
+
+/** The signing page's language for a link, from the document alone (no access check, no audit entry): for the tab title. */
+export async function documentLanguageByToken(db: Db, token: string): Promise<string | null> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  const hash = hashToken(token);
+  const select = { document: { select: { language: true } } };
+  const recipient =
+    (await db.signingRecipient.findUnique({ where: { accessTokenHash: hash }, select })) ??
+    (await db.signingUrlGrant.findUnique({ where: { tokenHash: hash }, select: { recipient: { select } } }))?.recipient;
+  return recipient?.document.language ?? null;
 }
 
 /** The error a signer gets for a document that is no longer signable, named by the state found under the lock. */

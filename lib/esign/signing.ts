@@ -15,6 +15,7 @@ import { type Language, languageOr } from "@/lib/i18n";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Attachment, OutgoingMail } from "@/lib/mail/mailer";
 import type { MailBrand } from "@/lib/mail/templates";
+import type { SealRequest } from "@/lib/pdf/seal";
 import { loadBranding } from "@/lib/orgs/branding";
 import { crashPoint } from "@/lib/server/test-faults";
 import { fieldBox } from "@/lib/esign/signer-fields";
@@ -29,7 +30,7 @@ export interface SealInput {
     documentId: string;
     completedAt: Date;
     signers: { name: string; email: string; signedAt: Date; ip: string; userAgent: string; verification: string }[];
-    sender?: { name: string | null; footer: string | null };
+    sender?: SealRequest["certificate"]["sender"];
   };
 }
 

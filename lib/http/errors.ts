@@ -3,13 +3,15 @@
 import { ZodError } from "zod";
 import { QuireError, RateLimitedError, ValidationError, type ErrorKind } from "@/lib/errors";
 import { zodIssues } from "@/lib/http/validation";
+import { type Language, signerErrorText } from "@/lib/i18n";
 import { log } from "@/lib/log";
 
 /**
  * deliverable: `{ error, message }` (7.1; also used by our own management endpoints)
  * listing:     template listing and webhooks (7.2, 7.3): 401/403 empty, 400 `{ message, type, data: { errors } }`
  * signing:     `{ message, type, error, code }` (7.4)
- * signer:      signer-facing passcode endpoints, `{ error, code }` with lowercase codes
+ * signer:      signer-facing passcode endpoints, `{ error, code }` with lowercase codes; `error` in the
+ *              signing page's language when it names one (x-signer-language)
  */
 export type ErrorFamily = "deliverable" | "listing" | "webhook" | "signing" | "signer";
 
@@ -33,7 +35,7 @@ function lowerCode(code: string): string {
   return code.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
 }
 
-function body(err: QuireError, family: ErrorFamily, status: number): Record<string, unknown> | null {
+function body(err: QuireError, family: ErrorFamily, status: number, lang?: Language): Record<string, unknown> | null {
   const issues = err instanceof ValidationError ? err.issues : [];
   switch (family) {
     case "deliverable":
@@ -51,21 +53,21 @@ function body(err: QuireError, family: ErrorFamily, status: number): Record<stri
       if (err.code === "DocumentNotFound") return { message: err.message, type: err.code };
       return { message: err.message, type: err.code, error: err.message, code: err.code };
     case "signer":
-      return { error: err.message, code: lowerCode(err.code) };
+      return { error: lang ? signerErrorText(err, lang) : err.message, code: lowerCode(err.code) };
   }
 }
 
-export function errorResponse(err: unknown, family: ErrorFamily): Response {
+export function errorResponse(err: unknown, family: ErrorFamily, lang?: Language): Response {
   if (err instanceof ZodError) err = new ValidationError("Validation failed", zodIssues(err));
   if (!(err instanceof QuireError)) {
     log.error({ err }, "unhandled error");
     const internal = new InternalError();
-    return Response.json(body(internal, family, 500), { status: 500 });
+    return Response.json(body(internal, family, 500, lang), { status: 500 });
   }
   const status = STATUS[err.kind];
   const headers = new Headers();
   if (err instanceof RateLimitedError) headers.set("Retry-After", String(err.retryAfterSeconds));
-  const payload = body(err, family, status);
+  const payload = body(err, family, status, lang);
   if (payload === null) return new Response(null, { status, headers });
   return Response.json(payload, { status, headers });
 }

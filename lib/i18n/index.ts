@@ -45,6 +45,18 @@ export function translator(lang: Language): Translate {
   return instance.getFixedT(lang);
 }
 
+/**
+ * A signer-facing error in the signer's language: its catalogue message (sign.errors.<key>, the key
+ * defaulting to the error's code), else its own English text.
+ */
+export function signerErrorText(
+  err: { message: string; code: string; localized?: { key?: string; params?: Record<string, string | number> } },
+  lang: Language,
+): string {
+  const key = `sign.errors.${err.localized?.key ?? err.code}`;
+  return instance.exists(key, { lng: lang }) ? translator(lang)(key, err.localized?.params ?? {}) : err.message;
+}
+
 /** A date and time as people of this language write it, in UTC (the zone the audit trail uses). */
 export function formatDateTime(date: Date, lang: Language): string {
   return `${new Intl.DateTimeFormat(lang, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(date)} UTC`;

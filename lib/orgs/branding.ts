@@ -128,6 +128,12 @@ export async function logoByHash(db: Pick<Db, "orgBranding">, hash: string): Pro
   return { bytes: Buffer.from(row.logo, "base64"), type: row.logoType };
 }
 
+/** The organization's logo itself, for the certificate page of its sealed PDFs. */
+export async function orgLogo(db: Pick<Db, "orgBranding">, orgId: string): Promise<Buffer | null> {
+  const row = await db.orgBranding.findUnique({ where: { orgId }, select: { logo: true } });
+  return row?.logo ? Buffer.from(row.logo, "base64") : null;
+}
+
 /** The branding an email wears (lib/mail/templates.ts MailBrand), its logo address absolute. */
 export async function mailBrand(db: Pick<Db, "orgBranding">, orgId: string, baseUrl: string) {
   const b = await loadBranding(db, orgId);

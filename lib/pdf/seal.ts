@@ -57,8 +57,8 @@ export interface SealRequest {
     documentId: string;
     completedAt: Date;
     signers: CertificateSigner[];
-    /** The sending organization's branding: its display name and footer (lib/orgs/branding.ts). */
-    sender?: { name: string | null; footer: string | null };
+    /** The sending organization's branding: its display name, footer and logo (PNG or JPEG; lib/orgs/branding.ts). */
+    sender?: { name: string | null; footer: string | null; logo?: Buffer | null };
   };
   signing: { p12: Buffer; password: string; name: string };
   /** RFC 3161 time-stamping service (TSA_URL): B-LT instead of B-B. */
@@ -198,6 +198,19 @@ function appendCertificate(doc: PDF, cert: SealRequest["certificate"], documentH
     }
     y -= opts.gap ?? 0;
   };
+  if (cert.sender?.logo) {
+    // The logo above the title, fitted in 160 x 48 pt (never enlarged past its own size). An image the
+    // PDF writer cannot read is left out: a logo must never stop a document from being sealed.
+    try {
+      const logo = doc.embedImage(cert.sender.logo);
+      const fit = Math.min(1, 160 / logo.widthInPoints, 48 / logo.heightInPoints);
+      const [w, h] = [logo.widthInPoints * fit, logo.heightInPoints * fit];
+      page.drawImage(logo, { x: margin, y: y - h, width: w, height: h });
+      y -= h + 16;
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, "the organization's logo could not be drawn on the certificate");
+    }
+  }
   line("Certificate of completion", { size: 18, bold: true, gap: 8 });
   line(`Document: ${cert.documentName}`);
   if (cert.sender?.name) line(`Sent by: ${cert.sender.name}`);

@@ -1,7 +1,9 @@
 // The signing page's languages (issue 19 item 5): every catalogue has every English key, with the
 // same placeholders, and nothing English lacks; emails and SMS come out in the document's language.
 import { describe, expect, it } from "vitest";
-import { catalogues, formatDateTime, LANGUAGES, languageOr, translator } from "@/lib/i18n";
+import { SignerError } from "@/lib/esign/signer-access";
+import { errorResponse } from "@/lib/http/errors";
+import { catalogues, formatDateTime, LANGUAGES, languageOr, signerErrorText, translator } from "@/lib/i18n";
 import { passcodeEmail, passcodeSms, signingRequestEmail } from "@/lib/mail/templates";
 
 type Tree = { [key: string]: string | Tree };
@@ -89,5 +91,17 @@ describe("translations in use", () => {
     expect(passcodeSms({ documentName: "Contrat", code: "123456", minutes: 10, lang: "fr" })).toBe(
       '123456 est votre code pour signer "Contrat". Il est valable 10 minutes.',
     );
+  });
+
+  it("words signer-facing errors in the page's language, with their values, and keeps English for unknown codes", async () => {
+    const wrong = new SignerError("validation", "That code is not right; 3 attempt(s) left for this code", "WrongPasscode", { params: { left: 3 } });
+    expect(signerErrorText(wrong, "de")).toBe("Dieser Code ist nicht richtig; noch 3 Versuch(e) für diesen Code");
+    expect(signerErrorText(wrong, "en")).toBe(wrong.message);
+    expect(signerErrorText(new SignerError("conflict", "Some new problem", "SomethingNew"), "fr")).toBe("Some new problem");
+    // The HTTP body keeps its shape and code; only the words follow the language, and only when one is named.
+    const res = errorResponse(new SignerError("gone", "This signing request has expired", "DocumentExpired"), "signer", "es");
+    expect(res.status).toBe(410);
+    expect(await res.json()).toEqual({ error: "Esta solicitud de firma ha caducado", code: "document_expired" });
+    expect(await errorResponse(wrong, "signer").json()).toEqual({ error: wrong.message, code: "wrong_passcode" });
   });
 });

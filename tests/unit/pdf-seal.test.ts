@@ -1,6 +1,7 @@
 // The completed-document PDF on every page geometry: values stamped upright where they were asked
 // (checked with poppler, an independent reader), consumed anchors removed, earlier signatures kept,
 // encrypted originals, and the PAdES seal checked by pdfsig and by openssl (CMS and timestamp token).
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,7 +30,12 @@ afterAll(() => tsa?.close());
 function seal(
   original: Buffer,
   fields: StampField[],
-  extra: { hide?: (StampField | { page: number; x: number; y: number; width: number; height: number })[]; tsaUrl?: string; id?: string } = {},
+  extra: {
+    hide?: (StampField | { page: number; x: number; y: number; width: number; height: number })[];
+    tsaUrl?: string;
+    id?: string;
+    logo?: Buffer;
+  } = {},
 ) {
   return sealCompletedDocument({
     original,
@@ -40,6 +46,7 @@ function seal(
       documentName: "Agreement",
       documentId: extra.id ?? "4f1c2d3e-0000-4000-8000-000000000001",
       completedAt: new Date("2026-11-22T12:00:00Z"),
+      sender: extra.logo ? { name: "Acme Homes", footer: null, logo: extra.logo } : undefined,
       signers: [
         {
           name: "Zoë Ångström",
@@ -135,6 +142,28 @@ describe("sealCompletedDocument", () => {
     const tampered = Buffer.from(second.pdf);
     tampered[tampered.indexOf("Agreement")] = "B".charCodeAt(0);
     expect(pdfsig(tampered)).not.toMatch(/Signature is Valid[\s\S]*Signature is Valid/);
+  });
+
+  it("draws the organization's logo on the certificate page, and seals without it when the logo cannot be read", async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([595, 842]);
+    const original = Buffer.from(await doc.save());
+    const logo = Buffer.from(PNG.slice("data:image/png;base64,".length), "base64");
+    const images = (pdf: Buffer) => {
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "quire-logo-")), "sealed.pdf");
+      fs.writeFileSync(file, pdf);
+      // pdfimages -list: "page num type width height ..." after two header lines.
+      return execFileSync("pdfimages", ["-list", file], { encoding: "utf8" })
+        .split("\n")
+        .slice(2)
+        .filter(Boolean)
+        .map((row) => row.trim().split(/\s+/).slice(0, 5).join(" "));
+    };
+    const branded = await seal(original, [], { logo });
+    expect(images(branded.pdf)).toContain("2 0 image 1 1");
+    const broken = await seal(original, [], { logo: Buffer.from("\x89PNG not really") });
+    expect(images(broken.pdf)).toEqual([]);
+    expect(pdfsig(broken.pdf)).toMatch(/Signature is Valid/);
   });
 
   it("seals an encrypted PDF whose user password is empty, incrementally", async () => {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Pager } from "@/components/pager";
+import { TagFilter } from "@/components/templates/tag-filter";
 import { DataTable, PageHeader, SearchForm, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { db } from "@/lib/db/client";
@@ -33,20 +34,12 @@ export default async function DeliverablesPage({ searchParams }: { searchParams:
           Generate a document
         </Link>
       </PageHeader>
-      <SearchForm label="Search by name" defaultValue={params.q} placeholder="e.g. contract">
-        {tags.length ? (
-          <label className="min-w-0">
-            <span className="text-sm font-medium">Tags (all of)</span>
-            <select name="tag" multiple defaultValue={selectedTags} className="mt-1 block h-10 w-48 rounded-md border border-slate-300 bg-white px-2 text-sm">
-              {tags.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-      </SearchForm>
+      <SearchForm
+        label="Search by name"
+        defaultValue={params.q}
+        placeholder="e.g. contract"
+        after={tags.length ? <TagFilter tags={tags} selected={selectedTags} /> : null}
+      />
       <DataTable
         minWidth="34rem"
         columns={["Name", "Tags", "Size", "Created"]}

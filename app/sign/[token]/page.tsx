@@ -8,14 +8,29 @@ import { SigningClient } from "@/components/signing/signing-client";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { embeddingOrigin, frameAncestorsForToken } from "@/lib/esign/framing";
+import { documentLanguageByToken } from "@/lib/esign/signer-access";
 import { openSigningSession, SignerError } from "@/lib/esign/signing";
 import { esignDeps } from "@/lib/esign/service";
 import { requestMetaOf } from "@/lib/http/request-meta";
-import { isLanguage, LANGUAGE_COOKIE, type Language, languageOr, translator } from "@/lib/i18n";
+import { isLanguage, LANGUAGE_COOKIE, type Language, languageOr, signerErrorText, translator } from "@/lib/i18n";
 import { type Branding, DEFAULT_BRANDING } from "@/lib/orgs/branding";
 
-export const metadata: Metadata = { title: "Sign a document", robots: { index: false } };
 export const dynamic = "force-dynamic";
+
+type PageProps = { params: Promise<{ token: string }>; searchParams: Promise<{ lang?: string }> };
+
+/** The signer's choice (the menu: ?lang=, then its cookie), which wins over the document's language. */
+async function chosenLanguage(searchParams: PageProps["searchParams"]): Promise<string | undefined> {
+  const asked = (await searchParams).lang;
+  return isLanguage(asked) ? asked : (await cookies()).get(LANGUAGE_COOKIE)?.value;
+}
+
+// The tab title in the page's language too.
+export async function generateMetadata({ params, searchParams }: PageProps): Promise<Metadata> {
+  const chosen = await chosenLanguage(searchParams);
+  const lang = isLanguage(chosen) ? chosen : languageOr(await documentLanguageByToken(await db(), (await params).token));
+  return { title: translator(lang)("sign.pageTitle"), robots: { index: false } };
+}
 
 function Shell({ lang, branding = DEFAULT_BRANDING, children }: { lang: Language; branding?: Branding; children: React.ReactNode }) {
   // The accent recolours the page's brand utilities (bg-brand-600, the focus rings) below this point;
@@ -52,12 +67,10 @@ function Notice({ title, children }: { title: string; children: React.ReactNode 
   );
 }
 
-export default async function SignPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ lang?: string }> }) {
+export default async function SignPage({ params, searchParams }: PageProps) {
   const { token } = await params;
-  const asked = (await searchParams).lang;
   const h = await headers();
-  // The signer's choice (the menu: ?lang=, then its cookie) wins over the sender's.
-  const chosen = isLanguage(asked) ? asked : (await cookies()).get(LANGUAGE_COOKIE)?.value;
+  const chosen = await chosenLanguage(searchParams);
   const meta = requestMetaOf(h);
   let session: Awaited<ReturnType<typeof openSigningSession>>;
   try {
@@ -69,7 +82,7 @@ export default async function SignPage({ params, searchParams }: { params: Promi
       return (
         <Shell lang={lang}>
           <Notice title={t("sign.broken.title")}>
-            {err.message}. {t("sign.broken.body")}
+            {signerErrorText(err, lang)}. {t("sign.broken.body")}
           </Notice>
         </Shell>
       );

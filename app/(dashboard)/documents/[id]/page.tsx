@@ -46,16 +46,30 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
   const decliner = doc.recipients.find((r) => r.id === declinedBy);
   return (
     <>
-      <PageHeader title={doc.name} description={`${doc.pageCount} page(s) · created ${formatDate(new Date(doc.createdOn))}`}>
-        <div className="flex flex-wrap items-start gap-2">
-          <Badge tone={doc.status === "completed" ? "green" : doc.status === "voided" || doc.status === "declined" ? "red" : "blue"}>{doc.status}</Badge>
+      <PageHeader
+        title={doc.name}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <Badge tone={doc.status === "completed" ? "green" : doc.status === "voided" || doc.status === "declined" ? "red" : "blue"}>{doc.status}</Badge>
+            {doc.pageCount} page(s) · created {formatDate(new Date(doc.createdOn))}
+          </span>
+        }
+      >
+        {/* One row of actions beside the title on a wide screen (the title wraps instead); they wrap below it on a phone. */}
+        <div className="flex flex-wrap items-start gap-2 sm:justify-end lg:shrink-0 lg:flex-nowrap">
           {WRITERS.includes(role) ? (
-            <a href={`/api/dashboard/documents/${doc.id}/pdf`} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+            <a
+              href={`/api/dashboard/documents/${doc.id}/pdf`}
+              className="whitespace-nowrap rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+            >
               Download {doc.status === "completed" ? "signed PDF" : "PDF"}
             </a>
           ) : null}
           {canSend && doc.status === "draft" ? (
-            <a href={`/documents/${doc.id}/prepare`} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+            <a
+              href={`/documents/${doc.id}/prepare`}
+              className="whitespace-nowrap rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50"
+            >
               Place fields and send
             </a>
           ) : null}

@@ -95,7 +95,8 @@ export default async function TemplatePage({ params }: { params: Promise<{ id: s
           </dl>
         </Card>
         {SENDERS.includes(role) ? (
-          <Card>
+          // Its own height, not the preview column's (a tall empty box beside the preview otherwise).
+          <Card className="lg:self-start">
             <TemplateEditor
               template={{
                 id: template.id,

@@ -4,7 +4,7 @@ import { signingDeps } from "@/lib/esign/service";
 import { errorResponse } from "@/lib/http/errors";
 import { observed } from "@/lib/http/observe";
 import { requestMeta } from "@/lib/http/request-meta";
-import { signerSessionOf } from "@/lib/http/signer-session";
+import { signerLanguageOf, signerSessionOf } from "@/lib/http/signer-session";
 import { parseJsonBody } from "@/lib/http/validation";
 
 const REASON_RULE = "reason is required: say in 1 to 1000 characters why you decline";
@@ -18,6 +18,6 @@ export const POST = observed(async function POST(req: Request, { params }: { par
     const { reason } = await parseJsonBody(body, req);
     return Response.json({ data: await declineDocument(await signingDeps(), (await params).token, reason, requestMeta(req), signerSessionOf(req)) });
   } catch (err) {
-    return errorResponse(err, "signer");
+    return errorResponse(err, "signer", signerLanguageOf(req));
   }
 });

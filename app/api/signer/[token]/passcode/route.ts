@@ -1,6 +1,7 @@
 import { passcodeDeps } from "@/lib/esign/embedded";
 import { sendPasscode } from "@/lib/esign/passcodes";
 import { errorResponse } from "@/lib/http/errors";
+import { signerLanguageOf } from "@/lib/http/signer-session";
 import { requestMeta } from "@/lib/http/request-meta";
 import { observed } from "@/lib/http/observe";
 
@@ -8,6 +9,6 @@ export const POST = observed(async function POST(req: Request, { params }: { par
   try {
     return Response.json({ data: await sendPasscode(await passcodeDeps(), (await params).token, requestMeta(req)) });
   } catch (err) {
-    return errorResponse(err, "signer");
+    return errorResponse(err, "signer", signerLanguageOf(req));
   }
 });

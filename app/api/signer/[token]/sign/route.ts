@@ -4,7 +4,7 @@ import { signingDeps } from "@/lib/esign/service";
 import { errorResponse } from "@/lib/http/errors";
 import { requestMeta } from "@/lib/http/request-meta";
 import { parseJsonBody } from "@/lib/http/validation";
-import { signerSessionOf } from "@/lib/http/signer-session";
+import { signerLanguageOf, signerSessionOf } from "@/lib/http/signer-session";
 import { observed } from "@/lib/http/observe";
 
 const body = z.object({ values: z.record(z.string(), z.string().max(2_500_000)) });
@@ -14,6 +14,6 @@ export const POST = observed(async function POST(req: Request, { params }: { par
     const { values } = await parseJsonBody(body, req);
     return Response.json({ data: await submitSignature(await signingDeps(), (await params).token, values, requestMeta(req), signerSessionOf(req)) });
   } catch (err) {
-    return errorResponse(err, "signer");
+    return errorResponse(err, "signer", signerLanguageOf(req));
   }
 });

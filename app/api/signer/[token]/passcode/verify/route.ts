@@ -2,6 +2,7 @@ import { z } from "zod";
 import { passcodeDeps } from "@/lib/esign/embedded";
 import { verifyPasscode } from "@/lib/esign/passcodes";
 import { errorResponse } from "@/lib/http/errors";
+import { signerLanguageOf } from "@/lib/http/signer-session";
 import { requestMeta } from "@/lib/http/request-meta";
 import { parseJsonBody } from "@/lib/http/validation";
 import { observed } from "@/lib/http/observe";
@@ -13,6 +14,6 @@ export const POST = observed(async function POST(req: Request, { params }: { par
     const { code } = await parseJsonBody(body, req);
     return Response.json({ data: await verifyPasscode(await passcodeDeps(), (await params).token, code, requestMeta(req)) });
   } catch (err) {
-    return errorResponse(err, "signer");
+    return errorResponse(err, "signer", signerLanguageOf(req));
   }
 });
