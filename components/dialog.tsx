@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 
 /**
  * An in-page modal dialog on the native <dialog>: focus moves into it and stays there, Escape closes
@@ -51,5 +51,91 @@ export function Dialog({
       ) : null}
       {open ? children : null}
     </dialog>
+  );
+}
+
+export const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+
+/**
+ * The foot of every dialog: its problem or refusal (announced at once), Cancel, and the act. The act
+ * submits the dialog's form, or runs `onConfirm` when the dialog has no form (a plain question).
+ */
+export function DialogFooter({
+  problem,
+  problemId,
+  onCancel,
+  cancelLabel = "Cancel",
+  confirmLabel,
+  pending = false,
+  pendingLabel,
+  danger = false,
+  onConfirm,
+}: {
+  problem?: string | null;
+  /** For the field the problem is about (aria-describedby). */
+  problemId?: string;
+  onCancel: () => void;
+  cancelLabel?: string;
+  confirmLabel: string;
+  pending?: boolean;
+  pendingLabel?: string;
+  /** Something that cannot be undone: a red button. */
+  danger?: boolean;
+  onConfirm?: () => void;
+}) {
+  return (
+    <>
+      {problem ? (
+        <p id={problemId} role="alert" className="mt-2 break-words text-sm text-red-700">
+          {problem}
+        </p>
+      ) : null}
+      <div className="mt-3 flex justify-end gap-2">
+        <button type="button" onClick={onCancel} className={`rounded-md border border-slate-300 px-4 py-2 text-sm ${FOCUS_RING}`}>
+          {cancelLabel}
+        </button>
+        <button
+          type={onConfirm ? "button" : "submit"}
+          onClick={onConfirm}
+          disabled={pending}
+          className={`rounded-md px-4 py-2 text-sm font-medium disabled:opacity-70 ${FOCUS_RING} ${
+            danger ? "bg-red-700 text-white hover:bg-red-800" : "bg-brand-600 text-[var(--brand-text,#fff)] hover:bg-brand-700"
+          }`}
+        >
+          {pending && pendingLabel ? pendingLabel : confirmLabel}
+        </button>
+      </div>
+    </>
+  );
+}
+
+/**
+ * A button that opens the dialog. The body (`children`) is given `close` and is mounted only while the
+ * dialog is open, so what it holds (a reason typed, a refusal shown) starts afresh each time.
+ */
+export function DialogButton({
+  label,
+  title,
+  description,
+  className,
+  children,
+}: {
+  label: string;
+  title: string;
+  description?: React.ReactNode;
+  className: string;
+  children: (close: () => void) => React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  return (
+    <>
+      <button type="button" aria-haspopup="dialog" onClick={() => setOpen(true)} className={`${className} ${FOCUS_RING}`}>
+        {label}
+      </button>
+      <Dialog open={open} title={title} description={description} onClose={close} alert>
+        {children(close)}
+      </Dialog>
+    </>
   );
 }

@@ -30,16 +30,27 @@ export function Badge({ children, tone = "slate" }: { children: React.ReactNode;
 
 export function formatDate(value: Date | null | undefined): string {
   if (!value) return "never";
-  return value.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  return `${value.toISOString().replace("T", " ").slice(0, 16)} UTC`;
 }
 
 /**
  * A card holding a table. From `sm` up it is a table that scrolls sideways when narrower than
  * `minWidth`; on phones each row stacks as a small card whose cells are labelled with their column
  * (the `.data-table` rules in app/globals.css), so actions such as Revoke stay on screen.
- * `columns` are the header labels; an empty label leaves that column's cells unlabelled.
+ * `columns` are the header labels; an empty label leaves that column's cells unlabelled. `empty`, when
+ * given, is what the table says in place of rows (pass it only when there are none).
  */
-export function DataTable({ columns, minWidth = "34rem", children }: { columns: string[]; minWidth?: string; children: React.ReactNode }) {
+export function DataTable({
+  columns,
+  minWidth = "34rem",
+  empty,
+  children,
+}: {
+  columns: string[];
+  minWidth?: string;
+  empty?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   const scope = `data-table-${shortHash(columns.join("\u0000"))}`;
   const labels = columns.map((c, i) => (c ? `.${scope} td:not([colspan]):nth-child(${i + 1})::before{content:${JSON.stringify(c)}}` : "")).join("");
   return (
@@ -55,7 +66,16 @@ export function DataTable({ columns, minWidth = "34rem", children }: { columns: 
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody>
+          {empty ? (
+            <tr>
+              <td colSpan={columns.length} className="px-4 py-8 text-center text-slate-500">
+                {empty}
+              </td>
+            </tr>
+          ) : null}
+          {children}
+        </tbody>
       </table>
     </Card>
   );
@@ -66,6 +86,62 @@ function shortHash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(36);
+}
+
+/** A page this role may not use: its title and why, in place of what it holds. */
+export function RoleRefusal({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <>
+      <PageHeader title={title} />
+      <Card>
+        <p role="alert" className="text-sm text-slate-700">
+          {children}
+        </p>
+      </Card>
+    </>
+  );
+}
+
+/** A list page's search: a text box, the page's own filters (`children`) and the button that applies them. */
+export function SearchForm({
+  label,
+  defaultValue,
+  placeholder,
+  type,
+  submitLabel = "Apply",
+  children,
+  after,
+}: {
+  label: string;
+  defaultValue?: string;
+  placeholder?: string;
+  type?: "search";
+  submitLabel?: string;
+  children?: React.ReactNode;
+  /** Filters after the button (a wide one, such as the tag checkboxes, that wraps below). */
+  after?: React.ReactNode;
+}) {
+  return (
+    <search className="mb-4 block">
+      <form className="flex flex-wrap items-end gap-3">
+        <label className="min-w-[12rem] flex-1 basis-48">
+          <span className="text-sm font-medium">{label}</span>
+          <input
+            name="q"
+            type={type}
+            defaultValue={defaultValue}
+            placeholder={placeholder}
+            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+          />
+        </label>
+        {children}
+        <button type="submit" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+          {submitLabel}
+        </button>
+        {after}
+      </form>
+    </search>
+  );
 }
 
 /** A labelled `<select>` for GET filter forms: the empty option means "no filter". */
@@ -116,5 +192,15 @@ export function FormMessage({ message }: { message: { tone: "ok" | "error"; text
     <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
       {message.text}
     </p>
+  );
+}
+
+/** Shown beside a busy button's words; hidden from screen readers, which hear the words. */
+export function Spinner({ light = false }: { light?: boolean }) {
+  return (
+    <span
+      aria-hidden
+      className={`h-4 w-4 animate-spin rounded-full border-2 ${light ? "border-white border-t-transparent" : "border-slate-300 border-t-brand-600"}`}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { expect, logIn, test } from "./fixtures";
+import { countNativeDialogs, expect, logIn, test } from "./fixtures";
 
 async function whoami(baseUrl: string, key: string, orgId: string) {
   const res = await fetch(`${baseUrl}/api/whoami`, { headers: { authorization: `Bearer ${key}`, "x-service-org-id": orgId } });
@@ -41,9 +41,29 @@ test("an administrator creates an API key, uses it, and revokes it", async ({ pa
   await page.screenshot({ path: ".test-output/api-keys.png", fullPage: true });
   await expect(page.locator("body")).not.toContainText(key.slice(16));
 
-  page.once("dialog", (dialog) => dialog.accept());
-  await row.getByRole("button", { name: "Revoke Browser test key" }).click();
+  // Revoking asks in the in-page dialog (never the browser's confirm box): Escape keeps the key and gives
+  // focus back to the button; Tab from Cancel to the confirm button and Enter revokes it.
+  const nativeDialogs = countNativeDialogs(page);
+  const revoke = row.getByRole("button", { name: "Revoke Browser test key" });
+  await revoke.click();
+  const confirm = page.getByRole("alertdialog", { name: "Revoke Browser test key?" });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toHaveAccessibleDescription("Requests using it will fail at once.");
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(confirm).toBeHidden();
+  await expect(revoke).toBeFocused();
+  await expect(row).not.toContainText("revoked");
+  expect((await whoami(quire.baseUrl, key, quire.seed.orgId)).status).toBe(200);
+
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press("Tab");
+  await expect(confirm.getByRole("button", { name: "Revoke key" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeHidden();
   await expect(row).toContainText("revoked");
+  expect(nativeDialogs()).toBe(0);
   expect((await whoami(quire.baseUrl, key, quire.seed.orgId)).status).toBe(401);
 });
 

@@ -17,3 +17,13 @@ export async function logIn(page: Page, quire: QuireTestServer, login = quire.se
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
 }
+
+/** Dismisses and counts the browser's own alert/confirm/prompt boxes: the pages ask in their in-page dialog instead. */
+export function countNativeDialogs(page: Page): () => number {
+  let count = 0;
+  page.on("dialog", (d) => {
+    count++;
+    void d.dismiss();
+  });
+  return () => count;
+}

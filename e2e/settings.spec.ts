@@ -98,8 +98,8 @@ test("an administrator edits embedded signing settings, identity providers and t
   await add.getByRole("button", { name: "Add provider" }).click();
   await expect(add.getByText("already used by another provider")).toBeVisible();
 
-  page.once("dialog", (d) => d.accept());
   await providers.getByRole("button", { name: "Remove acme-idv" }).click();
+  await page.getByRole("alertdialog", { name: "Remove identity provider “acme-idv”?" }).getByRole("button", { name: "Remove provider" }).click();
   await expect(providers.getByTestId("provider-acme-idv")).toHaveCount(0);
   await page.reload();
   await expect(page.getByRole("list", { name: "Identity providers" }).getByTestId("provider-corp-idv")).toBeVisible();

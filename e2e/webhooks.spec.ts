@@ -13,7 +13,6 @@ test("an administrator sets up the webhook, tests it against a failing receiver,
     secret: () => secret.value,
     respond: () => (healthy ? { status: 200, body: "thanks" } : { status: 500, body: "receiver down" }),
   });
-  page.on("dialog", (d) => void d.accept());
   try {
     await logIn(page, quire);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
@@ -72,6 +71,7 @@ test("an administrator sets up the webhook, tests it against a failing receiver,
     // Regenerate: the new secret is shown once and signs what follows.
     const oldSecret = secret.value;
     await page.getByRole("button", { name: "Regenerate secret" }).click();
+    await page.getByRole("alertdialog", { name: "Regenerate the secret?" }).getByRole("button", { name: "Regenerate secret" }).click();
     await expect(shown).toBeVisible();
     secret.value = (await shown.textContent())!.trim();
     expect(secret.value).not.toBe(oldSecret);

@@ -15,6 +15,6 @@ const HEADERS = {
 
 export const GET = observed(function GET(req: Request): Response {
   const match = req.headers.get("if-none-match");
-  if (match && match.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers: HEADERS });
+  if (match?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers: HEADERS });
   return new Response(bundle, { status: 200, headers: HEADERS });
 });

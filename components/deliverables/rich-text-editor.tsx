@@ -51,10 +51,12 @@ export function RichTextEditor({ id, value, onChange, label }: { id: string; val
           Link
         </button>
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: a rich-text box has no native element; contentEditable with role=textbox is the ARIA way. */}
       <div
         id={id}
         ref={ref}
         role="textbox"
+        tabIndex={0}
         aria-multiline="true"
         aria-label={label}
         contentEditable

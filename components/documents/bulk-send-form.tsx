@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { FormMessage } from "@/components/ui";
+import { type LayoutChoice, LayoutSelect } from "./send-parts";
 
 interface Row {
   rowNumber: number;
@@ -21,7 +22,7 @@ interface Batch {
 
 // Bulk send (issue 19 item 11): a CSV against a saved layout; the rows with a problem are shown at
 // once, the others' progress is followed until every row is sent or failed.
-export function BulkSendForm({ layouts }: { layouts: { id: string; name: string; roles: string[] }[] }) {
+export function BulkSendForm({ layouts }: { layouts: LayoutChoice[] }) {
   const [layoutId, setLayoutId] = useState(layouts[0]?.id ?? "");
   const [file, setFile] = useState<File | null>(null);
   const [sendEmail, setSendEmail] = useState(true);
@@ -64,20 +65,7 @@ export function BulkSendForm({ layouts }: { layouts: { id: string; name: string;
   return (
     <div className="space-y-6">
       <form onSubmit={submit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-        <label className="block">
-          <span className="text-sm font-medium">Saved layout</span>
-          <select
-            value={layoutId}
-            onChange={(e) => setLayoutId(e.target.value)}
-            className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
-          >
-            {layouts.map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.name} ({l.roles.join(", ")})
-              </option>
-            ))}
-          </select>
-        </label>
+        <LayoutSelect layouts={layouts} value={layoutId} onChange={setLayoutId} />
         {layout ? (
           <p className="text-xs break-words text-slate-600">
             The CSV&apos;s first row names the columns: <code>{layout.roles.flatMap((r) => [`${r} name`, `${r} email`]).join(",")}</code>

@@ -7,18 +7,11 @@ import { saveDraftFieldsAction } from "@/lib/dashboard/actions/documents";
 import { SaveLayoutPanel } from "@/components/documents/save-layout-panel";
 import { firstOverlap, overlaps } from "@/lib/esign/field-overlap";
 import { FormMessage } from "@/components/ui";
+import type { FieldType, PlacedBox } from "@/lib/esign/schemas";
 
-type FieldType = "signature" | "initial" | "date" | "text" | "full_name" | "title" | "company" | "first_name" | "last_name" | "email" | "checkbox";
-
-export interface PlacerField {
+export interface PlacerField extends PlacedBox {
   id: string;
   recipientId: string;
-  type: FieldType;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
   required: boolean;
   /** Proposed from a text tag: the tag's box, hidden in the signed output. */
   anchorRect?: { x: number; y: number; width: number; height: number } | null;

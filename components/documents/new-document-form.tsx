@@ -4,6 +4,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { FormMessage } from "@/components/ui";
+import { type LayoutChoice, LayoutSelect, SignerRow } from "./send-parts";
 import { catalogues, LANGUAGES, type Language } from "@/lib/i18n";
 
 interface Signer {
@@ -25,7 +26,7 @@ export function NewDocumentForm({
   defaultLanguage,
 }: {
   deliverables: { id: string; name: string }[];
-  layouts: { id: string; name: string; roles: string[] }[];
+  layouts: LayoutChoice[];
   initialDeliverableId?: string;
   limit: { bytes: number; message: string };
   /** The organization's default signing language (Settings). */
@@ -144,20 +145,7 @@ export function NewDocumentForm({
         </div>
         {source === "layout" ? (
           layouts.length ? (
-            <label className="block">
-              <span className="text-sm font-medium">Saved layout</span>
-              <select
-                value={layoutId}
-                onChange={(e) => setLayoutId(e.target.value)}
-                className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
-              >
-                {layouts.map((l) => (
-                  <option key={l.id} value={l.id}>
-                    {l.name} ({l.roles.join(", ")})
-                  </option>
-                ))}
-              </select>
-            </label>
+            <LayoutSelect layouts={layouts} value={layoutId} onChange={setLayoutId} />
           ) : (
             <p className="text-sm text-slate-600">No saved layouts yet: place fields on a document, then choose Save as layout.</p>
           )
@@ -206,59 +194,28 @@ export function NewDocumentForm({
         {source === "layout" && layout ? (
           <ol className="space-y-3">
             {layout.roles.map((role, i) => (
-              <li key={`${layout.id}-${role}`} className="flex flex-wrap items-end gap-2 rounded-md border border-slate-100 p-2 sm:flex-nowrap">
-                <span className="w-24 self-center text-sm font-medium text-slate-600">{role}</span>
-                <label className="min-w-0 flex-1 basis-40">
-                  <span className="text-xs font-medium text-slate-600">Name</span>
-                  <input
-                    required
-                    aria-label={`${role} name`}
-                    value={roleSigners[i]?.name ?? ""}
-                    onChange={(e) => setRoleSigners((all) => ({ ...all, [i]: { email: all[i]?.email ?? "", name: e.target.value } }))}
-                    className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
-                  />
-                </label>
-                <label className="min-w-0 flex-1 basis-48">
-                  <span className="text-xs font-medium text-slate-600">Email</span>
-                  <input
-                    required
-                    type="email"
-                    aria-label={`${role} email`}
-                    value={roleSigners[i]?.email ?? ""}
-                    onChange={(e) => setRoleSigners((all) => ({ ...all, [i]: { name: all[i]?.name ?? "", email: e.target.value } }))}
-                    className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
-                  />
-                </label>
-              </li>
+              <SignerRow
+                key={`${layout.id}-${role}`}
+                marker={role}
+                markerClassName="w-24 text-slate-600"
+                who={role}
+                value={roleSigners[i] ?? { name: "", email: "" }}
+                onChange={(patch) => setRoleSigners((all) => ({ ...all, [i]: { ...(all[i] ?? { name: "", email: "" }), ...patch } }))}
+              />
             ))}
           </ol>
         ) : (
           <ol className="space-y-3">
             {signers.map((s, i) => (
-              // A phone stacks name, email and the buttons beside the number; a wider screen puts them in one row.
-              <li key={s.key} className="grid grid-cols-[1.5rem_minmax(0,1fr)] items-end gap-2 rounded-md border border-slate-100 p-2 sm:flex">
-                <span className="w-6 self-center text-sm font-medium text-slate-500">{inOrder ? `${i + 1}.` : "•"}</span>
-                <label className="min-w-0 flex-1 basis-40">
-                  <span className="text-xs font-medium text-slate-600">Name</span>
-                  <input
-                    required
-                    aria-label={`Signer ${i + 1} name`}
-                    value={s.name}
-                    onChange={(e) => update(s.key, { name: e.target.value })}
-                    className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
-                  />
-                </label>
-                <label className="col-start-2 min-w-0 flex-1 basis-48">
-                  <span className="text-xs font-medium text-slate-600">Email</span>
-                  <input
-                    required
-                    type="email"
-                    aria-label={`Signer ${i + 1} email`}
-                    value={s.email}
-                    onChange={(e) => update(s.key, { email: e.target.value })}
-                    className="mt-0.5 w-full rounded-md border border-slate-300 px-3 py-2"
-                  />
-                </label>
+              <SignerRow
+                key={s.key}
+                marker={inOrder ? `${i + 1}.` : "•"}
+                markerClassName="w-6 text-slate-500"
+                who={`Signer ${i + 1}`}
+                value={s}
+                onChange={(patch) => update(s.key, patch)}
+                stacked
+              >
                 <span className="col-start-2 flex gap-1">
                   <button
                     type="button"
@@ -288,7 +245,7 @@ export function NewDocumentForm({
                     ✕
                   </button>
                 </span>
-              </li>
+              </SignerRow>
             ))}
           </ol>
         )}

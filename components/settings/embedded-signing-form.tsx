@@ -8,6 +8,20 @@ import { CheckboxField, FieldError, FormActions, SelectField, type FieldErrors }
 
 type Flags = Pick<SigningSettingsView, "enabled" | "allowExternalIdv" | "allowIdentityOverride" | "defaultChannel" | "allowChannelOverride">;
 
+const VERIFICATION_SWITCHES: { key: "enabled" | "allowExternalIdv" | "allowIdentityOverride"; label: string; hint: string }[] = [
+  { key: "enabled", label: "Enable embedded signing and identity verification", hint: "Signing URLs, passcodes, external identity and overrides." },
+  {
+    key: "allowExternalIdv",
+    label: "Allow external identity verification",
+    hint: "Your app vouches for the signer with an assertion signed by one of the identity providers below (external_idv).",
+  },
+  {
+    key: "allowIdentityOverride",
+    label: "Allow identity override",
+    hint: "A sender may issue a single-use link that skips verification, with a reason (override).",
+  },
+];
+
 export function EmbeddedSigningForm({ initial, readOnly }: { initial: SigningSettingsView; readOnly: boolean }) {
   const [flags, setFlags] = useState<Flags>({
     enabled: initial.enabled,
@@ -49,27 +63,9 @@ export function EmbeddedSigningForm({ initial, readOnly }: { initial: SigningSet
     <form onSubmit={submit} aria-label="Embedded signing settings" className="space-y-5">
       <fieldset disabled={readOnly} className="space-y-3">
         <legend className="sr-only">Verification</legend>
-        <CheckboxField
-          label="Enable embedded signing and identity verification"
-          hint="Signing URLs, passcodes, external identity and overrides."
-          checked={flags.enabled}
-          onChange={(e) => set("enabled", e.target.checked)}
-          error={errors.enabled}
-        />
-        <CheckboxField
-          label="Allow external identity verification"
-          hint="Your app vouches for the signer with an assertion signed by one of the identity providers below (external_idv)."
-          checked={flags.allowExternalIdv}
-          onChange={(e) => set("allowExternalIdv", e.target.checked)}
-          error={errors.allowExternalIdv}
-        />
-        <CheckboxField
-          label="Allow identity override"
-          hint="A sender may issue a single-use link that skips verification, with a reason (override)."
-          checked={flags.allowIdentityOverride}
-          onChange={(e) => set("allowIdentityOverride", e.target.checked)}
-          error={errors.allowIdentityOverride}
-        />
+        {VERIFICATION_SWITCHES.map(({ key, label, hint }) => (
+          <CheckboxField key={key} label={label} hint={hint} checked={flags[key]} onChange={(e) => set(key, e.target.checked)} error={errors[key]} />
+        ))}
       </fieldset>
 
       <fieldset disabled={readOnly} className="grid gap-3 sm:grid-cols-2 sm:items-start">

@@ -4,6 +4,7 @@
 import { useState, useTransition } from "react";
 import { addIdentityProviderAction, removeIdentityProviderAction } from "@/lib/dashboard/actions/settings";
 import { Badge, FormMessage } from "@/components/ui";
+import { useConfirm } from "@/components/confirm";
 import type { SigningSettingsView } from "@/lib/esign/settings";
 import { FormActions, SelectField, TextAreaField, TextField, type FieldErrors } from "./fields";
 
@@ -22,9 +23,15 @@ export function IdentityProviders({ providers, readOnly }: { providers: Provider
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
   const [, startTransition] = useTransition();
+  const { confirm, dialog } = useConfirm();
 
-  function remove(p: ProviderRow) {
-    if (!window.confirm(`Remove identity provider “${p.name}”? Signing URLs that name it will be refused.`)) return;
+  async function remove(p: ProviderRow) {
+    const question = {
+      title: `Remove identity provider “${p.name}”?`,
+      description: "Signing URLs that name it will be refused.",
+      confirmLabel: "Remove provider",
+    };
+    if (!(await confirm(question))) return;
     setRemoving(p.id);
     startTransition(async () => {
       const result = await removeIdentityProviderAction({ id: p.id });
@@ -53,6 +60,7 @@ export function IdentityProviders({ providers, readOnly }: { providers: Provider
                   onClick={() => remove(p)}
                   disabled={removing !== null}
                   aria-label={`Remove ${p.name}`}
+                  aria-haspopup="dialog"
                   className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-60"
                 >
                   {removing === p.id ? "Removing…" : "Remove"}
@@ -63,6 +71,7 @@ export function IdentityProviders({ providers, readOnly }: { providers: Provider
         </ul>
       )}
       <FormMessage message={message} />
+      {dialog}
       {!readOnly ? <AddProviderForm /> : null}
     </div>
   );

@@ -1,11 +1,10 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
-import { Dialog } from "@/components/dialog";
+import { Dialog, DialogFooter, FOCUS_RING } from "@/components/dialog";
 import { useT } from "./i18n";
 import { useSignerPost } from "./signer-api";
 
-const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 const MAX = 1000;
 
 // Declining asks for a reason in the one modal dialog (components/dialog.tsx, not window.prompt): it
@@ -72,23 +71,16 @@ export function DeclineDialog({
         <p className="mt-1 text-right text-xs text-slate-500">
           {reason.length} / {MAX}
         </p>
-        {problem ? (
-          <p id={`${id}-problem`} role="alert" className="mt-1 text-sm text-red-700">
-            {problem}
-          </p>
-        ) : null}
-        <div className="mt-3 flex justify-end gap-2">
-          <button type="button" onClick={onCancel} className={`rounded-md px-4 py-2 text-sm text-slate-600 ${FOCUS_RING}`}>
-            {t("sign.declineDialog.cancel")}
-          </button>
-          <button
-            type="submit"
-            disabled={pending}
-            className={`rounded-md bg-red-700 px-4 py-2 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-70 ${FOCUS_RING}`}
-          >
-            {pending ? t("sign.declineDialog.pending") : t("sign.decline")}
-          </button>
-        </div>
+        <DialogFooter
+          problem={problem}
+          problemId={`${id}-problem`}
+          onCancel={onCancel}
+          cancelLabel={t("sign.declineDialog.cancel")}
+          confirmLabel={t("sign.decline")}
+          pending={pending}
+          pendingLabel={t("sign.declineDialog.pending")}
+          danger
+        />
       </form>
     </Dialog>
   );

@@ -1,12 +1,11 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { DialogFooter, FOCUS_RING } from "@/components/dialog";
 import { useT } from "./i18n";
 
 type Mode = "draw" | "type" | "upload";
 const MODES: { id: Mode }[] = [{ id: "draw" }, { id: "type" }, { id: "upload" }];
-
-const FOCUS_RING = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 
 // Draw, type or upload a signature (or initials). Returns a PNG data URL (drawn/uploaded) or the
 // typed text, which the sealed PDF renders in its own style. A modal dialog: it takes focus, keeps
@@ -91,8 +90,15 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
   }
 
   return (
-    <div className="fixed inset-0 z-50 flex items-end justify-center bg-black/40 p-2 sm:items-center" onKeyDown={onDialogKey}>
-      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} className="w-full max-w-lg rounded-lg bg-white p-4 shadow-xl">
+    <div className="fixed inset-0 z-50 flex items-end justify-center bg-black/40 p-2 sm:items-center">
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        onKeyDown={onDialogKey}
+        className="w-full max-w-lg rounded-lg bg-white p-4 shadow-xl"
+      >
         <h2 id={`${id}-title`} className="mb-3 font-medium">
           {label}
         </h2>
@@ -198,22 +204,7 @@ export function SignaturePad({ label, onDone, onCancel }: { label: string; onDon
               </label>
             )}
           </div>
-          {problem ? (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              {problem}
-            </p>
-          ) : null}
-          <div className="mt-4 flex justify-end gap-2">
-            <button type="button" onClick={onCancel} className={`rounded-md px-4 py-2 text-sm text-slate-600 ${FOCUS_RING}`}>
-              {t("sign.pad.cancel")}
-            </button>
-            <button
-              type="submit"
-              className={`rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-[var(--brand-text,#fff)] hover:bg-brand-700 ${FOCUS_RING}`}
-            >
-              {t("sign.pad.apply")}
-            </button>
-          </div>
+          <DialogFooter problem={problem} onCancel={onCancel} cancelLabel={t("sign.pad.cancel")} confirmLabel={t("sign.pad.apply")} />
         </form>
       </div>
     </div>

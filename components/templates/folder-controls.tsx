@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { Dialog } from "@/components/dialog";
+import { Dialog, DialogFooter } from "@/components/dialog";
 import { createFolderAction, deleteFolderAction, renameFolderAction } from "@/lib/dashboard/actions/templates";
 
 export function NewFolderButton({ parentId }: { parentId: string | null }) {
@@ -106,8 +106,7 @@ export function FolderMenu({ id, name, parentId }: { id: string; name: string; p
               className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
             />
           </label>
-          <DialogError id={`${id}-rename-error`} error={error} />
-          <DialogButtons pending={pending} confirm="Save" onCancel={close} />
+          <DialogFooter problem={error} problemId={`${id}-rename-error`} onCancel={close} confirmLabel="Save" pending={pending} pendingLabel="Working…" />
         </form>
       </Dialog>
       <Dialog open={asking === "delete"} title={`Delete the folder “${name}”?`} onClose={close}>
@@ -123,36 +122,9 @@ export function FolderMenu({ id, name, parentId }: { id: string; name: string; p
           }}
         >
           <p className="text-sm text-slate-600">Only an empty folder can be deleted.</p>
-          <DialogError id={`${id}-delete-error`} error={error} />
-          <DialogButtons pending={pending} confirm="Delete" danger onCancel={close} />
+          <DialogFooter problem={error} onCancel={close} confirmLabel="Delete" pending={pending} pendingLabel="Working…" danger />
         </form>
       </Dialog>
     </span>
-  );
-}
-
-function DialogError({ id, error }: { id: string; error: string | null }) {
-  if (!error) return null;
-  return (
-    <p id={id} role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800">
-      {error}
-    </p>
-  );
-}
-
-function DialogButtons({ pending, confirm, danger = false, onCancel }: { pending: boolean; confirm: string; danger?: boolean; onCancel: () => void }) {
-  return (
-    <div className="flex justify-end gap-2">
-      <button type="button" onClick={onCancel} className={SECONDARY}>
-        Cancel
-      </button>
-      <button
-        type="submit"
-        disabled={pending}
-        className={`rounded-md px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60 ${danger ? "bg-red-600 hover:bg-red-700" : "bg-brand-600 hover:bg-brand-700"}`}
-      >
-        {pending ? "Working…" : confirm}
-      </button>
-    </div>
   );
 }

@@ -1,8 +1,8 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
-import { FormMessage, LabeledInput } from "@/components/ui";
+import { useState } from "react";
+import { RecordEditor } from "@/components/record-editor";
+import { LabeledInput } from "@/components/ui";
 import { deleteTemplateAction, updateTemplateAction } from "@/lib/dashboard/actions/templates";
 
 export function TemplateEditor({
@@ -12,25 +12,20 @@ export function TemplateEditor({
   template: { id: string; name: string; description: string; folderId: string | null; tags: string[] };
   folders: { id: string; path: string }[];
 }) {
-  const router = useRouter();
   const [form, setForm] = useState({
     name: template.name,
     description: template.description,
     folderId: template.folderId ?? "",
     tags: template.tags.join(", "),
   });
-  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
-  const [pending, start] = useTransition();
   return (
-    <form
-      className="space-y-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        start(async () => {
-          const result = await updateTemplateAction({ id: template.id, ...form });
-          setMessage(result.ok ? { tone: "ok", text: "Saved." } : { tone: "error", text: result.error });
-          if (result.ok) router.refresh();
-        });
+    <RecordEditor
+      save={() => updateTemplateAction({ id: template.id, ...form })}
+      remove={{
+        label: "Delete template",
+        question: { title: `Delete the template “${template.name}”?`, description: "Documents made from it keep working.", confirmLabel: "Delete template" },
+        run: () => deleteTemplateAction({ id: template.id }),
+        goTo: template.folderId ? `/templates?folder=${template.folderId}` : "/templates",
       }}
     >
       <LabeledInput label="Name" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
@@ -59,27 +54,6 @@ export function TemplateEditor({
         </select>
       </label>
       <LabeledInput label="Tags (comma-separated)" value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} />
-      <FormMessage message={message} />
-      <div className="flex flex-wrap gap-2">
-        <button disabled={pending} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white disabled:opacity-60">
-          {pending ? "Saving…" : "Save"}
-        </button>
-        <button
-          type="button"
-          disabled={pending}
-          onClick={() => {
-            if (!window.confirm(`Delete the template “${template.name}”? Documents made from it keep working.`)) return;
-            start(async () => {
-              const result = await deleteTemplateAction({ id: template.id });
-              if (result.ok) router.push(template.folderId ? `/templates?folder=${template.folderId}` : "/templates");
-              else setMessage({ tone: "error", text: result.error });
-            });
-          }}
-          className="rounded-md border border-red-200 px-4 py-2 text-sm text-red-700 hover:bg-red-50"
-        >
-          Delete template
-        </button>
-      </div>
-    </form>
+    </RecordEditor>
   );
 }

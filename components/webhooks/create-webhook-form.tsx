@@ -2,7 +2,8 @@
 
 import { startTransition, useActionState } from "react";
 import { createWebhookAction } from "@/lib/dashboard/actions/webhooks";
-import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
+import { Spinner } from "@/components/ui";
+import { ErrorList, SecretReveal, WebhookFields } from "./shared";
 
 export function CreateWebhookForm({ availableEvents, defaultName = "signature" }: { availableEvents: string[]; defaultName?: string }) {
   const [state, action, pending] = useActionState(createWebhookAction, null);

@@ -16,7 +16,10 @@ export function NewWebhookCard({ availableEvents, hasWebhooks }: { availableEven
           <p className="text-sm text-slate-600">Send events to another system with its own secret and URLs.</p>
           <button
             type="button"
-            onClick={() => (setRound((r) => r + 1), setOpen(true))}
+            onClick={() => {
+              setRound((r) => r + 1);
+              setOpen(true);
+            }}
             className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50"
           >
             New webhook

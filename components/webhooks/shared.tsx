@@ -9,15 +9,6 @@ export const EVENT_LABELS: Record<string, string> = {
   "signature.document.declined": "Document declined (a signer refused)",
 };
 
-export function Spinner({ light = false }: { light?: boolean }) {
-  return (
-    <span
-      aria-hidden
-      className={`h-4 w-4 animate-spin rounded-full border-2 ${light ? "border-white border-t-transparent" : "border-slate-300 border-t-brand-600"}`}
-    />
-  );
-}
-
 /** A secret shown once, right after it was made, with a copy button. */
 export function SecretReveal({ secret, title }: { secret: string; title: string }) {
   return (

@@ -11,8 +11,9 @@ import {
   type TestOutcome,
 } from "@/lib/dashboard/actions/webhooks";
 import type { ActionFailure, ActionResult } from "@/lib/dashboard/action";
-import { Badge, Card } from "@/components/ui";
-import { ErrorList, SecretReveal, Spinner, WebhookFields } from "./shared";
+import { useConfirm } from "@/components/confirm";
+import { Badge, Card, Spinner } from "@/components/ui";
+import { ErrorList, SecretReveal, WebhookFields } from "./shared";
 
 export interface PanelWebhook {
   id: string;
@@ -38,6 +39,7 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
   const [editing, setEditing] = useState(false);
   const [testEvent, setTestEvent] = useState(webhook.events[0] ?? availableEvents[0]);
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
+  const { confirm, dialog } = useConfirm();
 
   function run(label: string, fn: () => Promise<ActionResult<unknown>>, after?: () => void) {
     setProblem(null);
@@ -98,8 +100,14 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             type="button"
             className={button}
             disabled={pending}
-            onClick={() => {
-              if (!window.confirm("Regenerate the secret? Deliveries are signed with the new one at once; update your receiver.")) return;
+            aria-haspopup="dialog"
+            onClick={async () => {
+              const question = {
+                title: "Regenerate the secret?",
+                description: "Deliveries are signed with the new one at once; update your receiver.",
+                confirmLabel: "Regenerate secret",
+              };
+              if (!(await confirm(question))) return;
               run("regenerate", async () => {
                 const r = await regenerateSecretAction({ id: webhook.id });
                 if (r.ok) setSecret(r.data.secret);
@@ -114,8 +122,9 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             type="button"
             className={`${button} border-red-200 text-red-700 hover:bg-red-50`}
             disabled={pending}
-            onClick={() => {
-              if (!window.confirm(`Delete the webhook “${webhook.name}” and its delivery history?`)) return;
+            aria-haspopup="dialog"
+            onClick={async () => {
+              if (!(await confirm({ title: `Delete the webhook “${webhook.name}” and its delivery history?`, confirmLabel: "Delete webhook" }))) return;
               run("delete", () => deleteWebhookAction({ id: webhook.id }));
             }}
           >
@@ -168,7 +177,10 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
             run(
               "save",
               () => updateWebhookAction(null, form),
-              () => (setEditing(false), setNotice("Saved.")),
+              () => {
+                setEditing(false);
+                setNotice("Saved.");
+              },
             );
           }}
         >
@@ -265,6 +277,7 @@ export function WebhookPanel({ webhook, availableEvents }: { webhook: PanelWebho
         ) : null}
         {problem ? <ErrorList {...problem} /> : null}
       </div>
+      {dialog}
     </Card>
   );
 }

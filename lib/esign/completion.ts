@@ -23,6 +23,7 @@ import { loadBranding, mailBrand, orgLogo } from "@/lib/orgs/branding";
 import { crashPoint, injectedSealFailure } from "@/lib/server/test-faults";
 import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
 import { ccParties, onePerAddress, senderParty } from "@/lib/esign/mail-parties";
+import { documentMail } from "@/lib/esign/document-mail";
 
 type Tx = Prisma.TransactionClient;
 
@@ -182,15 +183,7 @@ async function seal(deps: CompletionDeps, doc: LoadedDocument, attempt: number):
     const parties = [...doc.recipients.map((r) => ({ name: r.name, email: r.email })), ...ccParties(doc), ...senderParty(doc)];
     for (const p of onePerAddress(parties)) {
       const mail = deps.emailsCompleted({ recipientName: p.name, documentName: doc.name, lang: languageOr(doc.language), brand });
-      await deps.mail.queue(tx, {
-        orgId: doc.orgId,
-        kind: COMPLETED_MAIL,
-        to: p.email,
-        fromName: doc.senderName ?? undefined,
-        replyTo: doc.senderEmail ?? undefined,
-        ...mail,
-        documentId: doc.id,
-      });
+      await deps.mail.queue(tx, documentMail(doc, COMPLETED_MAIL, p.email, mail));
     }
     return true;
   });

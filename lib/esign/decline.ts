@@ -10,6 +10,7 @@ import type { RequestMeta } from "@/lib/esign/types";
 import { ccParties, onePerAddress, senderParty } from "@/lib/esign/mail-parties";
 import { languageOr } from "@/lib/i18n";
 import { mailBrand } from "@/lib/orgs/branding";
+import { documentMail } from "@/lib/esign/document-mail";
 
 const DECLINED_MAIL = "document_declined";
 
@@ -52,17 +53,7 @@ export async function declineDocument(deps: SigningDeps, token: string, reason: 
         lang: languageOr(doc.language),
         brand,
       });
-      ids.push(
-        await deps.mail.queue(tx, {
-          orgId: doc.orgId,
-          kind: DECLINED_MAIL,
-          to: p.email,
-          fromName: doc.senderName ?? undefined,
-          replyTo: doc.senderEmail ?? undefined,
-          ...mail,
-          documentId,
-        }),
-      );
+      ids.push(await deps.mail.queue(tx, documentMail(doc, DECLINED_MAIL, p.email, mail)));
     }
     return ids;
   });

@@ -34,6 +34,7 @@ import { orgDefaultLanguage } from "@/lib/orgs/appearance";
 import { mailBrand } from "@/lib/orgs/branding";
 import type { UploadedFile } from "@/lib/uploads/file";
 import { signingRequestMail } from "@/lib/esign/signing-request-mail";
+import { documentMail } from "@/lib/esign/document-mail";
 
 export interface PrepareReply {
   success: true;
@@ -191,15 +192,7 @@ export async function emailReadySigners(
   for (const r of targets) {
     const mail = signingRequestMail(deps, doc, r, brand);
     // No cc here: the link signs as this recipient; cc parties get the completed copy instead.
-    await deps.sendMail({
-      orgId: doc.orgId,
-      kind: "signing_request",
-      to: r.email,
-      fromName: doc.senderName ?? undefined,
-      replyTo: doc.senderEmail ?? undefined,
-      ...mail,
-      documentId: doc.id,
-    });
+    await deps.sendMail(documentMail(doc, "signing_request", r.email, mail));
   }
   // The automatic reminders count from the latest signing email (none when links are not emailed).
   if (doc.sendEmail)
@@ -330,15 +323,7 @@ export async function voidDocument(deps: EsignDeps, actor: Actor, id: string, re
     const brand = await mailBrand(deps.db, doc.orgId, deps.baseUrl);
     for (const r of doc.recipients.filter((x) => !x.signedAt)) {
       const mail = deps.emails.documentVoided({ recipientName: r.name, documentName: doc.name, reason, lang: languageOr(doc.language), brand });
-      await deps.sendMail({
-        orgId: doc.orgId,
-        kind: "document_voided",
-        to: r.email,
-        replyTo: doc.senderEmail ?? undefined,
-        fromName: doc.senderName ?? undefined,
-        ...mail,
-        documentId: id,
-      });
+      await deps.sendMail(documentMail(doc, "document_voided", r.email, mail));
     }
   }
   return { id, name: doc.name, status: "voided" as const, voidReason: reason, voidedAt: voidedAt.toISOString() };

@@ -7,19 +7,14 @@ import type { EsignDeps, Actor, RequestMeta } from "@/lib/esign/types";
 import { checkFieldFits, checkNoOverlap } from "@/lib/esign/field-plan";
 import { requireDocument } from "@/lib/esign/documents";
 import { invalid } from "@/lib/esign/errors";
-import { FIELD_TYPES } from "@/lib/esign/schemas";
+import { placedBox, placedBoxShape } from "@/lib/esign/schemas";
 import { detectTextTags, isTagBox } from "@/lib/esign/text-tags";
 
 const rectSchema = z.object({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() });
 
 export const placedFieldSchema = z.object({
   recipientId: z.uuid({ message: "must be a recipient id" }),
-  type: z.enum(FIELD_TYPES, { message: `must be one of ${FIELD_TYPES.join(", ")}` }),
-  page: z.number().int().min(1),
-  x: z.number().min(0),
-  y: z.number().min(0),
-  width: z.number().min(4).max(2000),
-  height: z.number().min(4).max(2000),
+  ...placedBoxShape,
   required: z.boolean().default(true),
   /** A field proposed from a text tag: the tag's box, hidden in the output (must be a tag of the PDF). */
   anchorRect: rectSchema.nullable().optional(),
@@ -60,12 +55,7 @@ export async function draftLayout(deps: Deps, orgId: string, id: string): Promis
       ...fields.map((f) => ({
         id: f.id,
         recipientId: f.recipientId,
-        type: f.type as PlacedField["type"],
-        page: f.page,
-        x: f.x,
-        y: f.y,
-        width: f.width,
-        height: f.height,
+        ...placedBox(f),
         required: f.required,
         anchorRect: (f.anchorRect as Rect | null) ?? null,
       })),

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import { DocumentNotFoundError, invalid } from "@/lib/esign/errors";
 import { checkFieldFits, type PlannedField } from "@/lib/esign/field-plan";
-import { FIELD_TYPES, type PrepareInput, type RecipientInput } from "@/lib/esign/schemas";
+import { placedBox, placedBoxShape, type PrepareInput, type RecipientInput } from "@/lib/esign/schemas";
 import { resolveSource } from "@/lib/esign/sources";
 import type { Actor, EsignDeps } from "@/lib/esign/types";
 import type { Db } from "@/lib/db/client";
@@ -20,12 +20,7 @@ export const MAX_LAYOUT_ROLES = 20;
 export const layoutFieldSchema = z
   .object({
     role: z.string({ message: "is required" }).trim().min(1, "must name one of roles"),
-    type: z.enum(FIELD_TYPES, { message: `must be one of ${FIELD_TYPES.join(", ")}` }),
-    page: z.number().int().min(1),
-    x: z.number().min(0),
-    y: z.number().min(0),
-    width: z.number().min(4).max(2000),
-    height: z.number().min(4).max(2000),
+    ...placedBoxShape,
     required: z.boolean().optional(),
   })
   .meta({ id: "SigningLayoutField", description: "A field for a role, in PDF points from the page's top-left corner" });
@@ -210,12 +205,7 @@ export function planLayoutFields(
   const signingOrder = recipients.map((r, i) => (r.role === undefined ? i : roleIndex.get(roleKey(r.role))!) + 1);
   const fields = layout.fields.map((f) => ({
     recipientIndex: indexOfRole.get(roleKey(f.role))!,
-    type: f.type,
-    page: f.page,
-    x: f.x,
-    y: f.y,
-    width: f.width,
-    height: f.height,
+    ...placedBox(f),
     required: f.required,
     defaultValue: null,
     isReadonly: false,

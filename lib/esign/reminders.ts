@@ -17,6 +17,7 @@ import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
 import { languageOr } from "@/lib/i18n";
 import { mailBrand } from "@/lib/orgs/branding";
 import { signingRequestMail } from "@/lib/esign/signing-request-mail";
+import { documentMail } from "@/lib/esign/document-mail";
 
 const DAY_MS = 24 * 3600_000;
 /** How long before expiresAt the warning goes out. */
@@ -77,15 +78,7 @@ async function remind(deps: ReminderDeps, recipientId: string, dueAt: Date): Pro
     });
     if (count === 0 || !theirTurn) return [];
     const mail = signingRequestMail(deps, doc, r, brand, true);
-    const id = await deps.mail.queue(tx, {
-      orgId: doc.orgId,
-      kind: "signing_reminder",
-      to: r.email,
-      fromName: doc.senderName ?? undefined,
-      replyTo: doc.senderEmail ?? undefined,
-      ...mail,
-      documentId: doc.id,
-    });
+    const id = await deps.mail.queue(tx, documentMail(doc, "signing_reminder", r.email, mail));
     return [id];
   });
   // Not a claim that found nothing to do: clear it quietly (a later signer is scheduled when emailed).
@@ -118,17 +111,7 @@ async function warnExpiry(deps: ReminderDeps, documentId: string, dueAt: Date): 
         lang: languageOr(doc.language),
         brand,
       });
-      queued.push(
-        await deps.mail.queue(tx, {
-          orgId: doc.orgId,
-          kind: "signing_expiry_warning",
-          to: r.email,
-          fromName: doc.senderName ?? undefined,
-          replyTo: doc.senderEmail ?? undefined,
-          ...mail,
-          documentId: doc.id,
-        }),
-      );
+      queued.push(await deps.mail.queue(tx, documentMail(doc, "signing_expiry_warning", r.email, mail)));
     }
     return queued;
   });

@@ -5,6 +5,27 @@ import { DOCUMENT_STATUSES } from "@/lib/esign/responses";
 import { LANGUAGES } from "@/lib/i18n";
 
 export const FIELD_TYPES = ["signature", "initial", "date", "text", "full_name", "title", "company", "first_name", "last_name", "email", "checkbox"] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/**
+ * A placed field's kind and box, in PDF points from the page's top-left corner: the visual placer's fields
+ * (draft-fields.ts) and a saved layout's (layouts.ts) take the same.
+ */
+export const placedBoxShape = {
+  type: z.enum(FIELD_TYPES, { message: `must be one of ${FIELD_TYPES.join(", ")}` }),
+  page: z.number().int().min(1),
+  x: z.number().min(0),
+  y: z.number().min(0),
+  width: z.number().min(4).max(2000),
+  height: z.number().min(4).max(2000),
+};
+export type PlacedBox = { type: FieldType; page: number; x: number; y: number; width: number; height: number };
+
+/** The box of a stored field row (its type a string in the database, one of FIELD_TYPES by the schema above). */
+export function placedBox(f: { type: string; page: number; x: number; y: number; width: number; height: number }): PlacedBox {
+  return { type: f.type as FieldType, page: f.page, x: f.x, y: f.y, width: f.width, height: f.height };
+}
+
 export const PLACEMENTS = ["replace", "before", "after", "above", "below"] as const;
 
 /** Accepts an array, or a JSON string holding one (multipart form fields are strings). */

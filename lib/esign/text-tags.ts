@@ -3,11 +3,9 @@
 // they are found with the API's text anchors (lib/pdf/anchors.ts, deps.findAnchors), and each field keeps
 // its tag's box as anchorRect, so the seal hides the tag in the output as it does for API anchors.
 import { DEFAULT_FIELD_SIZE } from "@/lib/esign/field-plan";
-import type { FIELD_TYPES } from "@/lib/esign/schemas";
+import type { FieldType, PlacedBox } from "@/lib/esign/schemas";
 import type { EsignDeps } from "@/lib/esign/types";
 import type { Rect } from "@/lib/pdf/geometry";
-
-type FieldType = (typeof FIELD_TYPES)[number];
 
 /** The words a tag may use for each field type. */
 const TAG_WORDS: Record<FieldType, string[]> = {
@@ -34,14 +32,8 @@ const ROLE = /^(?:\[\[[^:]+:|\{\{[^,]+,)\s*(.+?)\s*(?:\]\]|\}\})$/;
 /** "1", "signer2", "Recipient 3": the Nth recipient. */
 const NUMBERED = /^(?:signer|recipient)?\s*(\d+)$/i;
 
-export interface TaggedField {
+export interface TaggedField extends PlacedBox {
   recipientIndex: number;
-  type: FieldType;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
   required: boolean;
   /** The tag's text and box (hidden in the output). */
   anchor: string;

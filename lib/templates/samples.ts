@@ -151,6 +151,31 @@ function wTable(widths: number[], aligns: readonly ("left" | "right")[], header:
   );
 }
 
+/** A document part holding `body` on A4 pages with 2.5 cm margins. */
+function wDocument(body: string): string {
+  const section =
+    '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>';
+  return `${XML_DECL}<w:document xmlns:w="${NS.w}" xmlns:r="${NS.officeRels}"><w:body>${body}${section}</w:body></w:document>`;
+}
+
+/** A one-part DOCX package: its title, its document part and the shared styles. */
+function docxPackage(title: string, documentXml: string): Buffer {
+  return zipParts([
+    ["[Content_Types].xml", contentTypes({ "word/document.xml": CT.docxMain, "word/styles.xml": CT.docxStyles, "docProps/core.xml": CT.core })],
+    [
+      "_rels/.rels",
+      relationships([
+        [REL.officeDocument, "word/document.xml"],
+        [REL.coreProperties, "docProps/core.xml"],
+      ]),
+    ],
+    ["docProps/core.xml", coreProperties(title)],
+    ["word/_rels/document.xml.rels", relationships([[REL.styles, "styles.xml"]])],
+    ["word/document.xml", documentXml],
+    ["word/styles.xml", contractStylesXml()],
+  ]);
+}
+
 function contractDocumentXml(): string {
   const heading = (text: string) => wParagraph([text], "Heading1");
   const body = [
@@ -193,9 +218,7 @@ function contractDocumentXml(): string {
     wParagraph([`Signature: ${SAMPLE_CONTRACT_ANCHORS.signature}`]),
     wParagraph([`Date: ${SAMPLE_CONTRACT_ANCHORS.date}`]),
   ].join("");
-  const section =
-    '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>';
-  return `${XML_DECL}<w:document xmlns:w="${NS.w}" xmlns:r="${NS.officeRels}"><w:body>${body}${section}</w:body></w:document>`;
+  return wDocument(body);
 }
 
 function contractStylesXml(): string {
@@ -214,20 +237,7 @@ function contractStylesXml(): string {
 }
 
 export async function buildSampleContractDocx(): Promise<Buffer> {
-  return zipParts([
-    ["[Content_Types].xml", contentTypes({ "word/document.xml": CT.docxMain, "word/styles.xml": CT.docxStyles, "docProps/core.xml": CT.core })],
-    [
-      "_rels/.rels",
-      relationships([
-        [REL.officeDocument, "word/document.xml"],
-        [REL.coreProperties, "docProps/core.xml"],
-      ]),
-    ],
-    ["docProps/core.xml", coreProperties("Services Agreement")],
-    ["word/_rels/document.xml.rels", relationships([[REL.styles, "styles.xml"]])],
-    ["word/document.xml", contractDocumentXml()],
-    ["word/styles.xml", contractStylesXml()],
-  ]);
+  return docxPackage("Services Agreement", contractDocumentXml());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,26 +278,11 @@ function invoiceDocumentXml(): string {
     wParagraph(["{^invoice.paid}Please pay within 30 days to IBAN {provider.iban}, quoting {invoice.number}.{/invoice.paid}"]),
     wParagraph(["{#invoice.paid}Paid in full: thank you.{/invoice.paid}"]),
   ].join("");
-  const section =
-    '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>';
-  return `${XML_DECL}<w:document xmlns:w="${NS.w}" xmlns:r="${NS.officeRels}"><w:body>${body}${section}</w:body></w:document>`;
+  return wDocument(body);
 }
 
 export async function buildSampleInvoiceDocx(): Promise<Buffer> {
-  return zipParts([
-    ["[Content_Types].xml", contentTypes({ "word/document.xml": CT.docxMain, "word/styles.xml": CT.docxStyles, "docProps/core.xml": CT.core })],
-    [
-      "_rels/.rels",
-      relationships([
-        [REL.officeDocument, "word/document.xml"],
-        [REL.coreProperties, "docProps/core.xml"],
-      ]),
-    ],
-    ["docProps/core.xml", coreProperties("Invoice")],
-    ["word/_rels/document.xml.rels", relationships([[REL.styles, "styles.xml"]])],
-    ["word/document.xml", invoiceDocumentXml()],
-    ["word/styles.xml", contractStylesXml()],
-  ]);
+  return docxPackage("Invoice", invoiceDocumentXml());
 }
 
 // ---------------------------------------------------------------------------------------------

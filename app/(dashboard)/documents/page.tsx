@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Pager } from "@/components/pager";
-import { Badge, DataTable, FilterSelect, PageHeader, formatDate } from "@/components/ui";
+import { Badge, DataTable, FilterSelect, PageHeader, SearchForm, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { listDocuments } from "@/lib/esign/list";
 import { DOCUMENT_STATUSES } from "@/lib/esign/responses";
 import { sql } from "@/lib/db/sql";
+import { pageLinks, pageOf } from "@/lib/dashboard/list-params";
 
 export const metadata: Metadata = { title: "Documents" };
 
@@ -17,14 +18,14 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
   const { org, role } = await requireDashboard();
   const params = await searchParams;
   const status = DOCUMENT_STATUSES.find((s) => s === params.status);
-  const page = Math.max(1, Number(params.page) || 1);
+  const page = pageOf(params.page);
   const { results, totalRecords } = await listDocuments(await sql(), org.id, {
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
     status,
     query: params.q || undefined,
   });
-  const href = (p: number) => `/documents?${new URLSearchParams({ ...(status ? { status } : {}), ...(params.q ? { q: params.q } : {}), page: String(p) })}`;
+  const href = pageLinks("/documents", { status, q: params.q });
   return (
     <>
       <PageHeader title="Documents" description="Documents out for signature, signed, voided or declined.">
@@ -39,22 +40,10 @@ export default async function DocumentsPage({ searchParams }: { searchParams: Pr
           </span>
         ) : null}
       </PageHeader>
-      <form className="mb-4 flex flex-wrap items-end gap-3" role="search">
-        <label className="min-w-0 flex-1 basis-48">
-          <span className="text-sm font-medium">Search by name</span>
-          <input name="q" defaultValue={params.q} className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
-        </label>
+      <SearchForm label="Search by name" defaultValue={params.q}>
         <FilterSelect label="Status" name="status" options={DOCUMENT_STATUSES} value={status} anyLabel="All" />
-        <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium">Apply</button>
-      </form>
-      <DataTable columns={["Name", "Status", "Signers", "Created"]}>
-        {results.length === 0 ? (
-          <tr>
-            <td colSpan={4} className="px-4 py-8 text-center text-slate-500">
-              No documents yet.
-            </td>
-          </tr>
-        ) : null}
+      </SearchForm>
+      <DataTable columns={["Name", "Status", "Signers", "Created"]} empty={results.length ? null : "No documents yet."}>
         {results.map((d) => (
           <tr key={d.id} className="border-b border-slate-100 last:border-0">
             <td className="px-4 py-2">

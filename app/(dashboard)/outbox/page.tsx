@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Pager } from "@/components/pager";
-import { Badge, DataTable, PageHeader, formatDate } from "@/components/ui";
+import { Badge, DataTable, PageHeader, SearchForm, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
+import { pageLinks, pageOf } from "@/lib/dashboard/list-params";
 import { db } from "@/lib/db/client";
 import { listOutbox } from "@/lib/mail/outbox";
 import { AdminOnly, TransportBanner } from "./parts";
@@ -16,34 +17,19 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
   if (role !== "administrator") return <AdminOnly />;
   const params = await searchParams;
   const search = params.q?.trim().slice(0, 320) || undefined;
-  const page = Math.max(1, Number(params.page) || 1);
+  const page = pageOf(params.page);
   const { results, totalRecords } = await listOutbox(await db(), { orgId: org.id, search, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
-  const href = (p: number) => `/outbox?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(p) })}`;
+  const href = pageLinks("/outbox", { q: search });
   return (
     <>
       <PageHeader title="Outbox" description="Every email Quire sent for this workspace, newest first." />
       <TransportBanner />
-      <form className="mb-4 flex flex-wrap items-end gap-3" role="search">
-        <label className="min-w-0 flex-1 basis-48">
-          <span className="text-sm font-medium">Search by recipient</span>
-          <input
-            name="q"
-            type="search"
-            defaultValue={search}
-            placeholder="name@example.com"
-            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
-          />
-        </label>
-        <button className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium">Search</button>
-      </form>
-      <DataTable minWidth="40rem" columns={["To", "Subject", "Kind", "Time", "Transport"]}>
-        {results.length === 0 ? (
-          <tr>
-            <td colSpan={5} className="px-4 py-8 text-center text-slate-500">
-              {search ? `No emails to “${search}”.` : "No emails yet."}
-            </td>
-          </tr>
-        ) : null}
+      <SearchForm label="Search by recipient" type="search" defaultValue={search} placeholder="name@example.com" submitLabel="Search" />
+      <DataTable
+        minWidth="40rem"
+        columns={["To", "Subject", "Kind", "Time", "Transport"]}
+        empty={results.length ? null : search ? `No emails to “${search}”.` : "No emails yet."}
+      >
         {results.map((m) => (
           <tr key={m.id} className="border-b border-slate-100 last:border-0">
             <td className="max-w-[14rem] truncate px-4 py-2" title={m.to}>

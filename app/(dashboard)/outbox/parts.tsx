@@ -1,17 +1,10 @@
-import { Card, PageHeader } from "@/components/ui";
+import { RoleRefusal } from "@/components/ui";
 import { getConfig } from "@/lib/config";
 
 // The outbox holds signing links, which work like passwords: administrators only.
 export function AdminOnly() {
   return (
-    <>
-      <PageHeader title="Outbox" />
-      <Card>
-        <p role="alert" className="text-sm text-slate-700">
-          Only administrators can view the outbox. Its emails contain signing links, which let anyone who has them sign.
-        </p>
-      </Card>
-    </>
+    <RoleRefusal title="Outbox">Only administrators can view the outbox. Its emails contain signing links, which let anyone who has them sign.</RoleRefusal>
   );
 }
 

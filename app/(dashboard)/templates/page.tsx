@@ -10,6 +10,7 @@ import { Card, DataTable, PageHeader, formatDate } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { getConfig } from "@/lib/config";
 import { SENDERS } from "@/lib/auth/roles";
+import { pageOf, tagIdsOf } from "@/lib/dashboard/list-params";
 import { db } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
@@ -37,11 +38,11 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
   const client = await db();
   const folderId = params.folder && isUuid(params.folder) ? params.folder : undefined;
   const folder = folderId ? await getFolder(client, org.id, folderId).catch((e) => (e instanceof NotFoundError ? notFound() : Promise.reject(e))) : null;
-  const selectedTags = (Array.isArray(params.tag) ? params.tag : params.tag ? [params.tag] : []).filter((t) => isUuid(t));
+  const selectedTags = tagIdsOf(params.tag);
   const sort = (SORT_COLUMNS as readonly string[]).includes(params.sort ?? "") ? (params.sort as SortColumn) : "name";
   const order = params.order === "desc" ? "desc" : "asc";
   const view = params.view === "list" ? "list" : "grid";
-  const page = Math.max(1, Number(params.page) || 1);
+  const page = pageOf(params.page);
   // A search looks through every folder; browsing shows one folder's children.
   const searching = Boolean(params.q) || selectedTags.length > 0;
   const [{ results, totalRecords }, tags] = await Promise.all([

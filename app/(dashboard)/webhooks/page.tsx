@@ -5,6 +5,7 @@ import { Badge, Card, DataTable, FilterSelect, PageHeader, formatDate } from "@/
 import { NewWebhookCard } from "@/components/webhooks/new-webhook-card";
 import { StatusBadge, WebhookPanel } from "@/components/webhooks/webhook-panel";
 import { requireDashboard } from "@/lib/auth/dashboard";
+import { pageLinks, pageOf } from "@/lib/dashboard/list-params";
 import { db } from "@/lib/db/client";
 import { listDeliveries } from "@/lib/webhooks/delivery-admin";
 import { AVAILABLE_EVENTS, getWebhook, listWebhooks } from "@/lib/webhooks/webhooks";
@@ -27,12 +28,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   const selected = selectedId ? await getWebhook(client, org.id, { id: selectedId }) : null;
   const status = STATUSES.find((s) => s === params.status);
   const event = AVAILABLE_EVENTS.find((e) => e === params.event);
-  const page = Math.max(1, Number(params.page) || 1);
+  const page = pageOf(params.page);
   const log = selected
     ? await listDeliveries(client, org.id, { id: selected.id }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status, eventType: event })
     : null;
-  const href = (p: number) =>
-    `/webhooks?${new URLSearchParams({ ...(selected ? { webhook: selected.id } : {}), ...(status ? { status } : {}), ...(event ? { event } : {}), page: String(p) })}`;
+  const href = pageLinks("/webhooks", { webhook: selected?.id, status, event });
   const events = [...AVAILABLE_EVENTS];
 
   return (
@@ -66,17 +66,16 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                 <input type="hidden" name="webhook" value={selected.id} />
                 <FilterSelect label="Status" name="status" options={STATUSES} value={status} />
                 <FilterSelect label="Event" name="event" options={events} value={event} />
-                <button className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium">Filter</button>
+                <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium">
+                  Filter
+                </button>
               </form>
             </div>
-            <DataTable minWidth="44rem" columns={["Time", "Event", "URL", "Status", "Attempts", "HTTP"]}>
-              {log.results.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="px-4 py-8 text-center text-slate-500">
-                    {status || event ? "No deliveries match." : "No deliveries yet. Send a test to see one here."}
-                  </td>
-                </tr>
-              ) : null}
+            <DataTable
+              minWidth="44rem"
+              columns={["Time", "Event", "URL", "Status", "Attempts", "HTTP"]}
+              empty={log.results.length ? null : status || event ? "No deliveries match." : "No deliveries yet. Send a test to see one here."}
+            >
               {log.results.map((d) => (
                 <tr key={d.id} data-testid="delivery-row" className="border-b border-slate-100 last:border-0">
                   <td className="whitespace-nowrap px-4 py-2">

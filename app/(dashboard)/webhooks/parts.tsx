@@ -1,16 +1,11 @@
-import { Card, PageHeader } from "@/components/ui";
+import { RoleRefusal } from "@/components/ui";
 
 // Webhook secrets sign what Quire sends; webhook endpoints are administrator-only in the API as well.
 export function AdminOnly() {
   return (
-    <>
-      <PageHeader title="Webhooks" />
-      <Card>
-        <p role="alert" className="text-sm text-slate-700">
-          Only administrators can manage webhooks. A webhook’s secret lets a receiver trust events from Quire, and its delivery log holds document details, so
-          both stay with administrators.
-        </p>
-      </Card>
-    </>
+    <RoleRefusal title="Webhooks">
+      Only administrators can manage webhooks. A webhook’s secret lets a receiver trust events from Quire, and its delivery log holds document details, so both
+      stay with administrators.
+    </RoleRefusal>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { BulkSendForm } from "@/components/documents/bulk-send-form";
-import { Card, PageHeader } from "@/components/ui";
+import { PageHeader, RoleRefusal } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
@@ -11,14 +11,7 @@ export const metadata: Metadata = { title: "Bulk send" };
 export default async function BulkSendPage() {
   const { org, role } = await requireDashboard();
   if (!SENDERS.includes(role)) {
-    return (
-      <>
-        <PageHeader title="Bulk send" />
-        <Card>
-          <p className="text-sm text-slate-600">Only administrators and contributors can send documents for signing.</p>
-        </Card>
-      </>
-    );
+    return <RoleRefusal title="Bulk send">Only administrators and contributors can send documents for signing.</RoleRefusal>;
   }
   const layouts = await listLayouts(await db(), org.id);
   return (

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { NewDocumentForm } from "@/components/documents/new-document-form";
-import { Card, PageHeader } from "@/components/ui";
+import { PageHeader, RoleRefusal } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { listDeliverables } from "@/lib/deliverables/list";
@@ -16,14 +16,7 @@ export default async function NewDocumentPage({ searchParams }: { searchParams: 
   const { org, role } = await requireDashboard();
   const { deliverableId } = await searchParams;
   if (!SENDERS.includes(role)) {
-    return (
-      <>
-        <PageHeader title="Send for signing" />
-        <Card>
-          <p className="text-sm text-slate-600">Only administrators and contributors can send documents for signing.</p>
-        </Card>
-      </>
-    );
+    return <RoleRefusal title="Send for signing">Only administrators and contributors can send documents for signing.</RoleRefusal>;
   }
   const { results } = await listDeliverables(await sql(), org.id, { limit: 100, offset: 0, showTags: false, selectedTags: [] });
   const layouts = await listLayouts(await db(), org.id);

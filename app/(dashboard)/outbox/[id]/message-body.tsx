@@ -39,6 +39,7 @@ export function MessageBody({ html, text }: { html: string; text: string }) {
           <iframe title="Email HTML" sandbox="allow-popups allow-popups-to-escape-sandbox" srcDoc={html} className="block h-[32rem] w-full rounded-b-lg" />
         </div>
       ) : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the ARIA tabs pattern: a panel of plain, sideways-scrolling text is reached (and scrolled) by Tab.
         <div role="tabpanel" id="panel-text" aria-labelledby="tab-text" tabIndex={0}>
           <pre className="overflow-x-auto whitespace-pre-wrap break-words p-4 text-sm">{text}</pre>
         </div>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { FieldPlacer } from "@/components/documents/field-placer";
-import { Card, PageHeader } from "@/components/ui";
+import { PageHeader, RoleRefusal } from "@/components/ui";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { SENDERS } from "@/lib/auth/roles";
 import { draftLayout } from "@/lib/esign/draft-fields";
@@ -14,14 +14,7 @@ export default async function PrepareDocumentPage({ params }: { params: Promise<
   const { org, role } = await requireDashboard();
   const { id } = await params;
   if (!SENDERS.includes(role)) {
-    return (
-      <>
-        <PageHeader title="Place fields" />
-        <Card>
-          <p className="text-sm text-slate-600">Only administrators and contributors can prepare documents for signing.</p>
-        </Card>
-      </>
-    );
+    return <RoleRefusal title="Place fields">Only administrators and contributors can prepare documents for signing.</RoleRefusal>;
   }
   const layout = await draftLayout(await esignDeps(), org.id, id).catch((err) => {
     if (err instanceof NotFoundError) notFound();
