@@ -1,7 +1,7 @@
 // npm run bench -- --only generation: the sample Services Agreement filled and converted, beside its
 // floors measured in the same run (a raw docxtemplater fill, a raw warm LibreOffice conversion over
 // UNO) and a real peer on the same machine: Carbone 3.8.2, which also drives LibreOffice.
-// Database: the embedded PGlite, or PostgreSQL with QUIRE_BENCH_DB=postgres.
+// Quire is measured on each database asked for (--db; both by default, PostgreSQL when reachable).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -109,12 +109,38 @@ async function benchCarbone(contract: Buffer, total: number): Promise<Throughput
   return rows;
 }
 
-export async function benchGeneration(requests: number) {
+const DB_NAMES: Record<TestDatabase, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
+
+/** Quire's create with PDF over HTTP on one database: p50 one at a time, then documents/s at each client count. */
+async function benchQuireCreate(kind: TestDatabase, runs: number, total: number): Promise<{ create: Timing; rows: Throughput[] }> {
+  const { server, stop } = await startQuireServer(kind, { extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true", LIBREOFFICE_POOL_SIZE: String(POOL) } });
+  try {
+    const headers = { authorization: `Bearer ${server.seed.keys.user}`, "x-service-org-id": server.seed.orgId, "content-type": "application/json" };
+    const found = await fetch(`${server.baseUrl}/template-item?type=template&query=services%20agreement`, { headers }).then((r) => r.json());
+    const templateId = found.data.results[0].id as string;
+    const body = JSON.stringify({ name: "Bench deliverable", templateId, variables: CONTRACT_VARIABLES });
+    const createOne = async () => {
+      const res = await fetch(`${server.baseUrl}/v1/deliverable`, { method: "POST", headers, body });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+    };
+    const create = await time(`Quire create with PDF over HTTP (POST /v1/deliverable)`, createOne, runs);
+    // The server's process tree (Next.js, soffice, helpers): the bench's own fetch calls are not Quire's cost.
+    const rows: Throughput[] = [];
+    for (const clients of CLIENTS) rows.push(await throughput(clients, total, createOne, childrenCpuMs));
+    return { create, rows };
+  } finally {
+    await stop();
+  }
+}
+
+/** Quire's create on each database in `kinds`, beside one set of floors and the peer measured in the same run. */
+export async function benchGeneration(requests: number, kinds: TestDatabase[]) {
   const N = Math.min(requests, 50);
   const TOTAL = 40;
-  const kind = (process.env.QUIRE_BENCH_DB === "postgres" ? "postgres" : "pglite") as TestDatabase;
-  const db = kind === "postgres" ? "PostgreSQL" : "PGlite";
-  console.log(`\n## Generation on the sample contract (DOCX), ${N} runs each, ${db}, pool of ${POOL} warm LibreOffice processes`);
+  console.log(
+    `\n## Generation on the sample contract (DOCX), ${N} runs each, ${kinds.map((k) => DB_NAMES[k]).join(" and ")}, pool of ${POOL} warm LibreOffice processes`,
+  );
   const { buildSampleContractDocx } = await import("../lib/templates/samples");
   const { DOCXTEMPLATER_OPTIONS } = await import("../lib/templates/inspect");
   const { renderTemplate } = await import("../lib/deliverables/render");
@@ -142,52 +168,39 @@ export async function benchGeneration(requests: number) {
   const rawThroughput = await throughput(8, TOTAL, convertRaw, ownAndChildrenCpuMs);
   await raw.close();
 
-  const quireRows: Throughput[] = [];
-  let create: Timing | undefined;
-  const { server, stop } = await startQuireServer(kind, { extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true", LIBREOFFICE_POOL_SIZE: String(POOL) } });
-  try {
-    const headers = { authorization: `Bearer ${server.seed.keys.user}`, "x-service-org-id": server.seed.orgId, "content-type": "application/json" };
-    const found = await fetch(`${server.baseUrl}/template-item?type=template&query=services%20agreement`, { headers }).then((r) => r.json());
-    const templateId = found.data.results[0].id as string;
-    const body = JSON.stringify({ name: "Bench deliverable", templateId, variables: CONTRACT_VARIABLES });
-    const createOne = async () => {
-      const res = await fetch(`${server.baseUrl}/v1/deliverable`, { method: "POST", headers, body });
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-      await res.arrayBuffer();
-    };
-    create = await time("Quire create with PDF over HTTP (POST /v1/deliverable)", createOne, N);
-    // The server's process tree (Next.js, soffice, helpers): the bench's own fetch calls are not Quire's cost.
-    for (const clients of CLIENTS) quireRows.push(await throughput(clients, TOTAL, createOne, childrenCpuMs));
-  } finally {
-    await stop();
-  }
+  const quire: { db: string; create: Timing; rows: Throughput[] }[] = [];
+  for (const kind of kinds) quire.push({ db: DB_NAMES[kind], ...(await benchQuireCreate(kind, N, TOTAL)) });
   const carboneRows = await benchCarbone(contract, TOTAL);
 
-  printTable([rawFill, quireFill, rawConvert, create]);
+  printTable([rawFill, quireFill, rawConvert, ...quire.map((q) => ({ ...q.create, label: `${q.create.label}, ${q.db}` }))]);
   console.log(
     `\nRaw conversion, ${POOL} warm processes, 8 concurrent: ${rawThroughput.perSecond.toFixed(1)} documents/s, ${rawThroughput.cpuPerDocMs.toFixed(1)} ms CPU/document`,
   );
-  printThroughput("Quire create with PDF (server process tree CPU)", quireRows);
+  for (const q of quire) printThroughput(`Quire create with PDF on ${q.db} (server process tree CPU)`, q.rows);
   printThroughput(`Carbone 3.8.2, ${POOL} LibreOffice factories (bench process and its children CPU)`, carboneRows);
-  recordGenerationFigures(db, { rawFill, quireFill, rawConvert, create, rawThroughput, quireRows, carboneRows });
+  recordFillFigure(rawFill, quireFill);
+  for (const q of quire) recordGenerationFigures(q.db, { rawFill, rawConvert, create: q.create, rawThroughput, quireRows: q.rows, carboneRows });
 }
 
 type Timing = Awaited<ReturnType<typeof time>>;
 
-function recordGenerationFigures(
-  db: string,
-  f: { rawFill: Timing; quireFill: Timing; rawConvert: Timing; create: Timing; rawThroughput: Throughput; quireRows: Throughput[]; carboneRows: Throughput[] },
-): void {
-  const floor = f.rawFill.p50 + f.rawConvert.p50;
+function recordFillFigure(rawFill: Timing, quireFill: Timing): void {
   recordFigure({
     section: SECTION,
     db: "",
     measure: "Quire fill in-process, p50",
-    quire: f.quireFill.p50,
+    quire: quireFill.p50,
     unit: "ms",
-    floor: f.rawFill.p50,
+    floor: rawFill.p50,
     floorLabel: "raw docxtemplater fill",
   });
+}
+
+function recordGenerationFigures(
+  db: string,
+  f: { rawFill: Timing; rawConvert: Timing; create: Timing; rawThroughput: Throughput; quireRows: Throughput[]; carboneRows: Throughput[] },
+): void {
+  const floor = f.rawFill.p50 + f.rawConvert.p50;
   recordFigure({
     section: SECTION,
     db,

@@ -174,7 +174,10 @@ async function runSections() {
   if (values.only !== undefined && !["listing", "generation", "sealing", "webhooks", "load", "soak"].includes(values.only))
     throw new Error(`--only must be listing, generation, sealing, webhooks, load or soak, not ${values.only}`);
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  if (values.only === "generation") return benchGeneration(REQUESTS);
+  if (values.only === "generation") {
+    const kinds: TestDatabase[] = values.db === "both" ? ["pglite", "postgres"] : [values.db as TestDatabase];
+    return benchGeneration(REQUESTS, (await postgresReachable()) ? kinds : kinds.filter((k) => k === "pglite"));
+  }
   if (values.only === "sealing") return benchSealing();
   if (values.only === "webhooks") return benchWebhooks(REQUESTS, values.db);
   if (values.only === "soak") return benchSoak(values.db === "pglite" ? "pglite" : "postgres", Number(values["soak-minutes"]));
@@ -192,7 +195,7 @@ async function runSections() {
     const self = (...args: string[]) =>
       execFileSync(process.execPath, [...process.execArgv, __filename, "--requests", String(REQUESTS), ...args], { cwd: root, stdio: "inherit" });
     if (values.only !== "generation") for (const kind of ["pglite", "postgres"]) self("--db", kind, "--only", "listing");
-    if (values.only !== "listing") self("--only", "generation");
+    if (values.only !== "listing") self("--only", "generation", "--db", "both");
     if (values.only === undefined) self("--only", "sealing");
     if (values.only === undefined) self("--only", "webhooks");
     if (values.only === undefined)

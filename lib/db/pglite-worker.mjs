@@ -5,8 +5,10 @@
 // chunk of its own; tsx and vitest run the file as it is.
 import { parentPort, workerData } from "node:worker_threads";
 import { messages, PGlite, TransactionAbortedError } from "@electric-sql/pglite";
+import { PreparedStatements } from "./pglite-prepared.mjs";
 
 const pglite = await PGlite.create(workerData.dataDir);
+const prepared = new PreparedStatements(pglite);
 /** Open transactions by id: the callback PGlite runs stays pending until the main thread ends it. */
 const transactions = new Map();
 const identity = (text) => text;
@@ -16,11 +18,15 @@ function rawParsers(types) {
   return types ? Object.fromEntries(types.map((t) => [t, identity])) : undefined;
 }
 
-function target(txId) {
-  if (txId === undefined) return pglite;
+function openTransaction(txId) {
   const open = transactions.get(txId);
   if (!open) throw new Error(`transaction ${txId} is not open`);
-  return open.tx;
+  if (open.closed) throw new Error("Transaction is closed");
+  return open;
+}
+
+function target(txId) {
+  return txId === undefined ? pglite : openTransaction(txId).tx;
 }
 
 function begin(txId) {
@@ -57,7 +63,9 @@ async function handle(message) {
   switch (message.op) {
     case "query": {
       const options = { rowMode: message.rowMode, parsers: rawParsers(message.rawTypes) };
-      const { rows, fields, affectedRows } = await target(message.txId).query(message.sql, message.params, options);
+      const inTransaction = message.txId !== undefined;
+      if (inTransaction) openTransaction(message.txId);
+      const { rows, fields, affectedRows } = await prepared.query(message.sql, message.params, options, inTransaction);
       return { rows, fields, affectedRows };
     }
     case "exec":
@@ -66,8 +74,12 @@ async function handle(message) {
       return begin(message.txId);
     case "end":
       return end(message.txId, message.commit);
-    case "txRollback":
-      return target(message.txId).rollback();
+    case "txRollback": {
+      const open = openTransaction(message.txId);
+      await open.tx.rollback();
+      open.closed = true;
+      return;
+    }
     case "close":
       return pglite.close();
     default:

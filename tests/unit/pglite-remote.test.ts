@@ -115,6 +115,39 @@ describe("the embedded database on its own thread", () => {
     }
   });
 
+  it("prepares each text once and still answers like PGlite: new parameters, a changed table, an evicted statement, errors", async () => {
+    await remote.exec("CREATE TABLE prep (id int PRIMARY KEY, v text)");
+    await local.exec("CREATE TABLE prep (id int PRIMARY KEY, v text)");
+    const insert = "INSERT INTO prep VALUES ($1, $2) RETURNING *";
+    // Past PostgreSQL's five custom plans, so the cached generic plan answers too; NULL and a number as text.
+    for (let i = 0; i < 12; i++) {
+      const params = [i, i % 3 === 0 ? null : `v${i}`];
+      expect((await remote.query(insert, params)).rows).toEqual((await local.query(insert, params)).rows);
+    }
+    const duplicate = await remote.query(insert, [1, "again"]).catch((e: unknown) => e);
+    expect(duplicate).toMatchObject({ code: "23505", query: insert, params: [1, "again"] });
+    expect((await remote.query(insert, [100, "after the error"])).rows).toEqual([{ id: 100, v: "after the error" }]);
+    // A column added under a prepared SELECT *: prepared afresh, the new column answered.
+    const all = "SELECT * FROM prep WHERE id = $1";
+    expect((await remote.query(all, [100])).rows).toEqual([{ id: 100, v: "after the error" }]);
+    await remote.exec("ALTER TABLE prep ADD COLUMN extra int DEFAULT 7");
+    expect((await remote.query(all, [100])).rows).toEqual([{ id: 100, v: "after the error", extra: 7 }]);
+    // More distinct texts than are kept prepared: the first is closed, then prepared again when it returns.
+    for (let i = 0; i < 300; i++) expect((await remote.query(`SELECT $1::int + ${i} AS n`, [1])).rows).toEqual([{ n: 1 + i }]);
+    expect((await remote.query("SELECT $1::int + 0 AS n", [41])).rows).toEqual([{ n: 41 }]);
+    // A text that fails to parse is not kept: the same text fails the same way every time.
+    for (let i = 0; i < 2; i++) expect(await remote.query("SELECT FROM WHERE $1", [1]).catch((e: unknown) => e)).toMatchObject({ code: "42601" });
+    // Inside a transaction a failed statement aborts it, prepared or not, and the rollback leaves nothing.
+    const inside = await remote
+      .transaction(async (tx) => {
+        await tx.query(insert, [200, "rolled back"]);
+        await tx.query(insert, [1, "duplicate"]);
+      })
+      .catch((e: unknown) => e);
+    expect(inside).toMatchObject({ code: "23505" });
+    expect((await remote.query(all, [200])).rows).toEqual([]);
+  });
+
   it("fails every call clearly once the thread is gone, instead of hanging", async () => {
     const db = await openPGliteWorker("memory://");
     await db.close();
