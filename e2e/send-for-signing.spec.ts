@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import { api } from "./esign";
 import { expect, logIn, test } from "./fixtures";
 
 async function agreementPdf(): Promise<string> {
@@ -148,4 +149,26 @@ test("a file over the 25 MB signing limit is refused before it is sent", async (
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("send a deliverable for signing: it is chosen by its labelled select and becomes the document", async ({ page, quire }) => {
+  const templates = await api(quire)("/template-item?type=template&query=services%20agreement");
+  const name = `Signable deliverable ${Date.now()}`;
+  const created = await api(quire)("/v1/deliverable", {
+    method: "POST",
+    body: { name, templateId: templates.json.data.results[0].id, variables: [{ placeholder: "{ClientName}", mimeType: "text", text: "Initech LLC" }] },
+  });
+  expect(created.status, created.text).toBe(200);
+
+  await logIn(page, quire);
+  await page.goto("/documents/new");
+  await page.getByRole("tab", { name: "A deliverable" }).click();
+  const select = page.getByLabel("Deliverable", { exact: true });
+  await expect(select).toBeVisible();
+  await select.selectOption({ label: name });
+  await page.getByLabel("Signer 1 name").fill("Dana Deliverable");
+  await page.getByLabel("Signer 1 email").fill(`dana.${Date.now()}@example.com`);
+  await page.getByRole("button", { name: "Continue to fields" }).click();
+  await expect(page).toHaveURL(/\/documents\/[0-9a-f-]{36}\/prepare$/, { timeout: 30_000 });
+  await expect(page.getByText(name).first()).toBeVisible();
 });

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // `npm test`: every suite, the way CI runs it, ending with one summary line.
-//   build -> unit (vitest) -> integration on PGlite -> integration on PostgreSQL -> browser (Playwright)
-// Integration and browser suites start the built server and talk to it over HTTP.
+//   build -> unit (vitest) -> integration on PGlite and on PostgreSQL, side by side -> browser (Playwright)
+// Integration and browser suites start the built server and talk to it over HTTP. The two integration
+// halves share nothing (each has its own server, database, ports and temp dirs) and spend much of their
+// time waiting on servers and LibreOffice, so they run at once; each writes its log to .test-output/
+// and the logs are printed whole, one after the other, when both are done.
 // Env: QUIRE_TEST_SKIP_BUILD=1 reuses .next; QUIRE_TEST_ONLY=unit,integration-pglite,... picks phases;
 //      QUIRE_TEST_POSTGRES_URL overrides the admin URL of the PostgreSQL used for tests.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +22,19 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 function run(cmd, args, extraEnv = {}) {
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
   return r.status ?? 1;
+}
+
+/** run() in the background, its output to `logFile`: resolves with the exit status. */
+function runToFile(cmd, args, extraEnv, logFile) {
+  const fd = fs.openSync(logFile, "w");
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", fd, fd], env: { ...env, ...extraEnv } });
+    child.on("error", () => resolve(1));
+    child.on("close", (code) => {
+      fs.closeSync(fd);
+      resolve(code ?? 1);
+    });
+  });
 }
 
 function prepare() {
@@ -46,8 +62,20 @@ const phases = [
   { id: "check", title: "Format, lint, import layers and types (npm run check)", cmd: ["npm", ["run", "check"]] },
   { id: "build", title: "Build (Prisma client, type check, Next.js)", cmd: ["npm", ["run", "build"]], skip: env.QUIRE_TEST_SKIP_BUILD === "1" },
   { id: "unit", title: "Unit tests", vitest: "unit" },
-  { id: "integration-pglite", title: "Integration tests over HTTP on embedded PGlite", vitest: "integration", env: { QUIRE_TEST_DB: "pglite" } },
-  { id: "integration-postgres", title: "Integration tests over HTTP on PostgreSQL", vitest: "integration", env: { QUIRE_TEST_DB: "postgres" } },
+  {
+    id: "integration-pglite",
+    title: "Integration tests over HTTP on embedded PGlite",
+    vitest: "integration",
+    env: { QUIRE_TEST_DB: "pglite" },
+    together: "integration",
+  },
+  {
+    id: "integration-postgres",
+    title: "Integration tests over HTTP on PostgreSQL",
+    vitest: "integration",
+    env: { QUIRE_TEST_DB: "postgres" },
+    together: "integration",
+  },
   { id: "e2e", title: "Browser tests (Playwright, Chromium)", playwright: true, env: { QUIRE_TEST_DB: "pglite" } },
 ];
 
@@ -56,25 +84,17 @@ prepare();
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
-for (const phase of phases) {
-  if (phase.skip || (only && !only.includes(phase.id) && phase.id !== "build")) continue;
-  console.log(`\n=== ${phase.title} ===`);
-  const started = Date.now();
-  let status;
-  let counts = null;
-  const report = path.join(out, `${phase.id}.json`);
-  fs.rmSync(report, { force: true });
-  if (phase.cmd) {
-    status = run(phase.cmd[0], phase.cmd[1], phase.env);
-  } else if (phase.vitest) {
-    status = run(bin("vitest"), ["run", "--project", phase.vitest, "--reporter=default", "--reporter=json", `--outputFile=${report}`], phase.env);
-    if (fs.existsSync(report)) counts = vitestCounts(report);
-  } else {
-    // playwright.config.ts writes its JSON report to .test-output/e2e.json (= report).
-    status = run(bin("playwright"), ["test"], phase.env);
-    if (fs.existsSync(report)) counts = playwrightCounts(report);
-  }
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+function command(phase, report) {
+  if (phase.cmd) return phase.cmd;
+  if (phase.vitest) return [bin("vitest"), ["run", "--project", phase.vitest, "--reporter=default", "--reporter=json", `--outputFile=${report}`]];
+  // playwright.config.ts writes its JSON report to .test-output/e2e.json (= report).
+  return [bin("playwright"), ["test"]];
+}
+
+/** Adds a finished phase to the totals and the summary; false when nothing after it can run. */
+function record(phase, status, seconds, report) {
+  const counts = phase.cmd || !fs.existsSync(report) ? null : phase.vitest ? vitestCounts(report) : playwrightCounts(report);
   if (counts) {
     // A suite that exited non-zero without a failing test (crash, setup error) still counts as a failure.
     if (status !== 0 && counts.failed === 0) counts.failed = 1;
@@ -84,11 +104,50 @@ for (const phase of phases) {
     lines.push(
       `${phase.id.padEnd(22)} ${status === 0 ? "ok  " : "FAIL"} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds}s)`,
     );
-  } else {
-    if (status !== 0) totals.failed += 1;
-    lines.push(`${phase.id.padEnd(22)} ${status === 0 ? "ok  " : "FAIL"} (${seconds}s)`);
-    if (phase.id === "build" && status !== 0) break; // nothing else can run without a build
+    return true;
   }
+  if (status !== 0) totals.failed += 1;
+  lines.push(`${phase.id.padEnd(22)} ${status === 0 ? "ok  " : "FAIL"} (${seconds}s)`);
+  return !(phase.id === "build" && status !== 0); // nothing else can run without a build
+}
+
+const reportOf = (phase) => {
+  const report = path.join(out, `${phase.id}.json`);
+  fs.rmSync(report, { force: true });
+  return report;
+};
+const chosen = phases.filter((phase) => !phase.skip && (!only || only.includes(phase.id) || phase.id === "build"));
+for (let i = 0; i < chosen.length; i++) {
+  const phase = chosen[i];
+  let end = i + 1;
+  while (phase.together && end < chosen.length && chosen[end].together === phase.together) end++;
+  const group = chosen.slice(i, end);
+  if (group.length > 1) {
+    console.log(`\n=== ${group.map((p) => p.title).join(" | ")} (at once; logs follow when both are done) ===`);
+    const started = Date.now();
+    const runs = await Promise.all(
+      group.map(async (p) => {
+        const report = reportOf(p);
+        const log = path.join(out, `${p.id}.log`);
+        const [cmd, args] = command(p, report);
+        const status = await runToFile(cmd, args, p.env, log);
+        return { p, status, seconds: ((Date.now() - started) / 1000).toFixed(1), report, log };
+      }),
+    );
+    for (const r of runs) {
+      console.log(`\n=== ${r.p.title} (${r.seconds}s) ===`);
+      process.stdout.write(fs.readFileSync(r.log, "utf8"));
+      record(r.p, r.status, r.seconds, r.report);
+    }
+    i += group.length - 1;
+    continue;
+  }
+  console.log(`\n=== ${phase.title} ===`);
+  const started = Date.now();
+  const report = reportOf(phase);
+  const [cmd, args] = command(phase, report);
+  const status = run(cmd, args, phase.env);
+  if (!record(phase, status, ((Date.now() - started) / 1000).toFixed(1), report)) break;
 }
 
 console.log(`\n=== Summary ===\n${lines.join("\n")}`);

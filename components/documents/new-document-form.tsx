@@ -3,6 +3,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { SelectField } from "@/components/fields";
 import { FormMessage } from "@/components/ui";
 import { type LayoutChoice, LayoutSelect, SignerRow } from "./send-parts";
 import { catalogues, LANGUAGES, type Language } from "@/lib/i18n";
@@ -161,20 +162,13 @@ export function NewDocumentForm({
             />
           </label>
         ) : deliverables.length ? (
-          <label className="block">
-            <span className="text-sm font-medium">Deliverable</span>
-            <select
-              value={deliverableId}
-              onChange={(e) => setDeliverableId(e.target.value)}
-              className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
-            >
-              {deliverables.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField label="Deliverable" value={deliverableId} onChange={(e) => setDeliverableId(e.target.value)}>
+            {deliverables.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </SelectField>
         ) : (
           <p className="text-sm text-slate-600">No deliverables yet: generate one from a template first, or upload a file.</p>
         )}

@@ -1,6 +1,7 @@
 "use client";
 // Pieces of the send forms (components/documents/new-document-form.tsx, bulk-send-form.tsx): the choice of
 // a saved layout, and one signer's name and email.
+import { SelectField } from "@/components/fields";
 
 export interface LayoutChoice {
   id: string;
@@ -11,20 +12,13 @@ export interface LayoutChoice {
 /** The saved layouts, each named with its roles in signing order. */
 export function LayoutSelect({ layouts, value, onChange }: { layouts: LayoutChoice[]; value: string; onChange: (id: string) => void }) {
   return (
-    <label className="block">
-      <span className="text-sm font-medium">Saved layout</span>
-      <select
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
-      >
-        {layouts.map((l) => (
-          <option key={l.id} value={l.id}>
-            {l.name} ({l.roles.join(", ")})
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField label="Saved layout" value={value} onChange={(e) => onChange(e.target.value)}>
+      {layouts.map((l) => (
+        <option key={l.id} value={l.id}>
+          {l.name} ({l.roles.join(", ")})
+        </option>
+      ))}
+    </SelectField>
   );
 }
 

@@ -4,7 +4,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { removeLogoAction, saveBrandingAction, uploadLogoAction } from "@/lib/dashboard/actions/settings";
-import { FieldError, type FieldErrors, FormActions, TextField } from "./fields";
+import { FieldError, type FieldErrors, FormActions, TextField } from "@/components/fields";
 
 export interface BrandingView {
   accent: string | null;

@@ -4,7 +4,7 @@
 import { useState, useTransition } from "react";
 import { saveSigningSettingsAction } from "@/lib/dashboard/actions/settings";
 import type { SigningSettingsView } from "@/lib/esign/settings";
-import { CheckboxField, FieldError, FormActions, SelectField, type FieldErrors } from "./fields";
+import { CheckboxField, FieldError, FormActions, SelectField, type FieldErrors } from "@/components/fields";
 
 type Flags = Pick<SigningSettingsView, "enabled" | "allowExternalIdv" | "allowIdentityOverride" | "defaultChannel" | "allowChannelOverride">;
 

@@ -6,7 +6,7 @@ import { addIdentityProviderAction, removeIdentityProviderAction } from "@/lib/d
 import { Badge, FormMessage } from "@/components/ui";
 import { useConfirm } from "@/components/confirm";
 import type { SigningSettingsView } from "@/lib/esign/settings";
-import { FormActions, SelectField, TextAreaField, TextField, type FieldErrors } from "./fields";
+import { FormActions, SelectField, TextAreaField, TextField, type FieldErrors } from "@/components/fields";
 
 type ProviderRow = SigningSettingsView["identityProviders"][number];
 type Kind = "jwks" | "pem" | "hs256";

@@ -3,7 +3,7 @@
 import { useState, useTransition } from "react";
 import { saveDefaultLanguageAction } from "@/lib/dashboard/actions/settings";
 import { catalogues, LANGUAGES, type Language } from "@/lib/i18n";
-import { FormActions, SelectField } from "./fields";
+import { FormActions, SelectField } from "@/components/fields";
 
 export function LanguageForm({ initial, readOnly }: { initial: Language; readOnly: boolean }) {
   const [language, setLanguage] = useState<Language>(initial);

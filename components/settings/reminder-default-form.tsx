@@ -2,7 +2,7 @@
 // The organization's default reminder interval: sends that give no reminderDays take it.
 import { useState, useTransition } from "react";
 import { saveReminderDefaultAction } from "@/lib/dashboard/actions/settings";
-import { FormActions, TextField, type FieldErrors } from "./fields";
+import { FormActions, TextField, type FieldErrors } from "@/components/fields";
 
 export function ReminderDefaultForm({ initial, readOnly }: { initial: number; readOnly: boolean }) {
   const [days, setDays] = useState(String(initial));

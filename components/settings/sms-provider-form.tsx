@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { saveSmsProviderAction } from "@/lib/dashboard/actions/settings";
 import { Badge } from "@/components/ui";
 import type { SigningSettingsView } from "@/lib/esign/settings";
-import { FormActions, SelectField, TextField, type FieldErrors } from "./fields";
+import { FormActions, SelectField, TextField, type FieldErrors } from "@/components/fields";
 
 type Provider = SigningSettingsView["sms"]["provider"];
 

@@ -10,7 +10,7 @@ const { serialize } = protocol;
 /** Distinct statement texts kept prepared; the least recently used is closed beyond this (Prisma's IN lists vary). */
 const MAX_STATEMENTS = 256;
 /** PostgreSQL's answer when a table changed under a cached plan's result: the statement is prepared afresh once. */
-const CACHED_PLAN_CHANGED = "0A000";
+const planChanged = (err) => err instanceof messages.DatabaseError && err.code === "0A000" && /cached plan/.test(err.message);
 
 function concat(parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -45,7 +45,7 @@ export class PreparedStatements {
       try {
         return await this.#execute(await this.#prepared(sql), params, options);
       } catch (err) {
-        if (!(err instanceof messages.DatabaseError) || err.code !== CACHED_PLAN_CHANGED) throw err;
+        if (!planChanged(err)) throw err;
         await this.#close(sql);
         // Inside a transaction the error has aborted it: the caller sees it, the next use prepares afresh.
         if (inTransaction) throw err;

@@ -1,5 +1,5 @@
 "use client";
-// Form pieces of the settings page: labelled controls with their validation message beside them.
+// The form kit: labelled controls with their hint and validation message beside them (settings, sending).
 import { useId } from "react";
 import { FormMessage } from "@/components/ui";
 

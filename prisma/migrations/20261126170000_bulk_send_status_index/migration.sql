@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "bulk_send_status_idx" ON "bulk_send"("status");
