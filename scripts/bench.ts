@@ -89,7 +89,7 @@ async function benchListing(kind: TestDatabase) {
         ),
       );
       rows.push(
-        await atDeliverables("deliverables: raw SQL, page with tags + count", (offset) =>
+        await atDeliverables("deliverables: raw SQL, page with tags + counter", (offset) =>
           Promise.all([
             runner.query(
               `SELECT d.*, u.email, (SELECT json_agg(t.*) FROM deliverable_tag dt JOIN tag t ON t.id = dt."tagId" WHERE dt."deliverableId" = d.id) AS tags
@@ -97,7 +97,8 @@ async function benchListing(kind: TestDatabase) {
                JOIN "user" u ON u.id = d."createdBy" ORDER BY d."createdOn" DESC, d.id DESC`,
               [seed.orgId],
             ),
-            runner.query(`SELECT count(*)::int FROM deliverable WHERE "orgId" = $1::uuid AND "isActive"`, [seed.orgId]),
+            // The total as Quire keeps it: the counter row its triggers maintain (lib/deliverables/list.ts).
+            runner.query(`SELECT deliverables::int FROM org_usage WHERE "orgId" = $1::uuid`, [seed.orgId]),
           ]),
         ),
       );
@@ -153,7 +154,7 @@ async function benchListing(kind: TestDatabase) {
     quire: httpDeliverables.p50,
     unit: "ms",
     floor: rawDeliverables.p50,
-    floorLabel,
+    floorLabel: "raw SQL, page + counter",
     goal: { op: "<=", value: 1.3, on: "ratio" },
   });
 }

@@ -81,6 +81,18 @@ function tagsOf(cells: TagCell[] | undefined): TagJson[] {
     .sort((a, b) => a.label.localeCompare(b.label));
 }
 
+/**
+ * The list's total. Unfiltered it is the organization's active deliverables, which the org_usage
+ * counter row holds exactly (its triggers count every insert, soft delete and restore): one row read
+ * instead of counting them all (issue 17: 0.12 ms against 1.36 ms for 10,000 on PostgreSQL).
+ */
+function totalOf(sql: SqlRunner, orgId: string, q: DeliverableListQuery, where: { sql: string; params: unknown[] }) {
+  if (!q.query && q.selectedTags.length === 0) {
+    return sql.query<{ total: number }>(`SELECT coalesce((SELECT deliverables FROM org_usage WHERE "orgId" = $1::uuid), 0)::int AS total`, [orgId]);
+  }
+  return sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM deliverable d WHERE ${where.sql}`, where.params);
+}
+
 export async function listDeliverables(sql: SqlRunner, orgId: string, q: DeliverableListQuery) {
   const where = whereOf(orgId, q);
   const n = where.params.length;
@@ -97,7 +109,7 @@ export async function listDeliverables(sql: SqlRunner, orgId: string, q: Deliver
        ${orderOf(q, "p")}`,
       [...where.params, q.limit, q.offset],
     ),
-    sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM deliverable d WHERE ${where.sql}`, where.params),
+    totalOf(sql, orgId, q, where),
   ]);
   return {
     results: rows.map((r) => ({

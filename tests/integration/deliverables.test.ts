@@ -417,11 +417,16 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
   });
 
   it("soft-deletes: not listed, not readable, not downloadable", async () => {
+    // The unfiltered total is the organization's counter row; it must drop with the delete, like a count would.
+    const totalBefore = (await viewer("/v1/deliverable?limit=1")).json.data.totalRecords;
     const res = await user(`/v1/deliverable/${ids[6]}`, { method: "DELETE" });
     expect(res.json).toEqual({ data: { message: expect.any(String), deliverableId: ids[6] } });
     expect((await viewer(`/v1/deliverable/${ids[6]}`)).status).toBe(404);
     expect((await download(`/v1/deliverable/file/pdf/${ids[6]}`)).status).toBe(404);
     expect((await viewer("/v1/deliverable?query=Listed%206")).json.data.totalRecords).toBe(0);
+    const after = (await viewer("/v1/deliverable?limit=100")).json.data;
+    expect(after.totalRecords).toBe(totalBefore - 1);
+    if (after.totalRecords <= 100) expect(after.results.length).toBe(after.totalRecords);
   });
 
   it("lets viewers read but never download; the source needs hasFileDownload", async () => {
