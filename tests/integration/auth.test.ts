@@ -110,9 +110,9 @@ describe("rate limiting per key", () => {
 describe("seed", () => {
   it("is idempotent: a rerun keeps the organization and rotates the keys", async () => {
     // Its own organization: rotating the shared fixtures' keys would break other test files.
-    const before = runSeedAgainst(quire, ["--org", "rotation"]);
+    const before = await runSeedAgainst(quire, ["--org", "rotation"]);
     expect((await as(baseUrl, before, "contributor")("/api/whoami")).status).toBe(200);
-    const again = runSeedAgainst(quire, ["--org", "rotation"]);
+    const again = await runSeedAgainst(quire, ["--org", "rotation"]);
     expect(again.orgId).toBe(before.orgId);
     expect(again.login.email).toBe(before.login.email);
     expect((await as(baseUrl, again, "contributor")("/api/whoami")).status).toBe(200);

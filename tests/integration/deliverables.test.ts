@@ -231,7 +231,7 @@ describe("POST /v1/deliverable", () => {
   });
 
   it("enforces the deliverable quota", async () => {
-    const small = runSeedAgainst(quire, ["--org", "quota", "--plan", JSON.stringify({ maxDeliverables: 1 })]);
+    const small = await runSeedAgainst(quire, ["--org", "quota", "--plan", JSON.stringify({ maxDeliverables: 1 })]);
     const f = new FormData();
     f.set("file", new Blob([new Uint8Array(buildDocx(["Hello {Name}"]))]), "q.docx");
     const tid = (await as(baseUrl, small, "administrator")("/template", { method: "POST", body: f })).json.data.id;
@@ -253,7 +253,7 @@ describe("POST /v1/deliverable", () => {
 
   it("enforces the storage quota, counting templates and every stored deliverable file", async () => {
     const plan = async (maxStorageBytes: number) => {
-      const seeded = runSeedAgainst(quire, ["--org", "storage-quota", "--plan", JSON.stringify({ maxStorageBytes })]);
+      const seeded = await runSeedAgainst(quire, ["--org", "storage-quota", "--plan", JSON.stringify({ maxStorageBytes })]);
       // The seed CLI blocks this process; keep-alive sockets the server closed meanwhile fail once, on GETs.
       for (let i = 0; i < 3; i++) await fetch(`${baseUrl}/api/health`).catch(() => {});
       return seeded;
@@ -432,7 +432,7 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
   it("lets viewers read but never download; the source needs hasFileDownload", async () => {
     expect((await download(`/v1/deliverable/file/pdf/${ids[1]}`, "viewer")).status).toBe(403);
     expect((await download(`/v1/deliverable/file/${ids[1]}`, "viewer")).status).toBe(403);
-    const locked = runSeedAgainst(quire, ["--org", "nodownload", "--plan", JSON.stringify({ hasFileDownload: false })]);
+    const locked = await runSeedAgainst(quire, ["--org", "nodownload", "--plan", JSON.stringify({ hasFileDownload: false })]);
     const f = new FormData();
     f.set("file", new Blob([new Uint8Array(buildDocx(["Hi {Name}"]))]), "n.docx");
     const tid = (await as(baseUrl, locked, "administrator")("/template", { method: "POST", body: f })).json.data.id;

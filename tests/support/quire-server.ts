@@ -1,10 +1,11 @@
 // Starts the built Quire server for tests: a fresh database (embedded PGlite in a temp DATA_DIR, or
 // a new database on the local PostgreSQL), seeded through the real seed CLI, on a free port.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
 import type { SeedResult } from "@/lib/orgs/seed";
 import { persistedSecret } from "@/lib/config";
@@ -49,14 +50,28 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+const seedCommand = (args: string[]) => [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", ...args];
+const seedResult = (stdout: string) => JSON.parse(stdout.trim().split("\n").pop() as string) as SeedResult;
+
+/** The seed CLI, waited for synchronously: only before a server starts (it blocks the event loop). */
 export function runSeed(env: Record<string, string | undefined>, args: string[] = []): SeedResult {
-  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", ...args], {
-    cwd: ROOT,
-    env: env as NodeJS.ProcessEnv,
-    encoding: "utf8",
-  });
+  const result = spawnSync(process.execPath, seedCommand(args), { cwd: ROOT, env: env as NodeJS.ProcessEnv, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`seed failed (${result.status}): ${result.stderr}`);
-  return JSON.parse(result.stdout.trim().split("\n").pop() as string) as SeedResult;
+  return seedResult(result.stdout);
+}
+
+/**
+ * The seed CLI while a server runs, without blocking the event loop: a loop blocked for seconds cannot
+ * retire keep-alive sockets the server has closed meanwhile, and the test's next POST went out on one
+ * ("other side closed") under load.
+ */
+export async function runSeedInBackground(env: Record<string, string | undefined>, args: string[] = []): Promise<SeedResult> {
+  const { stdout } = await promisify(execFile)(process.execPath, seedCommand(args), { cwd: ROOT, env: env as NodeJS.ProcessEnv, encoding: "utf8" }).catch(
+    (err: { code?: number; stderr?: string }) => {
+      throw new Error(`seed failed (${err.code}): ${err.stderr}`);
+    },
+  );
+  return seedResult(stdout);
 }
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
