@@ -188,7 +188,9 @@ describe(`request ids and access logs (${process.env.QUIRE_TEST_DB ?? "pglite"})
 
     await accessLines((await call(baseUrl, "/api/whoami", { headers: { "x-request-id": "obs-last" } })).headers.get("x-request-id")!);
     const text = logText();
-    const secrets = { apiKey, keySecret: apiKey.split("_").pop()!, cookie: "cookie-secret-value-0123456789abcdef", token, session };
+    // The secret is everything after `qk_<12 hex>_`; base64url may itself contain "_", so no split.
+    const keySecret = /^qk_[0-9a-f]{12}_(.{43})$/.exec(apiKey)![1];
+    const secrets = { apiKey, keySecret, cookie: "cookie-secret-value-0123456789abcdef", token, session };
     for (const [name, value] of Object.entries(secrets)) expect([name, text.includes(value)]).toEqual([name, false]);
     // Six digits could hide inside a timestamp: look for the code standing alone.
     expect(new RegExp(`(?<![0-9])${code}(?![0-9])`).test(text)).toBe(false);
