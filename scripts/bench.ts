@@ -71,7 +71,7 @@ async function benchListing(kind: TestDatabase) {
       await fillWorkspace(client, seed.orgId, { templates: TEMPLATES, deliverables: DELIVERABLES });
       // The floors: the page and its total, as two plain statements on the driver (the best one can do).
       rows.push(
-        await at("templates: raw SQL, page + count", (offset) =>
+        await at("templates: raw SQL, page + counter", (offset) =>
           Promise.all([
             runner.query(
               `SELECT t.id, t.name, t.description, t."isActive", t."folderId", t."createdBy", u.email, t."fileSize", t."fileType", t."createdOn", t."updatedOn"
@@ -79,7 +79,8 @@ async function benchListing(kind: TestDatabase) {
                WHERE t."orgId" = $1::uuid AND t."isActive" ORDER BY lower(t.name), t.id LIMIT ${LIMIT} OFFSET ${offset}`,
               [seed.orgId],
             ),
-            runner.query(`SELECT count(*)::int FROM template WHERE "orgId" = $1::uuid AND "isActive"`, [seed.orgId]),
+            // The total as Quire keeps it: the counter row the template triggers maintain (lib/templates/listing.ts).
+            runner.query(`SELECT templates::int FROM org_usage WHERE "orgId" = $1::uuid`, [seed.orgId]),
           ]),
         ),
       );
@@ -127,7 +128,7 @@ async function benchListing(kind: TestDatabase) {
   printTable(rows);
   const [rawTemplates, inProcess, rawDeliverables, httpTemplates, httpDeliverables] = rows;
   const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
-  const floorLabel = "raw SQL, page + count";
+  const floorLabel = "raw SQL, page + counter";
   recordFigure({
     section: "lists",
     db,
@@ -154,7 +155,7 @@ async function benchListing(kind: TestDatabase) {
     quire: httpDeliverables.p50,
     unit: "ms",
     floor: rawDeliverables.p50,
-    floorLabel: "raw SQL, page + counter",
+    floorLabel,
     goal: { op: "<=", value: 1.3, on: "ratio" },
   });
 }

@@ -174,7 +174,11 @@ export async function listTemplateItems(
           ORDER BY ${TEMPLATE_SORT_SQL[input.column0 ?? "name"]} ${direction}, t.id ${direction}
           LIMIT ${input.limit} OFFSET ${input.offset})`),
       ),
-      run<{ total: number }>(db, Prisma.sql`SELECT count(*)::int AS total FROM template t WHERE ${where}`),
+      // Unfiltered, the total is the counter row the template triggers keep (org_usage.templates):
+      // one row instead of counting every template.
+      input.selectedTags.length === 0 && !input.query
+        ? run<{ total: number }>(db, Prisma.sql`SELECT coalesce((SELECT templates FROM org_usage WHERE "orgId" = ${orgId}::uuid), 0)::int AS total`)
+        : run<{ total: number }>(db, Prisma.sql`SELECT count(*)::int AS total FROM template t WHERE ${where}`),
     ]);
     rows = page;
     totalRecords = counted?.total ?? 0;
