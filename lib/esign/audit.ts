@@ -5,7 +5,9 @@
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import type { SqlRunner } from "@/lib/db/sql";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+const { sql, join, raw } = Prisma;
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -103,14 +105,17 @@ export function verifyAuditChain(entries: (HashedEntry & { previousHash: string;
   return -1;
 }
 
-/** The lock that serialises appends per document: two writers would otherwise chain from the same predecessor. */
-const APPEND_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('audit:' || $1::text))`;
 /**
- * Taken first: the document's row. State changes lock that row (FOR UPDATE) before appending; an
- * append that took the advisory lock first and then, inserting its entry, needed the row's key share
- * would deadlock with them (a signer's first view against a void or a decline). One order for all.
+ * The two locks an append takes, in one statement and in this order. First the document's row: state
+ * changes lock that row (FOR UPDATE) before appending, and an append that took the advisory lock first
+ * and then, inserting its entry, needed the row's key share would deadlock with them (a signer's first
+ * view against a void or a decline). Then the advisory lock that serialises appends per document (two
+ * writers would otherwise chain from the same predecessor). The order holds because a subquery with a
+ * locking clause is never flattened: its rows are locked before the outer SELECT calls the function.
+ * The newest entry is read in a later statement, whose snapshot sees whatever the lock waited for.
  */
-const ROW_LOCK_SQL = `SELECT 1 FROM signing_document WHERE id = $1::uuid FOR NO KEY UPDATE`;
+const LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtext('audit:' || d.id::text))
+  FROM (SELECT id FROM signing_document WHERE id = $1::uuid FOR NO KEY UPDATE) d`;
 
 /** The entry that follows `last` (the document's newest entry, or none), with its place and hashes. */
 function nextEntry(documentId: string, input: AuditInput, at: Date, last: { seq: number; currentHash: string } | null) {
@@ -130,44 +135,54 @@ function nextEntry(documentId: string, input: AuditInput, at: Date, last: { seq:
   return { seq: (last?.seq ?? 0) + 1, json: { ...entry, previousHash, currentHash: chainHash(previousHash, entry) } };
 }
 
+/**
+ * Takes an append's locks ahead of it, for a transaction that writes a signer's rows before it
+ * appends: a signature locks the document and then writes its recipient, so writing the recipient
+ * first and the document second would deadlock with it. The append itself takes them again (a no-op).
+ */
+export async function lockForAppend(tx: Prisma.TransactionClient, documentId: string): Promise<void> {
+  await tx.$executeRawUnsafe(LOCK_SQL, documentId);
+}
+
 /** Appends one entry. Call inside the transaction that makes the change it records. */
 export async function appendAudit(tx: Prisma.TransactionClient, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
-  await tx.$executeRawUnsafe(ROW_LOCK_SQL, documentId);
-  await tx.$executeRawUnsafe(APPEND_LOCK_SQL, documentId);
+  await tx.$executeRawUnsafe(LOCK_SQL, documentId);
   const last = await tx.auditEntry.findFirst({ where: { documentId }, orderBy: { seq: "desc" }, select: { seq: true, currentHash: true } });
   const { seq, json } = nextEntry(documentId, input, at, last);
   await tx.auditEntry.create({ data: { ...json, seq, timestamp: at, details: json.details as Prisma.InputJsonValue } });
   return json;
 }
 
-/** appendAudit on the driver (lib/db/sql.ts), for hot paths that write without Prisma; same lock, same chain. */
-export async function appendAuditSql(tx: SqlRunner, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
-  await tx.query(ROW_LOCK_SQL, [documentId]);
-  await tx.query(APPEND_LOCK_SQL, [documentId]);
+/**
+ * appendAudit on the driver (lib/db/sql.ts), for hot paths that write without Prisma; same locks, same
+ * chain. `alongside`: the change the entry records, as data-modifying statements that run in the
+ * entry's INSERT (as WITH clauses), after the locks: a change and its entry cost one round trip.
+ */
+export async function appendAuditSql(
+  tx: SqlRunner,
+  documentId: string,
+  input: AuditInput,
+  opts: { at?: Date; alongside?: Prisma.Sql[] } = {},
+): Promise<AuditEntryJson> {
+  const at = opts.at ?? new Date();
+  await tx.query(LOCK_SQL, [documentId]);
   const [last] = await tx.query<{ seq: number; currentHash: string }>(
     `SELECT "seq", "currentHash" FROM "audit_entry" WHERE "documentId" = $1 ORDER BY "seq" DESC LIMIT 1`,
     [documentId],
   );
   const { seq, json } = nextEntry(documentId, input, at, last ?? null);
-  await tx.query(
-    `INSERT INTO "audit_entry" ("id", "documentId", "seq", "actionType", "timestamp", "recipientId", "userId", "ip", "userAgent", "details", "hashVersion", "previousHash", "currentHash")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13)`,
-    [
-      json.id,
-      documentId,
-      seq,
-      json.actionType,
-      at,
-      json.recipientId,
-      json.userId,
-      json.ip,
-      json.userAgent,
-      JSON.stringify(json.details),
-      json.hashVersion,
-      json.previousHash,
-      json.currentHash,
-    ],
-  );
+  const insert = sql`
+    INSERT INTO "audit_entry" ("id", "documentId", "seq", "actionType", "timestamp", "recipientId", "userId", "ip", "userAgent", "details", "hashVersion", "previousHash", "currentHash")
+    VALUES (${json.id}::uuid, ${documentId}::uuid, ${seq}, ${json.actionType}, ${at}, ${json.recipientId}::uuid, ${json.userId}::uuid, ${json.ip}, ${json.userAgent},
+            ${JSON.stringify(json.details)}::jsonb, ${json.hashVersion}, ${json.previousHash}, ${json.currentHash})`;
+  const alongside = opts.alongside ?? [];
+  const statement = alongside.length
+    ? sql`WITH ${join(
+        alongside.map((write, i) => sql`${raw(`change${i}`)} AS (${write})`),
+        ", ",
+      )} ${insert}`
+    : insert;
+  await tx.query(statement.text, statement.values);
   return json;
 }
 

@@ -3,7 +3,7 @@
 // sender resends (with an alert to the sender at 5 and at 20). Codes are stored as keyed hashes.
 import crypto from "node:crypto";
 import { now } from "@/lib/clock";
-import { appendAudit } from "@/lib/esign/audit";
+import { appendAudit, lockForAppend } from "@/lib/esign/audit";
 import type { EsignDeps, MailMessage } from "@/lib/esign/types";
 import { recipientStatuses } from "@/lib/esign/recipients";
 import { e164, smsPasscodesThisMonth } from "@/lib/esign/identity";
@@ -137,6 +137,7 @@ export async function verifyPasscode(deps: PasscodeDeps, token: string, code: st
   const { recipient, doc, channel } = await passcodeSigner(deps, token);
   const at = now();
   const outcome = await deps.db.$transaction(async (tx): Promise<VerifyOutcome> => {
+    await lockForAppend(tx, doc.id); // the document before its signer, as a signature takes them
     if ((await lockSigner(tx, recipient.id)).lockedAt) throw lockedError();
     // Only the newest code counts: asking for a new one retires the older ones.
     const latest = await tx.signerPasscode.findFirst({ where: { recipientId: recipient.id }, orderBy: { createdOn: "desc" } });

@@ -20,7 +20,7 @@ import {
   SigningRuleError,
 } from "@/lib/esign/errors";
 import { resolveIdentity, settingsFromRow, smsPasscodesThisMonth, type ResolvedIdentity, type SigningSettingsRow } from "@/lib/esign/identity";
-import type { DocumentStatus } from "@/lib/generated/prisma/client";
+import { type DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { hashToken, signingLinkToken } from "@/lib/esign/tokens";
 import type { Plan } from "@/lib/auth/roles";
@@ -99,28 +99,31 @@ export async function issueSigningUrl(
     token = signingLinkToken(deps.linkSecret, recipient.id);
     expiresAt = doc.expiresAt;
   }
-  // Set per request: a request without returnUrl clears the earlier one (4.3).
-  // On the driver, not Prisma: this is an integrator's hot path (issue 17), three statements and the audit append.
-  await deps.sql.transaction(async (tx) => {
-    await tx.query(`UPDATE "signing_recipient" SET "returnUrl" = $2 WHERE "id" = $1`, [recipient.id, input.returnUrl ?? null]);
-    if (singleUse) {
-      await tx.query(`INSERT INTO "signing_url_grant" ("id", "recipientId", "tokenHash", "mode", "expiresAt") VALUES ($1, $2, $3, $4, $5)`, [
-        crypto.randomUUID(),
-        recipient.id,
-        hashToken(token),
-        identity.mode,
-        expiresAt,
-      ]);
-    }
-    await appendAuditSql(tx, doc.id, {
-      actionType: "signing_url_issued",
-      recipientId: recipient.id,
-      userId: actor.userId,
-      ip: meta.ip,
-      userAgent: meta.userAgent,
-      details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) },
-    });
-  });
+  // Set per request: a request without returnUrl clears the earlier one (4.3). The recipient's row and
+  // the grant are written in the audit entry's statement, after its locks (the document's row first,
+  // as every state change takes them): on the driver, one round trip for the change and its entry, since
+  // this is an integrator's hot path (issue 17).
+  const changes = [Prisma.sql`UPDATE "signing_recipient" SET "returnUrl" = ${input.returnUrl ?? null} WHERE "id" = ${recipient.id}::uuid`];
+  if (singleUse)
+    changes.push(
+      Prisma.sql`INSERT INTO "signing_url_grant" ("id", "recipientId", "tokenHash", "mode", "expiresAt")
+                 VALUES (${crypto.randomUUID()}::uuid, ${recipient.id}::uuid, ${hashToken(token)}, ${identity.mode}, ${expiresAt})`,
+    );
+  await deps.sql.transaction((tx) =>
+    appendAuditSql(
+      tx,
+      doc.id,
+      {
+        actionType: "signing_url_issued",
+        recipientId: recipient.id,
+        userId: actor.userId,
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) },
+      },
+      { alongside: changes },
+    ),
+  );
   return {
     url: signingUrl(deps.baseUrl, token),
     expiresAt: expiresAt?.toISOString() ?? null,

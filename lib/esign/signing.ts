@@ -2,7 +2,7 @@
 // queues the document's completion in its own transaction (lib/esign/completion.ts: seal, record,
 // event, emails, durable and exactly once) and runs it at once.
 import { now } from "@/lib/clock";
-import { appendAudit } from "@/lib/esign/audit";
+import { appendAudit, lockForAppend } from "@/lib/esign/audit";
 import { type CompletionDeps, enqueueCompletion, runCompletion } from "@/lib/esign/completion";
 import { recordSigningEvent } from "@/lib/esign/events";
 import type { EsignDeps } from "@/lib/esign/types";
@@ -118,6 +118,7 @@ export async function openSigningSession(
   if (state === "ready" && !recipient.viewedAt) {
     await deps.db.$transaction(async (tx) => {
       // First open only (compare-and-set): concurrent opens record one view and one event.
+      await lockForAppend(tx, doc.id);
       const viewedAt = new Date();
       const { count } = await tx.signingRecipient.updateMany({ where: { id: recipient.id, viewedAt: null }, data: { viewedAt } });
       if (count === 0) return;

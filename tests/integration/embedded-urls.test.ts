@@ -3,11 +3,13 @@
 // signing page, never in the URL), turn and state errors, expiresAt, single-use links (consumed on
 // open, about five minutes, then 410) and the deprecated endpoint's headers, checks and audit.
 import crypto from "node:crypto";
+import pg from "pg";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { as, call } from "../support/helpers";
+import { type ApiReply, as, call } from "../support/helpers";
 import { orgWith, prepareDoc, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
 import { expectSigningError } from "../support/embedded-expect";
 import { verifyAuditChain } from "@/lib/esign/audit";
+import { until } from "../support/crash";
 
 const server = inject("quire");
 const { baseUrl } = server;
@@ -297,5 +299,53 @@ describe("the audit chain under concurrent writers", () => {
     expect(trail.filter((e: { actionType: string }) => e.actionType === "signing_url_issued")).toHaveLength(18);
     expect(trail.filter((e: { actionType: string }) => e.actionType === "resent")).toHaveLength(6);
     expect(verifyAuditChain(trail)).toBe(-1);
+  });
+});
+
+describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("a signing URL or a first view beside a change that holds the document", () => {
+  /** Locks the document's row as a signature does, waits for `request` to queue behind it, then writes the recipient and commits. */
+  async function behindAChange(documentId: string, recipientId: string, request: () => Promise<ApiReply<any>>) {
+    const holder = new pg.Client({ connectionString: server.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`SELECT id FROM signing_document WHERE id = $1 FOR UPDATE`, [documentId]);
+      const reply = request();
+      await until(
+        "the request to wait for the document's row",
+        async () =>
+          Number(
+            (await holder.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n,
+          ) >= 1,
+        30_000,
+      );
+      // Had the request written the recipient before waiting, this would deadlock and one side would fail.
+      await holder.query(`UPDATE signing_recipient SET "returnUrl" = 'https://held.example/' WHERE id = $1`, [recipientId]);
+      await holder.query("COMMIT");
+      return { reply: await reply, row: (await holder.query(`SELECT "returnUrl", "viewedAt" FROM signing_recipient WHERE id = $1`, [recipientId])).rows[0] };
+    } finally {
+      await holder.query("ROLLBACK").catch(() => {});
+      await holder.end();
+    }
+  }
+
+  it("a signer's first view waits for the document's row before it marks the recipient viewed", async () => {
+    const { documentId, ids } = await sent([{ name: "Vic", email: "vic@example.com", signingOrder: 1 }]);
+    const link = await urlOf(documentId, { recipientId: ids[0] });
+    expect(link.status, link.text).toBe(200);
+    const { reply, row } = await behindAChange(documentId, ids[0], () => signerPage(tokenOfUrl(link.json.data.results.url)));
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.json.data.state).toBe("ready");
+    expect(row.viewedAt).toBeInstanceOf(Date);
+  });
+
+  it("a signing URL waits for the document's row before it writes the recipient's", async () => {
+    const { documentId, ids } = await sent([{ name: "Ann", email: "ann@example.com", signingOrder: 1 }]);
+    const { reply, row } = await behindAChange(documentId, ids[0], () =>
+      urlOf(documentId, { recipientId: ids[0], returnUrl: "https://partner.example/after" }),
+    );
+    expect(reply.status, reply.text).toBe(200);
+    // The request ran after the change: its returnUrl is the one kept.
+    expect(row.returnUrl).toBe("https://partner.example/after");
   });
 });
