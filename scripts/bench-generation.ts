@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import PizZip from "pizzip";
 import { startQuireServer, type TestDatabase } from "../tests/support/quire-server";
-import { childrenCpuMs, CONTRACT_VARIABLES, printTable, recordFigure, time } from "./bench-shared";
+import { childrenCpuMs, CONTRACT_VARIABLES, httpRequest, printTable, recordFigure, time } from "./bench-shared";
 
 /** Quire's default pool size (lib/config.ts): one warm soffice per core. Every floor and peer gets as many. */
 const POOL = Math.max(1, os.availableParallelism());
@@ -120,9 +120,8 @@ async function benchQuireCreate(kind: TestDatabase, runs: number, total: number)
     const templateId = found.data.results[0].id as string;
     const body = JSON.stringify({ name: "Bench deliverable", templateId, variables: CONTRACT_VARIABLES });
     const createOne = async () => {
-      const res = await fetch(`${server.baseUrl}/v1/deliverable`, { method: "POST", headers, body });
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-      await res.arrayBuffer();
+      const res = await httpRequest(`${server.baseUrl}/v1/deliverable`, { method: "POST", headers, body });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.toString()}`);
     };
     const create = await time(`Quire create with PDF over HTTP (POST /v1/deliverable)`, createOne, runs);
     // The server's process tree (Next.js, soffice, helpers): the bench's own fetch calls are not Quire's cost.

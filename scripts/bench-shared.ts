@@ -3,8 +3,32 @@ import fs from "node:fs";
 import os from "node:os";
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
+import http from "node:http";
 import pg from "pg";
 import { POSTGRES_ADMIN_URL } from "../tests/support/quire-server";
+
+/**
+ * One HTTP request on a kept-alive connection, body read whole: the client for every latency the bench
+ * times. Not fetch(): on the 2-core machine undici's fetch added 2-3 ms of client time to each request
+ * (GET /api/health p50 6.3 ms by fetch, 4.4 ms by node:http, 2026-11-26), time that is the bench's own and
+ * not the server's. Each caller gets its own socket from the pool (one per concurrent request).
+ */
+const benchAgent = new http.Agent({ keepAlive: true });
+export function httpRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent: benchAgent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
+}
 
 /** The variables for the sample Services Agreement: text, html and a repeated row. */
 export const CONTRACT_VARIABLES = [

@@ -28,7 +28,7 @@ import { benchGeneration } from "./bench-generation";
 import { benchLoad } from "./bench-load";
 import { benchSealing } from "./bench-sealing";
 import { benchSoak } from "./bench-soak";
-import { fillWorkspace, postgresReachable, printSummary, printTable, recordFigure, time, type Timing } from "./bench-shared";
+import { fillWorkspace, httpRequest, postgresReachable, printSummary, printTable, recordFigure, time, type Timing } from "./bench-shared";
 import { benchWebhooks } from "./bench-webhooks";
 
 const { values } = parseArgs({
@@ -110,16 +110,14 @@ async function benchListing(kind: TestDatabase) {
     const headers = { authorization: `Bearer ${server.seed.keys.viewer}`, "x-service-org-id": server.seed.orgId };
     rows.push(
       await at("GET /template-item over HTTP", async (offset) => {
-        const res = await fetch(`${server.baseUrl}/template-item?type=template&limit=${LIMIT}&offset=${offset}&column0=name&order0=asc`, { headers });
+        const res = await httpRequest(`${server.baseUrl}/template-item?type=template&limit=${LIMIT}&offset=${offset}&column0=name&order0=asc`, { headers });
         if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-        await res.arrayBuffer();
       }),
     );
     rows.push(
       await atDeliverables("GET /v1/deliverable over HTTP", async (offset) => {
-        const res = await fetch(`${server.baseUrl}/v1/deliverable?limit=${LIMIT}&offset=${offset}&showTags=true`, { headers });
+        const res = await httpRequest(`${server.baseUrl}/v1/deliverable?limit=${LIMIT}&offset=${offset}&showTags=true`, { headers });
         if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-        await res.arrayBuffer();
       }),
     );
   } finally {
