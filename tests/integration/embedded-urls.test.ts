@@ -304,7 +304,7 @@ describe("the audit chain under concurrent writers", () => {
 
 describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("a signing URL or a first view beside a change that holds the document", () => {
   /** Locks the document's row as a signature does, waits for `request` to queue behind it, then writes the recipient and commits. */
-  async function behindAChange(documentId: string, recipientId: string, request: () => Promise<ApiReply<any>>) {
+  async function behindAChange(documentId: string, recipientId: string, request: () => Promise<ApiReply<{ data: { state?: string } }>>) {
     const holder = new pg.Client({ connectionString: server.env.DATABASE_URL });
     await holder.connect();
     try {
