@@ -1,6 +1,7 @@
 // The deliverable list (the API's and the dashboard's) in two plain statements, page and count
 // (issue 17): Prisma's include of creator, template and tags cost several times the SQL itself. The JSON
 // is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
+import { activeCount } from "@/lib/db/org-usage";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { type TagJson, tagJson } from "@/lib/tags/tags";
 
@@ -86,17 +87,16 @@ function tagsOf(cells: TagCell[] | undefined): TagJson[] {
  * counter row holds exactly (its triggers count every insert, soft delete and restore): one row read
  * instead of counting them all (issue 17: 0.12 ms against 1.36 ms for 10,000 on PostgreSQL).
  */
-function totalOf(sql: SqlRunner, orgId: string, q: DeliverableListQuery, where: { sql: string; params: unknown[] }) {
-  if (!q.query && q.selectedTags.length === 0) {
-    return sql.query<{ total: number }>(`SELECT coalesce((SELECT deliverables FROM org_usage WHERE "orgId" = $1::uuid), 0)::int AS total`, [orgId]);
-  }
-  return sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM deliverable d WHERE ${where.sql}`, where.params);
+async function totalOf(sql: SqlRunner, orgId: string, q: DeliverableListQuery, where: { sql: string; params: unknown[] }): Promise<number> {
+  if (!q.query && q.selectedTags.length === 0) return activeCount(sql, orgId, "deliverables");
+  const [counted] = await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM deliverable d WHERE ${where.sql}`, where.params);
+  return counted.total;
 }
 
 export async function listDeliverables(sql: SqlRunner, orgId: string, q: DeliverableListQuery) {
   const where = whereOf(orgId, q);
   const n = where.params.length;
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql.query<ListRow>(
       // The page first (read off the (orgId, isActive, createdOn, id) index), then only its rows get
       // their creator and tags: a decoration in the outer SELECT would run for every skipped row too.

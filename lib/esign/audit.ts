@@ -146,7 +146,7 @@ export async function lockForAppend(tx: Prisma.TransactionClient, documentId: st
 
 /** Appends one entry. Call inside the transaction that makes the change it records. */
 export async function appendAudit(tx: Prisma.TransactionClient, documentId: string, input: AuditInput, at = new Date()): Promise<AuditEntryJson> {
-  await tx.$executeRawUnsafe(LOCK_SQL, documentId);
+  await lockForAppend(tx, documentId);
   const last = await tx.auditEntry.findFirst({ where: { documentId }, orderBy: { seq: "desc" }, select: { seq: true, currentHash: true } });
   const { seq, json } = nextEntry(documentId, input, at, last);
   await tx.auditEntry.create({ data: { ...json, seq, timestamp: at, details: json.details as Prisma.InputJsonValue } });

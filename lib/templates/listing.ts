@@ -2,6 +2,7 @@
 // One SQL statement pages the items; counts that only matter for the rows shown (a template's
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
+import { activeCount } from "@/lib/db/org-usage";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -162,7 +163,7 @@ export async function listTemplateItems(
     // Templates alone: the page is read off the (orgId, lower(name), id) index when sorted by name, and
     // counted apart; a window count would sort every template on each request.
     const where = Prisma.sql`t."orgId" = ${orgId}::uuid AND t."isActive" ${tagFilter} ${nameFilter(Prisma.raw("t"))}`;
-    const [page, [counted]] = await Promise.all([
+    const [page, total] = await Promise.all([
       run<ItemRow>(
         db,
         decorated(Prisma.sql`
@@ -177,11 +178,11 @@ export async function listTemplateItems(
       // Unfiltered, the total is the counter row the template triggers keep (org_usage.templates):
       // one row instead of counting every template.
       input.selectedTags.length === 0 && !input.query
-        ? run<{ total: number }>(db, Prisma.sql`SELECT coalesce((SELECT templates FROM org_usage WHERE "orgId" = ${orgId}::uuid), 0)::int AS total`)
-        : run<{ total: number }>(db, Prisma.sql`SELECT count(*)::int AS total FROM template t WHERE ${where}`),
+        ? activeCount(db, orgId, "templates")
+        : run<{ total: number }>(db, Prisma.sql`SELECT count(*)::int AS total FROM template t WHERE ${where}`).then(([counted]) => counted?.total ?? 0),
     ]);
     rows = page;
-    totalRecords = counted?.total ?? 0;
+    totalRecords = total;
   } else {
     rows = await run<ItemRow>(
       db,
