@@ -71,7 +71,6 @@ const SORT_SQL: Record<SortColumn, Prisma.Sql> = {
   templateCount: Prisma.sql`"templateCount"`,
 };
 
-/** Runs a Prisma.sql fragment (its `text` has $n placeholders) on the driver. */
 /** The same sorts on the template table alone (templateCount is 0 for every template: id decides). */
 const TEMPLATE_SORT_SQL: Record<SortColumn, Prisma.Sql> = {
   name: Prisma.sql`lower(t.name)`,
@@ -81,6 +80,7 @@ const TEMPLATE_SORT_SQL: Record<SortColumn, Prisma.Sql> = {
   templateCount: Prisma.sql`t.id`,
 };
 
+/** Runs a Prisma.sql fragment (its `text` has $n placeholders) on the driver. */
 function run<T>(db: SqlRunner, query: Prisma.Sql): Promise<T[]> {
   return db.query<T>(query.text, query.values);
 }
@@ -163,17 +163,23 @@ export async function listTemplateItems(
     // Templates alone: the page is read off the (orgId, lower(name), id) index when sorted by name, and
     // counted apart; a window count would sort every template on each request.
     const where = Prisma.sql`t."orgId" = ${orgId}::uuid AND t."isActive" ${tagFilter} ${nameFilter(Prisma.raw("t"))}`;
+    const column = input.column0 ?? "name";
     const [page, total] = await Promise.all([
       run<ItemRow>(
         db,
+        // The page's ids first, off the (orgId, lower(name), id) index, and only then its 100 rows read
+        // whole and joined to their creator: skipping 2,500 rows this way cost 3.3-3.8 ms on PostgreSQL
+        // against 5.0 ms when every skipped row was read and joined (issue 17).
         decorated(Prisma.sql`
-        WITH page AS (
+        WITH keys AS (
+          SELECT t.id FROM template t ${column === "email" ? Prisma.sql`JOIN "user" u ON u.id = t."createdBy"` : Prisma.empty}
+          WHERE ${where}
+          ORDER BY ${TEMPLATE_SORT_SQL[column]} ${direction}, t.id ${direction}
+          LIMIT ${input.limit} OFFSET ${input.offset}),
+        page AS (
           SELECT 1 AS "kindOrder", 'template' AS type, t.id, t.name, t.description, t."isActive", t."folderId" AS "parentId", t."createdBy", u.email,
                  0 AS "templateCount", 0 AS "deliverableCount", t."fileSize", t."fileType", t."createdOn", t."updatedOn"
-          FROM template t JOIN "user" u ON u.id = t."createdBy"
-          WHERE ${where}
-          ORDER BY ${TEMPLATE_SORT_SQL[input.column0 ?? "name"]} ${direction}, t.id ${direction}
-          LIMIT ${input.limit} OFFSET ${input.offset})`),
+          FROM keys JOIN template t ON t.id = keys.id JOIN "user" u ON u.id = t."createdBy")`),
       ),
       // Unfiltered, the total is the counter row the template triggers keep (org_usage.templates):
       // one row instead of counting every template.
