@@ -314,9 +314,8 @@ export async function fillWorkspace(client: import("../lib/db/client").Db, orgId
   }));
   for (let i = 0; i < deliverables.length; i += 1000) await client.deliverable.createMany({ data: deliverables.slice(i, i + 1000) });
   await client.deliverableTag.createMany({ data: deliverables.flatMap((d, i) => [{ deliverableId: d.id, tagId: tags[i % 10].id }]), skipDuplicates: true });
-  // What autovacuum would do after such a load on PostgreSQL: statistics (without them the planner guesses
-  // 20 rows), and the visibility map that lets the template list read its page's ids off the index alone.
-  // Embedded PGlite runs no autovacuum, so there it gets the statistics only, as a deployment would have.
-  const { getConfig } = await import("../lib/config");
-  await client.$executeRawUnsafe(getConfig().database.kind === "pglite" ? "ANALYZE" : "VACUUM ANALYZE");
+  // What autovacuum (PostgreSQL), or Quire's round for the embedded database (lib/db/pglite-maintenance.ts),
+  // does after such a load: statistics (without them the planner guesses 20 rows), and the visibility map
+  // that lets the template list read its page's ids off the index alone.
+  await client.$executeRawUnsafe("VACUUM ANALYZE");
 }

@@ -3,6 +3,8 @@
 // for CLI tools when the database is embedded.
 import { ConfigError, getConfig } from "@/lib/config";
 import { closeDb, db } from "@/lib/db/client";
+import { startEmbeddedMaintenance, stopEmbeddedMaintenance } from "@/lib/db/pglite-maintenance";
+import { sql } from "@/lib/db/sql";
 import { log } from "@/lib/log";
 import { closePdfConverter } from "@/lib/pdf/converter";
 import { recordRunningServer } from "@/lib/server/instance-file";
@@ -41,6 +43,7 @@ async function start(): Promise<void> {
         { name: "reminder worker", run: stopReminderWorker },
         { name: "bulk send worker", run: stopBulkSendWorker },
         { name: "webhook worker", run: stopDeliveryWorker },
+        { name: "embedded database maintenance", run: stopEmbeddedMaintenance },
       ],
       close: [
         { name: "pdf converter", run: closePdfConverter },
@@ -57,6 +60,8 @@ async function start(): Promise<void> {
   if (!config.serverless) startReminderWorker(signingDeps);
   // Bulk send rows: any instance claims and sends each, once, and takes up rows a stopped one held.
   if (!config.serverless) startBulkSendWorker(esignDeps);
+  // PGlite has no autovacuum (single-user mode): this process does its job.
+  if (config.database.kind === "pglite" && !config.serverless) startEmbeddedMaintenance(sql);
   if (config.database.kind === "pglite") recordRunningServer(config.dataDir, { pid: process.pid, baseUrl: config.baseUrl });
   log.info({ baseUrl: config.baseUrl, database: config.database.kind }, "Quire is ready");
 }

@@ -1,0 +1,74 @@
+// Autovacuum's job for the embedded database. PGlite runs PostgreSQL in single-user mode, which starts
+// no autovacuum: without this, its tables would never get fresh planner statistics, dead rows (every
+// rate-limit count and queue update leaves one) would never be reclaimed, and no index-only scan would
+// ever apply (the template list reads its page's ids that way). So once a minute, like autovacuum's
+// naptime, each table past autovacuum's default thresholds is vacuumed or analyzed, one statement at a
+// time: requests queue behind one table's pass, never behind the whole database's.
+import type { SqlRunner } from "@/lib/db/sql";
+import { log } from "@/lib/log";
+
+const NAPTIME_MS = 60_000;
+
+// PostgreSQL's defaults: autovacuum_vacuum_threshold/_scale_factor, autovacuum_vacuum_insert_threshold/
+// _scale_factor, autovacuum_analyze_threshold/_scale_factor, on the statistics system's counters. PGlite
+// keeps those counters in memory only, so a restart loses them: a table never analyzed (reltuples -1)
+// is analyzed on the next round whatever they say.
+const DUE_SQL = `
+  SELECT quote_ident(s.schemaname) || '.' || quote_ident(s.relname) AS "table",
+         (s.n_dead_tup > 50 + 0.2 * s.n_live_tup OR s.n_ins_since_vacuum > 1000 + 0.2 * s.n_live_tup) AS vacuum
+  FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+  WHERE s.n_dead_tup > 50 + 0.2 * s.n_live_tup
+     OR s.n_ins_since_vacuum > 1000 + 0.2 * s.n_live_tup
+     OR s.n_mod_since_analyze > 50 + 0.1 * s.n_live_tup
+     OR c.reltuples < 0
+  ORDER BY s.n_dead_tup + s.n_mod_since_analyze DESC, s.relname`;
+
+export interface Maintained {
+  table: string;
+  /** true: VACUUM (ANALYZE); false: ANALYZE alone. */
+  vacuumed: boolean;
+}
+
+/** One round: every table that is due, in turn. Returns what it did. */
+export async function maintainEmbeddedDatabase(sql: SqlRunner): Promise<Maintained[]> {
+  const due = await sql.query<{ table: string; vacuum: boolean }>(DUE_SQL);
+  const done: Maintained[] = [];
+  for (const { table, vacuum } of due) {
+    await sql.exec(vacuum ? `VACUUM (ANALYZE) ${table}` : `ANALYZE ${table}`);
+    done.push({ table, vacuumed: vacuum });
+  }
+  return done;
+}
+
+// On globalThis: Next.js may load this module more than once; one timer per process.
+const state = globalThis as unknown as { __quireMaintenance?: { timer: NodeJS.Timeout; running: Promise<void> | null } };
+
+export function startEmbeddedMaintenance(sql: () => Promise<SqlRunner>): void {
+  if (state.__quireMaintenance) return;
+  const current = {
+    running: null as Promise<void> | null,
+    timer: setInterval(() => {
+      if (current.running) return;
+      current.running = (async () => {
+        try {
+          const done = await maintainEmbeddedDatabase(await sql());
+          if (done.length > 0) log.debug({ tables: done }, "embedded database maintained");
+        } catch (err) {
+          log.warn({ err: err instanceof Error ? err.message : String(err) }, "embedded database maintenance failed");
+        } finally {
+          current.running = null;
+        }
+      })();
+    }, NAPTIME_MS).unref(),
+  };
+  state.__quireMaintenance = current;
+}
+
+/** Stops the timer and waits for a round in progress (before the database closes). */
+export async function stopEmbeddedMaintenance(): Promise<void> {
+  const current = state.__quireMaintenance;
+  if (!current) return;
+  clearInterval(current.timer);
+  await current.running;
+  state.__quireMaintenance = undefined;
+}

@@ -1,0 +1,102 @@
+// The embedded database's stand-in for autovacuum (lib/db/pglite-maintenance.ts), on a real PGlite:
+// which tables a round takes, what it does to them, and what that buys a query.
+import { PGlite } from "@electric-sql/pglite";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sqlRunner, type SqlRunner } from "@/lib/db/driver";
+import { maintainEmbeddedDatabase } from "@/lib/db/pglite-maintenance";
+
+let pglite: PGlite;
+let sql: SqlRunner;
+
+/** The statistics system publishes a backend's counters at most once a second; tests cannot wait for that. */
+async function publishCounters() {
+  await sql.query("SELECT pg_stat_force_next_flush()");
+  await sql.query("SELECT 1");
+}
+
+async function stats(table: string) {
+  const [row] = await sql.query<{ dead: number; vacuumed: boolean; changedSinceAnalyze: number }>(
+    `SELECT n_dead_tup::int AS dead, last_vacuum IS NOT NULL AS vacuumed, n_mod_since_analyze::int AS "changedSinceAnalyze"
+     FROM pg_stat_user_tables WHERE relname = $1`,
+    [table],
+  );
+  return row;
+}
+
+beforeEach(async () => {
+  pglite = new PGlite();
+  sql = sqlRunner({ kind: "pglite", pglite: pglite as never });
+  for (const [table, rows] of [
+    ["big", 3000],
+    ["small", 500],
+    ["tiny", 10],
+  ] as const) {
+    await sql.exec(`CREATE TABLE ${table} (id serial PRIMARY KEY, v int NOT NULL, note text NOT NULL DEFAULT repeat('x', 200))`);
+    // Analyzed while empty, as the migrations' tables are by the first round: from here on, the counters decide.
+    await sql.exec(`ANALYZE ${table}`);
+    await sql.exec(`INSERT INTO ${table} (v) SELECT g FROM generate_series(1, ${rows}) g`);
+  }
+  await publishCounters();
+});
+
+afterEach(async () => {
+  await pglite.close();
+});
+
+describe("embedded database maintenance", () => {
+  it("vacuums a table past the insert threshold, analyzes one past the analyze threshold, leaves the rest; the next round finds nothing", async () => {
+    // 3,000 inserts pass 1,000 + 20%; 500 do not, but pass 50 + 10% for statistics; 10 pass neither.
+    expect(await maintainEmbeddedDatabase(sql)).toEqual([
+      { table: "public.big", vacuumed: true },
+      { table: "public.small", vacuumed: false },
+    ]);
+    expect(await stats("big")).toMatchObject({ vacuumed: true, changedSinceAnalyze: 0 });
+    expect(await stats("small")).toMatchObject({ vacuumed: false, changedSinceAnalyze: 0 });
+    expect(await stats("tiny")).toMatchObject({ vacuumed: false, changedSinceAnalyze: 10 });
+    await publishCounters();
+    expect(await maintainEmbeddedDatabase(sql)).toEqual([]);
+  });
+
+  it("reclaims dead rows once there are more than autovacuum allows", async () => {
+    await maintainEmbeddedDatabase(sql);
+    await sql.exec("UPDATE big SET v = v + 1 WHERE id <= 1000");
+    await publishCounters();
+    expect((await stats("big")).dead).toBe(1000);
+    expect(await maintainEmbeddedDatabase(sql)).toEqual([{ table: "public.big", vacuumed: true }]);
+    expect((await stats("big")).dead).toBe(0);
+  });
+
+  it("lets an index-only scan skip the table, which it cannot do before the first vacuum", async () => {
+    await sql.exec("CREATE INDEX big_v ON big (v)");
+    const heapFetches = async () => {
+      const plan = await sql.query<{ "QUERY PLAN": string }>("EXPLAIN (ANALYZE, COSTS OFF) SELECT v FROM big WHERE v > 0 ORDER BY v LIMIT 100 OFFSET 2000");
+      const line = plan.map((r) => r["QUERY PLAN"]).find((l) => l.includes("Heap Fetches"));
+      return line ? Number(/Heap Fetches: (\d+)/.exec(line)?.[1]) : undefined;
+    };
+    await sql.exec("SET enable_seqscan = off; SET enable_bitmapscan = off");
+    expect(await heapFetches()).toBeGreaterThanOrEqual(2100);
+    await maintainEmbeddedDatabase(sql);
+    expect(await heapFetches()).toBe(0);
+  });
+
+  it("analyzes a table whose statistics were never gathered, though the counters that would call for it are gone (a restart)", async () => {
+    await sql.exec("CREATE TABLE loaded (id int)");
+    await sql.exec("INSERT INTO loaded SELECT g FROM generate_series(1, 200) g");
+    await sql.query("SELECT pg_stat_reset()");
+    await publishCounters();
+    expect(await maintainEmbeddedDatabase(sql)).toEqual([{ table: "public.loaded", vacuumed: false }]);
+    const [{ reltuples }] = await sql.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'loaded'");
+    expect(reltuples).toBe(200);
+    await publishCounters();
+    expect(await maintainEmbeddedDatabase(sql)).toEqual([]);
+  });
+
+  it("quotes table names it did not choose", async () => {
+    await sql.exec(`CREATE TABLE "odd ""name"" ; DROP TABLE big" (id int)`);
+    await sql.exec(`INSERT INTO "odd ""name"" ; DROP TABLE big" SELECT g FROM generate_series(1, 2000) g`);
+    await publishCounters();
+    const done = await maintainEmbeddedDatabase(sql);
+    expect(done).toContainEqual({ table: `public."odd ""name"" ; DROP TABLE big"`, vacuumed: true });
+    expect(await stats("big")).toBeDefined();
+  });
+});
