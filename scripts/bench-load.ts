@@ -99,7 +99,7 @@ async function cannon(
   target?: number,
 ): Promise<LoadRow> {
   // A timed scenario first runs unmeasured for a few seconds: without it, the first second of each scenario
-  // (new query texts, code paths the JIT has not seen) pulled a 10-second figure down by up to a third.
+  // (new query texts, code paths the JIT has not seen) pulled a 10-second figure down by a fifth.
   if (opts.duration && warmupSeconds > 0) {
     process.stderr.write(`  ${scenario}: ${warmupSeconds} s warm-up\r`);
     await new Promise<void>((resolve, reject) => {
