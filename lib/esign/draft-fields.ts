@@ -6,6 +6,7 @@ import { appendAudit } from "@/lib/esign/audit";
 import type { EsignDeps, Actor, RequestMeta } from "@/lib/esign/types";
 import { checkFieldFits, checkNoOverlap } from "@/lib/esign/field-plan";
 import { requireDocument } from "@/lib/esign/documents";
+import { FIELD_READING_ORDER } from "@/lib/esign/field-order";
 import { invalid } from "@/lib/esign/errors";
 import { placedBox, placedBoxShape } from "@/lib/esign/schemas";
 import { detectTextTags, isTagBox } from "@/lib/esign/text-tags";
@@ -38,7 +39,7 @@ type Rect = z.infer<typeof rectSchema>;
 
 export async function draftLayout(deps: Deps, orgId: string, id: string): Promise<DraftLayout> {
   const doc = await requireDocument(deps.db, orgId, id);
-  const fields = await deps.db.signingField.findMany({ where: { documentId: id }, orderBy: [{ page: "asc" }, { y: "asc" }, { x: "asc" }] });
+  const fields = await deps.db.signingField.findMany({ where: { documentId: id }, orderBy: FIELD_READING_ORDER });
   const pdf = await deps.storage.get(doc.originalPdfKey);
   const recipients = doc.recipients.map((r) => ({ id: r.id, name: r.name, email: r.email, signingOrder: r.signingOrder }));
   // Only a draft without fields gets proposals: once the sender placed or removed fields, theirs stand.

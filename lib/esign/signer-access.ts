@@ -8,6 +8,7 @@ import { now } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import type { EsignDeps } from "@/lib/esign/types";
 import { loadSigningSettings, parseIdentityBlock, type Channel } from "@/lib/esign/identity";
+import { FIELD_READING_ORDER } from "@/lib/esign/field-order";
 import { hashToken } from "@/lib/esign/tokens";
 import { QuireError } from "@/lib/errors";
 
@@ -62,7 +63,11 @@ export type Requirement = { kind: "none" } | { kind: "otp"; channel: Channel } |
 
 export async function loadByToken(db: Db, token: string) {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new SignerError("not_found", "This signing link is not valid", "LinkNotFound");
-  const include = { document: { include: { recipients: { orderBy: [{ signingOrder: "asc" as const }, { createdOn: "asc" as const }] }, fields: true } } };
+  const include = {
+    document: {
+      include: { recipients: { orderBy: [{ signingOrder: "asc" as const }, { createdOn: "asc" as const }] }, fields: { orderBy: FIELD_READING_ORDER } },
+    },
+  };
   const hash = hashToken(token);
   const recipient = await db.signingRecipient.findUnique({ where: { accessTokenHash: hash }, include });
   if (recipient) return { recipient, grant: null };

@@ -113,6 +113,25 @@ describe("saved field layouts", () => {
     expect(gone.status).toBe(404);
   });
 
+  it("a signer's fields come in reading order (page, top to bottom, left to right), whatever order they were placed in", async () => {
+    const placed = [
+      { y: 700, x: 50 },
+      { y: 100, x: 300 },
+      { y: 400, x: 50 },
+      { y: 100, x: 50 },
+    ].map((at) => ({ type: "text", recipientEmail: "rita@example.com", page: 1, width: 120, height: 20, ...at }));
+    const res = await prepareDoc(baseUrl, seed, [{ name: "Rita", email: "rita@example.com" }], { fields: placed });
+    expect(res.status, res.text).toBe(200);
+    const [rita] = res.json.data.recipients as { id: string }[];
+    const seen = (await fieldsOf(res.json.data.documentId, rita.id)).map(({ x, y }) => [x, y]);
+    expect(seen).toEqual([
+      [50, 100],
+      [300, 100],
+      [50, 400],
+      [50, 700],
+    ]);
+  });
+
   it("a layout on a template keeps its PDF; other organizations and read-only roles cannot use or change it", async () => {
     const templates = await contributor("/template-item?type=template&query=services%20agreement");
     const templateId = templates.json.data.results[0].id;
