@@ -29,11 +29,12 @@ export interface Maintained {
   vacuumed: boolean;
 }
 
-/** One round: every table that is due, in turn. Returns what it did. */
-export async function maintainEmbeddedDatabase(sql: SqlRunner): Promise<Maintained[]> {
+/** One round: every table that is due, in turn, until `stopping` says so. Returns what it did. */
+export async function maintainEmbeddedDatabase(sql: SqlRunner, stopping: () => boolean = () => false): Promise<Maintained[]> {
   const due = await sql.query<{ table: string; vacuum: boolean }>(DUE_SQL);
   const done: Maintained[] = [];
   for (const { table, vacuum } of due) {
+    if (stopping()) break;
     await sql.exec(vacuum ? `VACUUM (ANALYZE) ${table}` : `ANALYZE ${table}`);
     done.push({ table, vacuumed: vacuum });
   }
@@ -41,17 +42,18 @@ export async function maintainEmbeddedDatabase(sql: SqlRunner): Promise<Maintain
 }
 
 // On globalThis: Next.js may load this module more than once; one timer per process.
-const state = globalThis as unknown as { __quireMaintenance?: { timer: NodeJS.Timeout; running: Promise<void> | null } };
+const state = globalThis as unknown as { __quireMaintenance?: { timer: NodeJS.Timeout; running: Promise<void> | null; stopped: boolean } };
 
 export function startEmbeddedMaintenance(sql: () => Promise<SqlRunner>): void {
   if (state.__quireMaintenance) return;
   const current = {
     running: null as Promise<void> | null,
+    stopped: false,
     timer: setInterval(() => {
       if (current.running) return;
       current.running = (async () => {
         try {
-          const done = await maintainEmbeddedDatabase(await sql());
+          const done = await maintainEmbeddedDatabase(await sql(), () => current.stopped);
           if (done.length > 0) log.debug({ tables: done }, "embedded database maintained");
         } catch (err) {
           log.warn({ err: err instanceof Error ? err.message : String(err) }, "embedded database maintenance failed");
@@ -64,10 +66,11 @@ export function startEmbeddedMaintenance(sql: () => Promise<SqlRunner>): void {
   state.__quireMaintenance = current;
 }
 
-/** Stops the timer and waits for a round in progress (before the database closes). */
+/** Stops the timer and waits for a round in progress to finish its table (before the database closes). */
 export async function stopEmbeddedMaintenance(): Promise<void> {
   const current = state.__quireMaintenance;
   if (!current) return;
+  current.stopped = true;
   clearInterval(current.timer);
   await current.running;
   state.__quireMaintenance = undefined;

@@ -14,6 +14,7 @@ import crypto from "node:crypto";
 import { appendAudit } from "@/lib/esign/audit";
 import { requireDocument } from "@/lib/esign/documents";
 import { recordSigningEvent } from "@/lib/esign/events";
+import { FIELD_READING_ORDER } from "@/lib/esign/field-order";
 import type { SigningDeps } from "@/lib/esign/signing";
 import { ConflictError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -106,7 +107,7 @@ async function recordFailure(deps: CompletionDeps, documentId: string, err: unkn
 async function finalize(deps: CompletionDeps, documentId: string, attempt: number): Promise<void> {
   const doc = await deps.db.signingDocument.findUniqueOrThrow({
     where: { id: documentId },
-    include: { recipients: { orderBy: { signingOrder: "asc" } }, fields: true },
+    include: { recipients: { orderBy: { signingOrder: "asc" } }, fields: { orderBy: FIELD_READING_ORDER } },
   });
   if (doc.status === "sent") await seal(deps, doc, attempt);
   const done = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId } });

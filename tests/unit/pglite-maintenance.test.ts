@@ -91,6 +91,14 @@ describe("embedded database maintenance", () => {
     expect(await maintainEmbeddedDatabase(sql)).toEqual([]);
   });
 
+  it("stops between tables when asked (shutdown), leaving the rest for the next round", async () => {
+    let tables = 0;
+    const done = await maintainEmbeddedDatabase(sql, () => tables++ >= 1);
+    expect(done).toEqual([{ table: "public.big", vacuumed: true }]);
+    await publishCounters();
+    expect(await maintainEmbeddedDatabase(sql)).toEqual([{ table: "public.small", vacuumed: false }]);
+  });
+
   it("quotes table names it did not choose", async () => {
     await sql.exec(`CREATE TABLE "odd ""name"" ; DROP TABLE big" (id int)`);
     await sql.exec(`INSERT INTO "odd ""name"" ; DROP TABLE big" SELECT g FROM generate_series(1, 2000) g`);
