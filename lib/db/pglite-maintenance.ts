@@ -6,6 +6,7 @@
 // time: requests queue behind one table's pass, never behind the whole database's.
 import type { SqlRunner } from "@/lib/db/sql";
 import { log } from "@/lib/log";
+import { startPoller, stopPoller } from "@/lib/server/poller";
 
 const NAPTIME_MS = 60_000;
 
@@ -41,37 +42,23 @@ export async function maintainEmbeddedDatabase(sql: SqlRunner, stopping: () => b
   return done;
 }
 
-// On globalThis: Next.js may load this module more than once; one timer per process.
-const state = globalThis as unknown as { __quireMaintenance?: { timer: NodeJS.Timeout; running: Promise<void> | null; stopped: boolean } };
+const UPKEEP = "embedded database upkeep";
 
 export function startEmbeddedMaintenance(sql: () => Promise<SqlRunner>): void {
-  if (state.__quireMaintenance) return;
-  const current = {
-    running: null as Promise<void> | null,
-    stopped: false,
-    timer: setInterval(() => {
-      if (current.running) return;
-      current.running = (async () => {
-        try {
-          const done = await maintainEmbeddedDatabase(await sql(), () => current.stopped);
-          if (done.length > 0) log.debug({ tables: done }, "embedded database maintained");
-        } catch (err) {
-          log.warn({ err: err instanceof Error ? err.message : String(err) }, "embedded database maintenance failed");
-        } finally {
-          current.running = null;
-        }
-      })();
-    }, NAPTIME_MS).unref(),
-  };
-  state.__quireMaintenance = current;
+  // A round a minute whatever it found: it reports 0 so the loop never runs the next one straight away.
+  startPoller({
+    name: UPKEEP,
+    pass: async (stopping) => {
+      const done = await maintainEmbeddedDatabase(await sql(), stopping);
+      if (done.length > 0) log.debug({ tables: done }, "embedded database maintained");
+      return 0;
+    },
+    busyMs: NAPTIME_MS,
+    idleMs: NAPTIME_MS,
+  });
 }
 
-/** Stops the timer and waits for a round in progress to finish its table (before the database closes). */
-export async function stopEmbeddedMaintenance(): Promise<void> {
-  const current = state.__quireMaintenance;
-  if (!current) return;
-  current.stopped = true;
-  clearInterval(current.timer);
-  await current.running;
-  state.__quireMaintenance = undefined;
+/** Stops the loop; a round in progress finishes the table it is on (before the database closes). */
+export function stopEmbeddedMaintenance(): Promise<void> {
+  return stopPoller(UPKEEP);
 }
