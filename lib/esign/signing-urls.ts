@@ -8,7 +8,7 @@ import { now } from "@/lib/clock";
 import { open } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import type { SqlRunner } from "@/lib/db/sql";
-import { appendAuditSql } from "@/lib/esign/audit";
+import { AUDIT_HEAD_JOIN, appendAuditAfter } from "@/lib/esign/audit";
 import { checkReturnUrl, recipientStatuses } from "@/lib/esign/recipients";
 import type { Actor, EsignDeps, RequestMeta } from "@/lib/esign/types";
 import {
@@ -101,28 +101,31 @@ export async function issueSigningUrl(
   }
   // Set per request: a request without returnUrl clears the earlier one (4.3). The recipient's row and
   // the grant are written in the audit entry's statement, after its locks (the document's row first,
-  // as every state change takes them): on the driver, one round trip for the change and its entry, since
-  // this is an integrator's hot path (issue 17).
-  const changes = [Prisma.sql`UPDATE "signing_recipient" SET "returnUrl" = ${input.returnUrl ?? null} WHERE "id" = ${recipient.id}::uuid`];
-  if (singleUse)
-    changes.push(
-      Prisma.sql`INSERT INTO "signing_url_grant" ("id", "recipientId", "tokenHash", "mode", "expiresAt")
-                 VALUES (${crypto.randomUUID()}::uuid, ${recipient.id}::uuid, ${hashToken(token)}, ${identity.mode}, ${expiresAt})`,
-    );
-  await deps.sql.transaction((tx) =>
-    appendAuditSql(
-      tx,
-      doc.id,
-      {
-        actionType: "signing_url_issued",
-        recipientId: recipient.id,
-        userId: actor.userId,
-        ip: meta.ip,
-        userAgent: meta.userAgent,
-        details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) },
-      },
-      { alongside: changes },
-    ),
+  // as every state change takes them), chained from the entry the context read: one round trip for the
+  // change and its entry unless another entry came in between, since this is an integrator's hot path
+  // (issue 17).
+  const changes = (entryWritten: Prisma.Sql) => [
+    Prisma.sql`UPDATE "signing_recipient" SET "returnUrl" = ${input.returnUrl ?? null} WHERE "id" = ${recipient.id}::uuid AND ${entryWritten}`,
+    ...(singleUse
+      ? [
+          Prisma.sql`INSERT INTO "signing_url_grant" ("id", "recipientId", "tokenHash", "mode", "expiresAt")
+                     SELECT ${crypto.randomUUID()}::uuid, ${recipient.id}::uuid, ${hashToken(token)}, ${identity.mode}, ${expiresAt}::timestamptz WHERE ${entryWritten}`,
+        ]
+      : []),
+  ];
+  await appendAuditAfter(
+    deps.sql,
+    doc.id,
+    doc.auditHead,
+    {
+      actionType: "signing_url_issued",
+      recipientId: recipient.id,
+      userId: actor.userId,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      details: { mode: identity.mode, singleUse, ...(opts.deprecatedLink ? { endpoint: "signing-link (deprecated)" } : {}) },
+    },
+    changes,
   );
   return {
     url: signingUrl(deps.baseUrl, token),
@@ -149,12 +152,14 @@ type ContextRow = SigningSettingsRow & {
   signingOrder: number;
   signedAt: Date | null;
   identityVerification: unknown;
+  lastSeq: number | null;
+  lastHash: string | null;
 };
 
 /**
- * The organization's signing settings and the document with its recipients (in signing order), in one
- * statement: one row per recipient, or one row of settings alone when the document is not the
- * organization's (a null document).
+ * The organization's signing settings and the document with its recipients (in signing order) and its
+ * newest audit entry, in one statement: one row per recipient, or one row of settings alone when the
+ * document is not the organization's (a null document).
  */
 async function loadContext(sql: SqlRunner, orgId: string, documentId: string) {
   const rows = await sql.query<ContextRow>(
@@ -162,10 +167,12 @@ async function loadContext(sql: SqlRunner, orgId: string, documentId: string) {
             s."allowChannelOverride", s."allowedFrameAncestors", s."smsApiBaseUrl", s."smsAccountSid", s."smsFrom", s."smsAuthTokenEnc",
             (SELECT array_agg(p."name" ORDER BY p."name") FROM "identity_provider" p WHERE p."orgId" = $1) AS "identityProviders",
             d."id" AS "docId", d."status", d."automated", d."expiresAt",
-            r."id" AS "recipientId", r."name", r."email", r."phone", r."externalId", r."signingOrder", r."signedAt", r."identityVerification"
+            r."id" AS "recipientId", r."name", r."email", r."phone", r."externalId", r."signingOrder", r."signedAt", r."identityVerification",
+            head."lastSeq", head."lastHash"
        FROM (SELECT 1) AS one
        LEFT JOIN "embedded_signing_settings" s ON s."orgId" = $1
        LEFT JOIN "signing_document" d ON d."id" = $2 AND d."orgId" = $1
+       ${AUDIT_HEAD_JOIN}
        LEFT JOIN "signing_recipient" r ON r."documentId" = d."id"
       ORDER BY r."signingOrder", r."createdOn"`,
     [orgId, isUuid(documentId) ? documentId : null],
@@ -185,7 +192,8 @@ async function loadContext(sql: SqlRunner, orgId: string, documentId: string) {
       signedAt: r.signedAt,
       identityVerification: r.identityVerification,
     }));
-  return { settings, doc: { id: first.docId, status: first.status, automated: first.automated, expiresAt: first.expiresAt, recipients } };
+  const auditHead = first.lastSeq === null || first.lastHash === null ? null : { seq: first.lastSeq, currentHash: first.lastHash };
+  return { settings, doc: { id: first.docId, status: first.status, automated: first.automated, expiresAt: first.expiresAt, recipients, auditHead } };
 }
 
 const assertionError = (code: string, message: string) => new SigningRuleError("validation", message, code);

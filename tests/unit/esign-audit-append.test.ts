@@ -1,0 +1,147 @@
+// The audit chain's one-statement append (appendAuditAfter) on a real, migrated PGlite: chained from the
+// newest entry it was given, with the change beside it written once; and, when another entry came in
+// after that read, the statement changes nothing and the locking way appends after the newest entry.
+import crypto from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqlRunner, type SqlRunner } from "@/lib/db/driver";
+import { applyMigrations } from "@/lib/db/migrate";
+import { AUDIT_HEAD_JOIN, type AuditHead, appendAuditAfter, appendAuditSql, verifyAuditChain } from "@/lib/esign/audit";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+let pglite: PGlite;
+let runner: SqlRunner;
+
+beforeAll(async () => {
+  pglite = await PGlite.create();
+  runner = sqlRunner({ kind: "pglite", pglite });
+  await applyMigrations(runner);
+});
+afterAll(async () => {
+  await pglite.close();
+});
+
+/** A sent document with one recipient and its "created" entry. */
+async function documentWithRecipient(): Promise<{ documentId: string; recipientId: string }> {
+  const [orgId, userId, documentId, recipientId] = [0, 0, 0, 0].map(() => crypto.randomUUID());
+  await runner.query(`INSERT INTO organization (id, name, slug, "updatedOn") VALUES ($1::uuid, 'Org', $1, now())`, [orgId]);
+  await runner.query(`INSERT INTO "user" (id, email, name, "passwordHash", "updatedOn") VALUES ($1::uuid, $1 || '@example.com', 'U', 'x', now())`, [userId]);
+  await runner.query(
+    `INSERT INTO signing_document (id, "orgId", name, status, "sourceKind", "originalPdfKey", "originalHash", "pageCount", "createdBy", "updatedOn")
+     VALUES ($1::uuid, $2::uuid, 'Doc', 'sent', 'upload', 'k', 'h', 1, $3::uuid, now())`,
+    [documentId, orgId, userId],
+  );
+  await runner.query(
+    `INSERT INTO signing_recipient (id, "documentId", name, email, "signingOrder", "accessTokenHash") VALUES ($1::uuid, $2::uuid, 'R', 'r@example.com', 1, $1)`,
+    [recipientId, documentId],
+  );
+  await runner.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "created" }));
+  return { documentId, recipientId };
+}
+
+/** The head as the signing-URL context reads it: without locks, in the statement that reads the document. */
+async function head(documentId: string): Promise<AuditHead | null> {
+  const [row] = await runner.query<{ lastSeq: number | null; lastHash: string | null }>(
+    `SELECT head."lastSeq", head."lastHash" FROM signing_document d ${AUDIT_HEAD_JOIN} WHERE d.id = $1::uuid`,
+    [documentId],
+  );
+  return row.lastSeq === null ? null : { seq: row.lastSeq, currentHash: row.lastHash! };
+}
+
+async function entries(documentId: string) {
+  const rows = await runner.query<{
+    id: string;
+    documentId: string;
+    seq: number;
+    actionType: string;
+    timestamp: Date;
+    recipientId: string | null;
+    userId: string | null;
+    ip: string | null;
+    userAgent: string | null;
+    details: Record<string, unknown>;
+    hashVersion: number;
+    previousHash: string;
+    currentHash: string;
+  }>(`SELECT * FROM audit_entry WHERE "documentId" = $1::uuid ORDER BY seq`, [documentId]);
+  return rows.map((r) => ({ ...r, timestamp: new Date(r.timestamp).toISOString() }));
+}
+
+const setReturnUrl = (recipientId: string, url: string, entryWritten: Prisma.Sql) =>
+  Prisma.sql`UPDATE "signing_recipient" SET "returnUrl" = ${url} WHERE "id" = ${recipientId}::uuid AND ${entryWritten}`;
+const addGrant = (recipientId: string, entryWritten: Prisma.Sql) =>
+  Prisma.sql`INSERT INTO "signing_url_grant" ("id", "recipientId", "tokenHash", "mode", "expiresAt")
+             SELECT ${crypto.randomUUID()}::uuid, ${recipientId}::uuid, ${crypto.randomBytes(16).toString("hex")}, 'override', now() + interval '5 minutes'
+             WHERE ${entryWritten}`;
+
+describe("one-statement audit append", () => {
+  it("chains from the head it was given and writes the change beside it", async () => {
+    const { documentId, recipientId } = await documentWithRecipient();
+    const before = await head(documentId);
+    expect(before?.seq).toBe(1);
+    const entry = await appendAuditAfter(runner, documentId, before, { actionType: "signing_url_issued", recipientId }, (written) => [
+      setReturnUrl(recipientId, "https://a.example/back", written),
+      addGrant(recipientId, written),
+    ]);
+    const all = await entries(documentId);
+    expect(all.map((e) => [e.seq, e.actionType])).toEqual([
+      [1, "created"],
+      [2, "signing_url_issued"],
+    ]);
+    expect(all[1].id).toBe(entry.id);
+    expect(all[1].previousHash).toBe(before!.currentHash);
+    expect(verifyAuditChain(all)).toBe(-1);
+    const [recipient] = await runner.query<{ returnUrl: string }>(`SELECT "returnUrl" FROM signing_recipient WHERE id = $1::uuid`, [recipientId]);
+    expect(recipient.returnUrl).toBe("https://a.example/back");
+    const [{ grants }] = await runner.query<{ grants: number }>(`SELECT count(*)::int AS grants FROM signing_url_grant WHERE "recipientId" = $1::uuid`, [
+      recipientId,
+    ]);
+    expect(grants).toBe(1);
+  });
+
+  it("appends after the newest entry when another came in after the head was read, writing the change once", async () => {
+    const { documentId, recipientId } = await documentWithRecipient();
+    const stale = await head(documentId);
+    // Two appends after the read: the stale head's next seq (2) is taken.
+    await runner.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
+    await runner.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "reminded", recipientId }));
+    const entry = await appendAuditAfter(runner, documentId, stale, { actionType: "signing_url_issued", recipientId }, (written) => [
+      setReturnUrl(recipientId, "https://b.example/back", written),
+      addGrant(recipientId, written),
+    ]);
+    const all = await entries(documentId);
+    expect(all.map((e) => [e.seq, e.actionType])).toEqual([
+      [1, "created"],
+      [2, "viewed"],
+      [3, "reminded"],
+      [4, "signing_url_issued"],
+    ]);
+    expect(all[3].id).toBe(entry.id);
+    expect(entry.previousHash).toBe(all[2].currentHash);
+    expect(verifyAuditChain(all)).toBe(-1);
+    const [{ grants }] = await runner.query<{ grants: number }>(`SELECT count(*)::int AS grants FROM signing_url_grant WHERE "recipientId" = $1::uuid`, [
+      recipientId,
+    ]);
+    expect(grants).toBe(1);
+  });
+
+  it("keeps the chain whole under concurrent appends", async () => {
+    const { documentId, recipientId } = await documentWithRecipient();
+    const read = await head(documentId);
+    // Every append starts from the same head: one wins the seq, the others append the locking way.
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        appendAuditAfter(runner, documentId, read, { actionType: "signing_url_issued", recipientId, details: { i } }, (written) => [
+          addGrant(recipientId, written),
+        ]),
+      ),
+    );
+    const all = await entries(documentId);
+    expect(all.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(verifyAuditChain(all)).toBe(-1);
+    const [{ grants }] = await runner.query<{ grants: number }>(`SELECT count(*)::int AS grants FROM signing_url_grant WHERE "recipientId" = $1::uuid`, [
+      recipientId,
+    ]);
+    expect(grants).toBe(8);
+  });
+});
