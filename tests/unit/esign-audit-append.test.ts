@@ -67,6 +67,13 @@ async function entries(documentId: string) {
   return rows.map((r) => ({ ...r, timestamp: new Date(r.timestamp).toISOString() }));
 }
 
+async function grantsOf(recipientId: string): Promise<number> {
+  const [{ grants }] = await runner.query<{ grants: number }>(`SELECT count(*)::int AS grants FROM signing_url_grant WHERE "recipientId" = $1::uuid`, [
+    recipientId,
+  ]);
+  return grants;
+}
+
 const setReturnUrl = (recipientId: string, url: string, entryWritten: Prisma.Sql) =>
   Prisma.sql`UPDATE "signing_recipient" SET "returnUrl" = ${url} WHERE "id" = ${recipientId}::uuid AND ${entryWritten}`;
 const addGrant = (recipientId: string, entryWritten: Prisma.Sql) =>
@@ -93,10 +100,7 @@ describe("one-statement audit append", () => {
     expect(verifyAuditChain(all)).toBe(-1);
     const [recipient] = await runner.query<{ returnUrl: string }>(`SELECT "returnUrl" FROM signing_recipient WHERE id = $1::uuid`, [recipientId]);
     expect(recipient.returnUrl).toBe("https://a.example/back");
-    const [{ grants }] = await runner.query<{ grants: number }>(`SELECT count(*)::int AS grants FROM signing_url_grant WHERE "recipientId" = $1::uuid`, [
-      recipientId,
-    ]);
-    expect(grants).toBe(1);
+    expect(await grantsOf(recipientId)).toBe(1);
   });
 
   it("appends after the newest entry when another came in after the head was read, writing the change once", async () => {
@@ -119,10 +123,7 @@ describe("one-statement audit append", () => {
     expect(all[3].id).toBe(entry.id);
     expect(entry.previousHash).toBe(all[2].currentHash);
     expect(verifyAuditChain(all)).toBe(-1);
-    const [{ grants }] = await runner.query<{ grants: number }>(`SELECT count(*)::int AS grants FROM signing_url_grant WHERE "recipientId" = $1::uuid`, [
-      recipientId,
-    ]);
-    expect(grants).toBe(1);
+    expect(await grantsOf(recipientId)).toBe(1);
   });
 
   it("keeps the chain whole under concurrent appends", async () => {
@@ -139,9 +140,6 @@ describe("one-statement audit append", () => {
     const all = await entries(documentId);
     expect(all.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(verifyAuditChain(all)).toBe(-1);
-    const [{ grants }] = await runner.query<{ grants: number }>(`SELECT count(*)::int AS grants FROM signing_url_grant WHERE "recipientId" = $1::uuid`, [
-      recipientId,
-    ]);
-    expect(grants).toBe(8);
+    expect(await grantsOf(recipientId)).toBe(8);
   });
 });
