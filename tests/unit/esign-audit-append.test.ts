@@ -2,46 +2,34 @@
 // newest entry it was given, with the change beside it written once; and, when another entry came in
 // after that read, the statement changes nothing and the locking way appends after the newest entry.
 import crypto from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqlRunner, type SqlRunner } from "@/lib/db/driver";
-import { applyMigrations } from "@/lib/db/migrate";
+import { describe, expect, it } from "vitest";
 import { AUDIT_HEAD_JOIN, type AuditHead, appendAuditAfter, appendAuditSql, verifyAuditChain } from "@/lib/esign/audit";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { migratedPGlite } from "../support/migrated-pglite";
 
-let pglite: PGlite;
-let runner: SqlRunner;
-
-beforeAll(async () => {
-  pglite = await PGlite.create();
-  runner = sqlRunner({ kind: "pglite", pglite });
-  await applyMigrations(runner);
-});
-afterAll(async () => {
-  await pglite.close();
-});
+const db = migratedPGlite();
 
 /** A sent document with one recipient and its "created" entry. */
 async function documentWithRecipient(): Promise<{ documentId: string; recipientId: string }> {
   const [orgId, userId, documentId, recipientId] = [0, 0, 0, 0].map(() => crypto.randomUUID());
-  await runner.query(`INSERT INTO organization (id, name, slug, "updatedOn") VALUES ($1::uuid, 'Org', $1, now())`, [orgId]);
-  await runner.query(`INSERT INTO "user" (id, email, name, "passwordHash", "updatedOn") VALUES ($1::uuid, $1 || '@example.com', 'U', 'x', now())`, [userId]);
-  await runner.query(
+  await db.sql.query(`INSERT INTO organization (id, name, slug, "updatedOn") VALUES ($1::uuid, 'Org', $1, now())`, [orgId]);
+  await db.sql.query(`INSERT INTO "user" (id, email, name, "passwordHash", "updatedOn") VALUES ($1::uuid, $1 || '@example.com', 'U', 'x', now())`, [userId]);
+  await db.sql.query(
     `INSERT INTO signing_document (id, "orgId", name, status, "sourceKind", "originalPdfKey", "originalHash", "pageCount", "createdBy", "updatedOn")
      VALUES ($1::uuid, $2::uuid, 'Doc', 'sent', 'upload', 'k', 'h', 1, $3::uuid, now())`,
     [documentId, orgId, userId],
   );
-  await runner.query(
+  await db.sql.query(
     `INSERT INTO signing_recipient (id, "documentId", name, email, "signingOrder", "accessTokenHash") VALUES ($1::uuid, $2::uuid, 'R', 'r@example.com', 1, $1)`,
     [recipientId, documentId],
   );
-  await runner.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "created" }));
+  await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "created" }));
   return { documentId, recipientId };
 }
 
 /** The head as the signing-URL context reads it: without locks, in the statement that reads the document. */
 async function head(documentId: string): Promise<AuditHead | null> {
-  const [row] = await runner.query<{ lastSeq: number | null; lastHash: string | null }>(
+  const [row] = await db.sql.query<{ lastSeq: number | null; lastHash: string | null }>(
     `SELECT head."lastSeq", head."lastHash" FROM signing_document d ${AUDIT_HEAD_JOIN} WHERE d.id = $1::uuid`,
     [documentId],
   );
@@ -49,7 +37,7 @@ async function head(documentId: string): Promise<AuditHead | null> {
 }
 
 async function entries(documentId: string) {
-  const rows = await runner.query<{
+  const rows = await db.sql.query<{
     id: string;
     documentId: string;
     seq: number;
@@ -68,7 +56,7 @@ async function entries(documentId: string) {
 }
 
 async function grantsOf(recipientId: string): Promise<number> {
-  const [{ grants }] = await runner.query<{ grants: number }>(`SELECT count(*)::int AS grants FROM signing_url_grant WHERE "recipientId" = $1::uuid`, [
+  const [{ grants }] = await db.sql.query<{ grants: number }>(`SELECT count(*)::int AS grants FROM signing_url_grant WHERE "recipientId" = $1::uuid`, [
     recipientId,
   ]);
   return grants;
@@ -81,15 +69,19 @@ const addGrant = (recipientId: string, entryWritten: Prisma.Sql) =>
              SELECT ${crypto.randomUUID()}::uuid, ${recipientId}::uuid, ${crypto.randomBytes(16).toString("hex")}, 'override', now() + interval '5 minutes'
              WHERE ${entryWritten}`;
 
+/** What a signing URL appends: its entry, with the return URL and a grant beside it. */
+const issue = (documentId: string, from: AuditHead | null, recipientId: string, returnUrl: string) =>
+  appendAuditAfter(db.sql, documentId, from, { actionType: "signing_url_issued", recipientId }, (written) => [
+    setReturnUrl(recipientId, returnUrl, written),
+    addGrant(recipientId, written),
+  ]);
+
 describe("one-statement audit append", () => {
   it("chains from the head it was given and writes the change beside it", async () => {
     const { documentId, recipientId } = await documentWithRecipient();
     const before = await head(documentId);
     expect(before?.seq).toBe(1);
-    const entry = await appendAuditAfter(runner, documentId, before, { actionType: "signing_url_issued", recipientId }, (written) => [
-      setReturnUrl(recipientId, "https://a.example/back", written),
-      addGrant(recipientId, written),
-    ]);
+    const entry = await issue(documentId, before, recipientId, "https://a.example/back");
     const all = await entries(documentId);
     expect(all.map((e) => [e.seq, e.actionType])).toEqual([
       [1, "created"],
@@ -98,7 +90,7 @@ describe("one-statement audit append", () => {
     expect(all[1].id).toBe(entry.id);
     expect(all[1].previousHash).toBe(before!.currentHash);
     expect(verifyAuditChain(all)).toBe(-1);
-    const [recipient] = await runner.query<{ returnUrl: string }>(`SELECT "returnUrl" FROM signing_recipient WHERE id = $1::uuid`, [recipientId]);
+    const [recipient] = await db.sql.query<{ returnUrl: string }>(`SELECT "returnUrl" FROM signing_recipient WHERE id = $1::uuid`, [recipientId]);
     expect(recipient.returnUrl).toBe("https://a.example/back");
     expect(await grantsOf(recipientId)).toBe(1);
   });
@@ -107,12 +99,9 @@ describe("one-statement audit append", () => {
     const { documentId, recipientId } = await documentWithRecipient();
     const stale = await head(documentId);
     // Two appends after the read: the stale head's next seq (2) is taken.
-    await runner.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
-    await runner.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "reminded", recipientId }));
-    const entry = await appendAuditAfter(runner, documentId, stale, { actionType: "signing_url_issued", recipientId }, (written) => [
-      setReturnUrl(recipientId, "https://b.example/back", written),
-      addGrant(recipientId, written),
-    ]);
+    await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
+    await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "reminded", recipientId }));
+    const entry = await issue(documentId, stale, recipientId, "https://b.example/back");
     const all = await entries(documentId);
     expect(all.map((e) => [e.seq, e.actionType])).toEqual([
       [1, "created"],
@@ -132,7 +121,7 @@ describe("one-statement audit append", () => {
     // Every append starts from the same head: one wins the seq, the others append the locking way.
     await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        appendAuditAfter(runner, documentId, read, { actionType: "signing_url_issued", recipientId, details: { i } }, (written) => [
+        appendAuditAfter(db.sql, documentId, read, { actionType: "signing_url_issued", recipientId, details: { i } }, (written) => [
           addGrant(recipientId, written),
         ]),
       ),

@@ -3,39 +3,30 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError } from "@/lib/config";
-import { sqlRunner, type SqlRunner } from "@/lib/db/driver";
 import { checkInstanceSecret } from "@/lib/db/instance-secret";
-import { applyMigrations } from "@/lib/db/migrate";
 import { loadOrCreateSigningCertificate } from "@/lib/pdf/instance-certificate";
+import { migratedPGlite } from "../support/migrated-pglite";
 
-let pglite: PGlite;
-let sql: SqlRunner;
-
-beforeAll(async () => {
-  pglite = await PGlite.create();
-  sql = sqlRunner({ kind: "pglite", pglite });
-  await applyMigrations(sql);
-});
-afterAll(async () => {
-  await pglite.close();
-});
+const db = migratedPGlite();
 
 describe("checkInstanceSecret", () => {
   it("records the first secret, accepts it again and refuses any other, naming NEXTAUTH_SECRET", async () => {
-    const concurrent = await Promise.allSettled([checkInstanceSecret(sql, "first-secret-0123456789"), checkInstanceSecret(sql, "other-secret-0123456789")]);
+    const concurrent = await Promise.allSettled([
+      checkInstanceSecret(db.sql, "first-secret-0123456789"),
+      checkInstanceSecret(db.sql, "other-secret-0123456789"),
+    ]);
     // Whichever came first is the database's secret; the other is refused.
     expect(concurrent.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const winner = concurrent[0].status === "fulfilled" ? "first-secret-0123456789" : "other-secret-0123456789";
     const loser = winner.startsWith("first") ? "other-secret-0123456789" : "first-secret-0123456789";
-    await expect(checkInstanceSecret(sql, winner)).resolves.toBeUndefined();
-    const refused = checkInstanceSecret(sql, loser);
+    await expect(checkInstanceSecret(db.sql, winner)).resolves.toBeUndefined();
+    const refused = checkInstanceSecret(db.sql, loser);
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
     await expect(refused).rejects.toThrow(/NEXTAUTH_SECRET differs/);
     // Only a keyed fingerprint is stored, never the secret.
-    const rows = await sql.query<{ value: string }>(`SELECT "value" FROM "instance_setting"`);
+    const rows = await db.sql.query<{ value: string }>(`SELECT "value" FROM "instance_setting"`);
     expect(rows).toHaveLength(1);
     expect(rows[0].value).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0].value).not.toContain(winner);

@@ -8,29 +8,25 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqlRunner, type SqlRunner } from "@/lib/db/driver";
+import { sqlRunner } from "@/lib/db/driver";
 import { applyMigrations, migrationsDir } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { migratedPGlite } from "../support/migrated-pglite";
 
-let pglite: PGlite;
+const db = migratedPGlite();
 let prisma: PrismaClient;
-let runner: SqlRunner;
 
-beforeAll(async () => {
-  pglite = await PGlite.create();
-  runner = sqlRunner({ kind: "pglite", pglite });
-  await applyMigrations(runner);
-  prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+beforeAll(() => {
+  prisma = new PrismaClient({ adapter: new PrismaPGlite(db.pglite) });
 });
 afterAll(async () => {
   await prisma.$disconnect();
-  await pglite.close();
 });
 
 /** The counter row and the aggregate it stands for, as numbers. */
 async function usage(orgId: string) {
-  const [counter] = await runner.query<Usage<bigint>>(`SELECT deliverables, templates, bytes FROM org_usage WHERE "orgId" = $1::uuid`, [orgId]);
-  const [actual] = await runner.query<Usage<bigint>>(
+  const [counter] = await db.sql.query<Usage<bigint>>(`SELECT deliverables, templates, bytes FROM org_usage WHERE "orgId" = $1::uuid`, [orgId]);
+  const [actual] = await db.sql.query<Usage<bigint>>(
     `SELECT (SELECT count(*) FROM deliverable WHERE "orgId" = $1::uuid AND "isActive") AS deliverables,
             (SELECT count(*) FROM template WHERE "orgId" = $1::uuid AND "isActive") AS templates,
             (SELECT COALESCE(sum("fileSize"::bigint + "pdfSize"), 0) FROM deliverable WHERE "orgId" = $1::uuid AND "isActive")
@@ -98,7 +94,7 @@ describe("org_usage", () => {
 
     await deliverable(1, 1);
     await prisma.organization.delete({ where: { id: org.id } });
-    expect(await runner.query(`SELECT 1 FROM org_usage WHERE "orgId" = $1::uuid`, [org.id])).toEqual([]);
+    expect(await db.sql.query(`SELECT 1 FROM org_usage WHERE "orgId" = $1::uuid`, [org.id])).toEqual([]);
     await expectExact(other.id, { deliverables: 0, templates: 1, bytes: 7 });
   });
 
