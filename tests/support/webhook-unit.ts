@@ -2,14 +2,13 @@
 // workspace and one webhook, and a receiver that drops each connection after `holdMs` (to the worker,
 // a failed attempt that lasts as long as the test needs).
 import net from "node:net";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { sqlRunner } from "@/lib/db/driver";
-import { applyMigrations } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { seedDemoWorkspace } from "@/lib/orgs/seed";
 import type { DeliveryDeps } from "@/lib/webhooks/delivery";
 import { createWebhook } from "@/lib/webhooks/webhooks";
+import { openMigratedPGlite } from "./migrated-pglite";
 
 export interface WebhookTestDb {
   pglite: PGlite;
@@ -21,8 +20,7 @@ export interface WebhookTestDb {
 }
 
 export async function openWebhookTestDb(): Promise<WebhookTestDb> {
-  const pglite = await PGlite.create();
-  await applyMigrations(sqlRunner({ kind: "pglite", pglite }));
+  const { pglite } = await openMigratedPGlite();
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const deps: DeliveryDeps = {
     db: prisma,

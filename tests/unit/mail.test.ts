@@ -1,24 +1,19 @@
-import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqlRunner } from "@/lib/db/driver";
-import { applyMigrations } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { NotFoundError } from "@/lib/errors";
 import { createMailer, outboxTransport, type MailTransport } from "@/lib/mail/mailer";
 import { emailLinks, getOutboxMessage, listOutbox, previewHtml } from "@/lib/mail/outbox";
 import { documentVoidedEmail, signingRequestEmail } from "@/lib/mail/templates";
+import { migratedPGlite } from "../support/migrated-pglite";
 
-let pglite: PGlite;
+const db = migratedPGlite();
 let prisma: PrismaClient;
-beforeAll(async () => {
-  pglite = await PGlite.create();
-  await applyMigrations(sqlRunner({ kind: "pglite", pglite }));
-  prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+beforeAll(() => {
+  prisma = new PrismaClient({ adapter: new PrismaPGlite(db.pglite) });
 });
 afterAll(async () => {
   await prisma.$disconnect();
-  await pglite.close();
 });
 
 describe("email templates", () => {
