@@ -35,6 +35,9 @@ test("a document sent in German: German email and page; the signer switches to F
   expect(res.status).toBe(200);
   const id = res.json.data.documentId as string;
   expect((await api(quire)(`/esign/documents/${id}`)).json.data.language).toBe("de");
+  // The list says the same as the single read (it once left the column out and said "en").
+  const listed = (await api(quire)(`/esign/documents?query=${encodeURIComponent(name)}`)).json.data.results as { id: string; language: string }[];
+  expect(listed.map((d) => [d.id, d.language])).toEqual([[id, "de"]]);
 
   // The email, read from the outbox: German subject, body, button and a German date.
   const mail = (await mailsTo(quire, email)).find((m) => m.kind === "signing_request") as unknown as { subject: string; text: string; html: string };

@@ -1,9 +1,10 @@
 // The org_usage counter row (migrations org_usage, org_usage_templates): what an organization holds,
 // kept exact by triggers on every write, so an unfiltered list's total is one row read, not a count.
-import type { SqlRunner } from "@/lib/db/sql";
+import { Prisma } from "@/lib/generated/prisma/client";
 
-/** The organization's active deliverables or templates, from its counter row (0 without one). */
-export async function activeCount(sql: SqlRunner, orgId: string, what: "deliverables" | "templates"): Promise<number> {
-  const [row] = await sql.query<{ total: number }>(`SELECT coalesce((SELECT ${what} FROM org_usage WHERE "orgId" = $1::uuid), 0)::int AS total`, [orgId]);
-  return row.total;
+export type Counted = "deliverables" | "templates";
+
+/** The counter as a scalar SQL expression a list statement can carry (0 without a row); `org` is the organization's id as a value or a placeholder. */
+export function activeCountSql(what: Counted, org: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`coalesce((SELECT ${Prisma.raw(what)} FROM org_usage WHERE "orgId" = ${org}::uuid), 0)::int`;
 }

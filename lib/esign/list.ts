@@ -1,6 +1,7 @@
-// GET /esign/documents (and the dashboard's list) in two plain statements, page with its recipients
-// and count (issue 17): through Prisma the include cost several times the SQL. Same JSON as the single
-// read: documentJson.
+// GET /esign/documents (and the dashboard's list) in one plain statement, the page with its recipients
+// and its total (issue 17): through Prisma the include cost several times the SQL. Same JSON as the
+// single read: documentJson.
+import { pageTotal } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { type DocumentView, documentJson } from "@/lib/esign/documents";
 import type { DocumentStatus } from "@/lib/generated/prisma/client";
@@ -13,7 +14,7 @@ export interface DocumentListQuery {
 }
 
 type RecipientCell = Omit<DocumentView["recipients"][number], "signedAt" | "viewedAt"> & { signedAt: string | null; viewedAt: string | null };
-type ListRow = Omit<DocumentView, "recipients"> & { recipients: RecipientCell[] | null };
+type ListRow = Omit<DocumentView, "recipients"> & { recipients: RecipientCell[] | null; total: number };
 
 const RECIPIENTS_OF_ROW = `(SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'email', r.email, 'externalId', r."externalId", 'signingOrder', r."signingOrder", 'signedAt', r."signedAt", 'viewedAt', r."viewedAt") ORDER BY r."signingOrder", r."createdOn")
   FROM signing_recipient r WHERE r."documentId" = p.id) AS recipients`;
@@ -33,24 +34,23 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
   }
   const where = clauses.join(" AND ");
   const n = params.length;
-  const [rows, [{ total }]] = await Promise.all([
-    sql.query<ListRow>(
-      // The page first (off the (orgId, createdOn, id) index), then its rows' recipients only.
-      `WITH p AS (
-         SELECT d.id, d.name, d.description, d.status, d."pageCount", d."originalHash", d."senderName", d."senderEmail", d."ccEmails", d."sendEmail",
-                d."expiresAt", d."emailSubject", d."emailMessage", d."reminderDays", d."createdOn", d."updatedOn", d."sentAt", d."completedAt", d."voidedAt", d."voidReason",
-                d."declinedAt", d."declineReason"
-         FROM signing_document d WHERE ${where}
-         ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
-       SELECT p.*, ${RECIPIENTS_OF_ROW} FROM p ORDER BY p."createdOn" DESC, p.id DESC`,
-      [...params, q.limit, q.offset],
-    ),
-    sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM signing_document d WHERE ${where}`, params),
-  ]);
+  const total = `(SELECT count(*)::int FROM signing_document d WHERE ${where})`;
+  const rows = await sql.query<ListRow>(
+    // The page first (off the (orgId, createdOn, id) index), then its rows' recipients only.
+    `WITH p AS (
+       SELECT d.id, d.name, d.description, d.status, d."pageCount", d."originalHash", d."senderName", d."senderEmail", d."ccEmails", d."sendEmail",
+              d.language, d."expiresAt", d."emailSubject", d."emailMessage", d."reminderDays", d."createdOn", d."updatedOn", d."sentAt", d."completedAt", d."voidedAt", d."voidReason",
+              d."declinedAt", d."declineReason"
+       FROM signing_document d WHERE ${where}
+       ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+     SELECT p.*, ${total} AS total, ${RECIPIENTS_OF_ROW} FROM p ORDER BY p."createdOn" DESC, p.id DESC`,
+    [...params, q.limit, q.offset],
+  );
+  const totalRecords = await pageTotal(rows, q.offset, async () => (await sql.query<{ total: number }>(`SELECT ${total} AS total`, params))[0].total);
   return {
     results: rows.map((row) =>
       documentJson({ ...row, recipients: (row.recipients ?? []).map((r) => ({ ...r, signedAt: at(r.signedAt), viewedAt: at(r.viewedAt) })) }),
     ),
-    totalRecords: total,
+    totalRecords,
   };
 }

@@ -2,7 +2,8 @@
 // One SQL statement pages the items; counts that only matter for the rows shown (a template's
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
-import { activeCount } from "@/lib/db/org-usage";
+import { activeCountSql } from "@/lib/db/org-usage";
+import { pageTotal } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -161,34 +162,32 @@ export async function listTemplateItems(
   let totalRecords: number;
   if (allTemplates) {
     // Templates alone: the page is read off the (orgId, lower(name), id) index when sorted by name, and
-    // counted apart; a window count would sort every template on each request.
+    // its rows carry the total, counted apart from the page (a window count would sort every template on
+    // each request). Unfiltered, the total is the counter row the template triggers keep
+    // (org_usage.templates): one row instead of counting every template.
     const where = Prisma.sql`t."orgId" = ${orgId}::uuid AND t."isActive" ${tagFilter} ${nameFilter(Prisma.raw("t"))}`;
-    const column = input.column0 ?? "name";
-    const [page, total] = await Promise.all([
-      run<ItemRow>(
-        db,
-        // The page's ids first, off the (orgId, lower(name), id) index, and only then its 100 rows read
-        // whole and joined to their creator: skipping 2,500 rows this way cost 3.3-3.8 ms on PostgreSQL
-        // against 5.0 ms when every skipped row was read and joined (issue 17).
-        decorated(Prisma.sql`
-        WITH keys AS (
-          SELECT t.id FROM template t ${column === "email" ? Prisma.sql`JOIN "user" u ON u.id = t."createdBy"` : Prisma.empty}
-          WHERE ${where}
-          ORDER BY ${TEMPLATE_SORT_SQL[column]} ${direction}, t.id ${direction}
-          LIMIT ${input.limit} OFFSET ${input.offset}),
-        page AS (
-          SELECT 1 AS "kindOrder", 'template' AS type, t.id, t.name, t.description, t."isActive", t."folderId" AS "parentId", t."createdBy", u.email,
-                 0 AS "templateCount", 0 AS "deliverableCount", t."fileSize", t."fileType", t."createdOn", t."updatedOn"
-          FROM keys JOIN template t ON t.id = keys.id JOIN "user" u ON u.id = t."createdBy")`),
-      ),
-      // Unfiltered, the total is the counter row the template triggers keep (org_usage.templates):
-      // one row instead of counting every template.
+    const total =
       input.selectedTags.length === 0 && !input.query
-        ? activeCount(db, orgId, "templates")
-        : run<{ total: number }>(db, Prisma.sql`SELECT count(*)::int AS total FROM template t WHERE ${where}`).then(([counted]) => counted?.total ?? 0),
-    ]);
-    rows = page;
-    totalRecords = total;
+        ? activeCountSql("templates", Prisma.sql`${orgId}`)
+        : Prisma.sql`(SELECT count(*)::int FROM template t WHERE ${where})`;
+    const column = input.column0 ?? "name";
+    rows = await run<ItemRow>(
+      db,
+      // The page's ids first, off the (orgId, lower(name), id) index, and only then its 100 rows read
+      // whole and joined to their creator: skipping 2,500 rows this way cost 3.3-3.8 ms on PostgreSQL
+      // against 5.0 ms when every skipped row was read and joined (issue 17).
+      decorated(Prisma.sql`
+      WITH keys AS (
+        SELECT t.id FROM template t ${column === "email" ? Prisma.sql`JOIN "user" u ON u.id = t."createdBy"` : Prisma.empty}
+        WHERE ${where}
+        ORDER BY ${TEMPLATE_SORT_SQL[column]} ${direction}, t.id ${direction}
+        LIMIT ${input.limit} OFFSET ${input.offset}),
+      page AS (
+        SELECT 1 AS "kindOrder", 'template' AS type, t.id, t.name, t.description, t."isActive", t."folderId" AS "parentId", t."createdBy", u.email,
+               0 AS "templateCount", 0 AS "deliverableCount", t."fileSize", t."fileType", t."createdOn", t."updatedOn", ${total} AS total
+        FROM keys JOIN template t ON t.id = keys.id JOIN "user" u ON u.id = t."createdBy")`),
+    );
+    totalRecords = await pageTotal(rows, input.offset, async () => (await run<{ total: number }>(db, Prisma.sql`SELECT ${total} AS total`))[0].total);
   } else {
     rows = await run<ItemRow>(
       db,

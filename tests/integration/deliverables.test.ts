@@ -330,6 +330,8 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
     for (let offset = 0; offset < total; offset += 4)
       seen.push(...(await viewer(`/v1/deliverable?limit=4&offset=${offset}`)).json.data.results.map((r: { id: string }) => r.id));
     expect(new Set(seen).size).toBe(total);
+    // Past the end: no rows, and still the total (which a page's rows carry otherwise).
+    expect((await viewer(`/v1/deliverable?limit=4&offset=${total + 10}`)).json.data).toEqual({ results: [], totalRecords: total });
     const item = first.json.data.results[0];
     expect(item).not.toHaveProperty("tags");
     expect(Object.keys(item).sort()).toEqual([
@@ -381,6 +383,8 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
       paged.push(...(await viewer(`/v1/deliverable?query=Listed&limit=3&offset=${offset}&column0=email`)).json.data.results.map((r: { id: string }) => r.id));
     expect(paged).toEqual(byEmail);
     expect(new Set(paged).size).toBe(7);
+    expect((await viewer("/v1/deliverable?query=Listed&limit=3&offset=6")).json.data.totalRecords).toBe(7);
+    expect((await viewer("/v1/deliverable?query=Listed&limit=3&offset=9")).json.data).toEqual({ results: [], totalRecords: 7 });
   });
 
   it("validates list parameters", async () => {
@@ -399,6 +403,11 @@ describe("GET, PATCH, DELETE /v1/deliverable", () => {
     expect(d.variables).toEqual(textVars("n4"));
     expect(d.tags.map((t: { label: string }) => t.label)).toEqual(["blue", "green", "red"]);
     expect((await viewer(`/v1/deliverable/${ids[4]}`)).json.data.results).not.toHaveProperty("tags");
+    // The list renders timestamps and tags in its SQL: the same JSON as the single read's.
+    const listed = (await viewer(`/v1/deliverable?query=${encodeURIComponent(d.name)}&showTags=true&limit=100`)).json.data.results;
+    const row = listed.find((r: { id: string }) => r.id === ids[4]);
+    expect(row).toMatchObject({ createdOn: d.createdOn, updatedOn: d.updatedOn, tags: d.tags });
+    expect(row.createdOn).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect((await as(baseUrl, other, "viewer")(`/v1/deliverable/${ids[4]}`)).status).toBe(404);
   });
 

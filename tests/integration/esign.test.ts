@@ -212,6 +212,27 @@ describe("document endpoints and errors", () => {
     expect((await mailsTo("ada@example.com")).some((m) => m.subject.includes("Silent one"))).toBe(true);
   });
 
+  it("lists newest first with recipients, paging by totalRecords; a page past the end still says the total", async () => {
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const res = await prepare({ sendEmail: "false", documentName: `Paged lease ${n}`, language: n === 2 ? "fr" : "en" });
+      expect(res.status, res.text).toBe(200);
+      ids.push(res.json.data.documentId);
+    }
+    const page = async (q: string) => (await contributor(`/esign/documents?query=Paged%20lease&${q}`)).json.data;
+    const all = await page("limit=100");
+    expect(all.totalRecords).toBe(3);
+    expect(all.results.map((d: { id: string }) => d.id)).toEqual([...ids].reverse());
+    expect(all.results.map((d: { language: string }) => d.language)).toEqual(["en", "fr", "en"]);
+    expect(all.results[0].recipients.map((r: { email: string }) => r.email)).toEqual(["ada@example.com", "bob@example.com"]);
+    expect(all.results[0]).toEqual((await contributor(`/esign/documents/${ids[2]}`)).json.data);
+    const paged = [...(await page("limit=2")).results, ...(await page("limit=2&offset=2")).results];
+    expect(paged.map((d: { id: string }) => d.id)).toEqual([...ids].reverse());
+    expect(await page("limit=2&offset=2")).toMatchObject({ totalRecords: 3 });
+    expect(await page("limit=2&offset=10")).toEqual({ results: [], totalRecords: 3 });
+    expect(await page("limit=2&status=completed")).toEqual({ results: [], totalRecords: 0 });
+  });
+
   it("voids a document: signers see it voided", async () => {
     const res = await prepare({ documentName: "To be voided" });
     const id = res.json.data.documentId;
