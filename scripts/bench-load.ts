@@ -1,7 +1,7 @@
 // Size: one bench section, its scenarios in the order they run against one server.
 // npm run bench -- --only load: autocannon against the built server (started as the tests start it).
-//   1. List endpoints, each at a fixed rate (default 200 requests/s) for --seconds: GET /template-item,
-//      GET /v1/deliverable, GET /esign/documents, GET /api/webhooks.
+//   1. List endpoints, each at a steady rate (default 200 requests/s, evenly spaced: bench-paced.ts) for
+//      --seconds: GET /template-item, GET /v1/deliverable, GET /esign/documents, GET /api/webhooks.
 //   2. POST /esign/documents/{id}/signing-url over prepared documents, as fast as 8 connections go.
 //   3. POST /v1/deliverable on the sample Services Agreement (DOCX filled, converted to PDF by the
 //      LibreOffice pool) from 3 connections.
@@ -16,6 +16,7 @@ import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 import { NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
+import { type PacedOptions, pacedLoad } from "./bench-paced";
 import {
   CONTRACT_VARIABLES,
   backendCpuGrowthMs,
@@ -80,23 +81,59 @@ async function chooseDatabase(requested?: TestDatabase): Promise<{ kind: TestDat
   return (await postgresReachable()) ? { kind: "postgres", why: "reachable, the default" } : { kind: "pglite", why: "PostgreSQL not reachable" };
 }
 
+/** Starts counting the server's and its database's CPU; the function returned reads what was spent since. */
+async function costMeter(): Promise<() => Promise<{ cpuMs: number; dbCpuMs: number }>> {
+  const dbTicksBefore = await databaseTicks();
+  const cpuBefore = childrenCpuMs();
+  return async () => ({ cpuMs: childrenCpuMs() - cpuBefore, dbCpuMs: backendCpuGrowthMs(dbTicksBefore, await databaseTicks()) });
+}
+
+/** One steady-rate run (bench-paced.ts) after its warm-up, as a row of the table. */
+async function paced(scenario: string, opts: Omit<PacedOptions, "seconds" | "progress"> & { seconds: number }): Promise<LoadRow> {
+  if (warmupSeconds > 0) {
+    process.stderr.write(`  ${scenario}: ${warmupSeconds} s warm-up\r`);
+    await pacedLoad({ ...opts, seconds: warmupSeconds });
+  }
+  const cost = await costMeter();
+  const r = await pacedLoad({
+    ...opts,
+    progress: (answered, elapsed) => process.stderr.write(`  ${scenario}: ${Math.round(elapsed)}/${opts.seconds} s, ${answered} answered   \r`),
+  });
+  const { cpuMs, dbCpuMs } = await cost();
+  process.stderr.write("\n");
+  return {
+    scenario,
+    target: opts.rate,
+    connections: opts.connections,
+    requests: r.answered + r.errors,
+    achieved: r.achieved,
+    p50: r.p50,
+    p99: r.p99,
+    non2xx: r.non2xx,
+    badBodies: r.badBodies,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    errorCodes: r.errorCodes,
+    statusCodes: Object.entries(r.statusCodes)
+      .map(([code, count]) => `${code}×${count}`)
+      .join(" "),
+    serverCpuMs: r.answered ? cpuMs / r.answered : Number.NaN,
+    databaseCpuMs: r.answered ? dbCpuMs / r.answered : Number.NaN,
+  };
+}
+
 /**
- * One autocannon run, with a progress line per second on stderr. `check` looks at each 2xx body; a
- * body it refuses counts as a failure.
- *
- * Two autocannon habits shape how the figures are taken: a rate is released per connection at each
- * second (each connection sends its share back to back, then waits for the next second), and its
- * coordinated-omission correction assumes an interval of ceil(1 / rate) = 1 ms, which fills the
- * histogram with made-up values below every real one (a server that always takes 50 ms gets a
- * "p50" of 28 ms). So latencies are recorded as measured, and requests are counted from the
- * answers and errors (its `requests.sent` also counts each connection's rate once more).
+ * One autocannon run, as fast as its connections go, with a progress line per second on stderr.
+ * `check` looks at each 2xx body; a body it refuses counts as a failure. Requests are counted from the
+ * answers and errors. A steady rate is paced() instead: autocannon releases a rate per connection at
+ * each second, in bursts, and its coordinated-omission correction fills the histogram with made-up values
+ * below every real one.
  */
 async function cannon(
   scenario: string,
-  opts: Omit<autocannon.Options, "requests">,
+  opts: Omit<autocannon.Options, "requests" | "overallRate" | "connectionRate">,
   request: LoadRequest,
   check: (body: string) => boolean,
-  target?: number,
 ): Promise<LoadRow> {
   // A timed scenario first runs unmeasured for a few seconds: without it, the first second of each scenario
   // (new query texts, code paths the JIT has not seen) pulled a 10-second figure down by a fifth.
@@ -119,13 +156,10 @@ async function cannon(
   ];
   let instance!: autocannon.Instance;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({ ...opts, requests, ignoreCoordinatedOmission: Boolean(opts.overallRate || opts.connectionRate) }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
+    instance = autocannon({ ...opts, requests }, (err, result) => (err ? reject(err) : resolve(result)));
   });
   const started = Date.now();
-  const dbTicksBefore = await databaseTicks();
-  const cpuBefore = childrenCpuMs();
+  const cost = await costMeter();
   // autocannon notices the end only at its next one-second sample, so its duration runs long on a fixed
   // amount: the rate is taken up to the last answer there (a timed run lasts its duration).
   let lastAnswer = started;
@@ -144,15 +178,13 @@ async function cannon(
     errorCodes[code] = (errorCodes[code] ?? 0) + 1;
   });
   const r = await finished;
-  const cpuMs = childrenCpuMs() - cpuBefore;
-  const dbCpuMs = backendCpuGrowthMs(dbTicksBefore, await databaseTicks());
+  const { cpuMs, dbCpuMs } = await cost();
   process.stderr.write("\n");
   const statusCodes = Object.entries(r.statusCodeStats ?? {})
     .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
     .join(" ");
   return {
     scenario,
-    target,
     connections: r.connections,
     requests: r.requests.total + r.errors,
     achieved: r.requests.total / (opts.amount ? Math.max(lastAnswer - started, 1) / 1000 : Number(opts.duration)),
@@ -297,7 +329,8 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       goal: { op: "<=", value: 1.5, on: "value" },
     });
 
-    // 1. Lists at a fixed rate, limit 100. 20 connections leave each request 100 ms at 200/s before the rate slips.
+    // 1. Lists at a steady rate, limit 100, evenly spaced. Up to 20 requests in flight: at 200/s a request
+    //    may take 100 ms before the rate slips.
     const lists: [string, string][] = [
       ["GET /template-item", "/template-item?type=template&limit=100&column0=name&order0=asc"],
       ["GET /v1/deliverable", "/v1/deliverable?limit=100&showTags=true"],
@@ -305,13 +338,16 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       ["GET /api/webhooks", "/api/webhooks"],
     ];
     for (const [scenario, p] of lists) {
-      const row = await cannon(
-        `${scenario} (limit 100)`,
-        { url: baseUrl, connections: 20, overallRate: options.rate, duration: options.seconds, timeout: 10 },
-        { method: "GET", path: p, headers },
-        isJsonData,
-        options.rate,
-      );
+      const row = await paced(`${scenario} (limit 100)`, {
+        url: baseUrl,
+        path: p,
+        headers,
+        rate: options.rate,
+        seconds: options.seconds,
+        connections: 20,
+        timeoutMs: 10_000,
+        check: isJsonData,
+      });
       rows.push(row);
       recordFigure({
         section: "API",
@@ -469,7 +505,7 @@ function printLoadTable(rows: LoadRow[], dbLabel: string, serverErrors: number) 
               .join(", ")})`
           : ""
       }. ` +
-      `Latencies as measured (see cannon()); server CPU is Quire's process tree${dbLabel === "PostgreSQL" ? "; database CPU is PostgreSQL's backends for Quire's database (its background writers not included)" : ", the embedded database included (database CPU 0)"}. ` +
+      `Latencies as measured, steady rates counted from each request's due time (see cannon() and bench-paced.ts); server CPU is Quire's process tree${dbLabel === "PostgreSQL" ? "; database CPU is PostgreSQL's backends for Quire's database (its background writers not included)" : ", the embedded database included (database CPU 0)"}. ` +
       `Server log: ${serverErrors} error lines.`,
   );
 }
