@@ -16,7 +16,7 @@ import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 import { NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
-import { type PacedOptions, pacedLoad } from "./bench-paced";
+import { type LoadOutcome, type PacedOptions, pacedLoad } from "./bench-paced";
 import {
   CONTRACT_VARIABLES,
   backendCpuGrowthMs,
@@ -40,22 +40,13 @@ export interface LoadOptions {
   maxErrorPct: number;
 }
 
-interface LoadRow {
+interface LoadRow extends LoadOutcome {
   scenario: string;
   /** Requests/s asked for; undefined = as fast as the connections go. */
   target?: number;
   connections: number;
   /** Answered or failed (timeouts, connection errors); requests still in flight at the end are left out. */
   requests: number;
-  achieved: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  /** 2xx answers whose body was not what the scenario expects. */
-  badBodies: number;
-  errors: number;
-  timeouts: number;
-  errorCodes: Record<string, number>;
   statusCodes: string;
   /** CPU the server's process tree (Next.js, its LibreOffice pool; PGlite runs inside) spent per answer. */
   serverCpuMs: number;
@@ -101,24 +92,18 @@ async function paced(scenario: string, opts: Omit<PacedOptions, "seconds" | "pro
   });
   const { cpuMs, dbCpuMs } = await cost();
   process.stderr.write("\n");
+  const { sent: _sent, answered, statusCodes, ...outcome } = r;
   return {
+    ...outcome,
     scenario,
     target: opts.rate,
     connections: opts.connections,
-    requests: r.answered + r.errors,
-    achieved: r.achieved,
-    p50: r.p50,
-    p99: r.p99,
-    non2xx: r.non2xx,
-    badBodies: r.badBodies,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    errorCodes: r.errorCodes,
-    statusCodes: Object.entries(r.statusCodes)
+    requests: answered + r.errors,
+    statusCodes: Object.entries(statusCodes)
       .map(([code, count]) => `${code}×${count}`)
       .join(" "),
-    serverCpuMs: r.answered ? cpuMs / r.answered : Number.NaN,
-    databaseCpuMs: r.answered ? dbCpuMs / r.answered : Number.NaN,
+    serverCpuMs: answered ? cpuMs / answered : Number.NaN,
+    databaseCpuMs: answered ? dbCpuMs / answered : Number.NaN,
   };
 }
 

@@ -23,18 +23,23 @@ export interface PacedOptions {
   progress?: (answered: number, elapsedSeconds: number) => void;
 }
 
-export interface PacedResult {
-  sent: number;
-  answered: number;
+/** What a load run measured, paced or not (bench-load.ts adds the CPU it cost). */
+export interface LoadOutcome {
   /** Answers per second, over the run or until the last answer if that came later. */
   achieved: number;
   p50: number;
   p99: number;
   non2xx: number;
+  /** 2xx answers whose body was not what the scenario expects. */
   badBodies: number;
   errors: number;
   timeouts: number;
   errorCodes: Record<string, number>;
+}
+
+export interface PacedResult extends LoadOutcome {
+  sent: number;
+  answered: number;
   statusCodes: Record<number, number>;
 }
 
