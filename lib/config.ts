@@ -11,6 +11,11 @@ const booleanFromEnv = z
   .enum(["true", "false", "1", "0", ""])
   .optional()
   .transform((v) => v === "true" || v === "1");
+/** The same values, true when unset or empty. */
+const booleanFromEnvOn = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v !== "false" && v !== "0");
 
 /**
  * Where QUIRE_TEST_CRASH_AT may stop the server: around the last signature and its completion, and
@@ -29,6 +34,8 @@ const envSchema = z.object({
     .refine((v) => !v || /^(postgres(ql)?:\/\/|pglite:)/.test(v), {
       message: "must be a postgres:// URL or pglite:<directory>",
     }),
+  /** false behind a pooler in transaction mode (PgBouncer before 1.21): it cannot keep named statements. */
+  DATABASE_PREPARED_STATEMENTS: booleanFromEnvOn,
   DATA_DIR: z.string().min(1).default("./data"),
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -101,7 +108,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default("Quire <no-reply@quire.local>"),
 });
 
-export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string; preparedStatements: boolean };
 
 export interface QuireConfig {
   env: "development" | "production" | "test";
@@ -170,7 +177,7 @@ export function parseConfig(env: Env): QuireConfig {
   const url = e.DATABASE_URL;
   const database: DatabaseConfig =
     url && !url.startsWith("pglite:")
-      ? { kind: "postgres", url }
+      ? { kind: "postgres", url, preparedStatements: e.DATABASE_PREPARED_STATEMENTS }
       : { kind: "pglite", dataDir: path.resolve(url ? url.slice("pglite:".length) : path.join(dataDir, "pglite")) };
   const serverless = Boolean(e.VERCEL || e.AWS_LAMBDA_FUNCTION_NAME);
   if (serverless) {

@@ -5,10 +5,11 @@
 import fs from "node:fs";
 import type { Pool } from "pg";
 import type { DatabaseConfig } from "@/lib/config";
+import { type PreparedQueries, preparedQueries } from "@/lib/db/pg-prepared";
 import type { PGliteLike } from "@/lib/db/pglite-remote";
 
 /** pglite: the worker's handle in the server; tests may pass an in-thread PGlite, which has the same shape. */
-export type Driver = { kind: "pglite"; pglite: PGliteLike } | { kind: "postgres"; pool: Pool };
+export type Driver = { kind: "pglite"; pglite: PGliteLike } | { kind: "postgres"; pool: Pool; prepared?: PreparedQueries };
 
 /** Minimal SQL surface shared by both drivers (used by the migrator and health check). */
 export interface SqlRunner {
@@ -34,7 +35,7 @@ async function openDriver(db: DatabaseConfig): Promise<Driver> {
   }
   const pg = await import("pg");
   const pool = new pg.default.Pool({ connectionString: db.url, max: 10 });
-  return { kind: "postgres", pool };
+  return { kind: "postgres", pool, ...(db.preparedStatements ? { prepared: preparedQueries() } : {}) };
 }
 
 export function sqlRunner(driver: Driver): SqlRunner {
@@ -46,10 +47,13 @@ export function sqlRunner(driver: Driver): SqlRunner {
     });
     return run(driver.pglite);
   }
-  const pool = driver.pool;
+  const { pool, prepared } = driver;
   return {
     exec: async (sql) => void (await pool.query(sql)),
-    query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    // Named outside transactions only: there a stale statement's error can be retried (inside one it
+    // would have aborted the transaction).
+    query: async <T>(sql: string, params?: unknown[]) =>
+      (prepared && params?.length ? await prepared.query(pool, sql, params) : await pool.query(sql, params)).rows as T[],
     transaction: async (fn) => {
       const client = await pool.connect();
       try {

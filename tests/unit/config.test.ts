@@ -24,7 +24,17 @@ describe("parseConfig", () => {
     expect(parseConfig({ DATA_DIR: dir, DATABASE_URL: "postgres://u@h:5432/db" }).database).toEqual({
       kind: "postgres",
       url: "postgres://u@h:5432/db",
+      preparedStatements: true,
     });
+    for (const [value, prepared] of [
+      ["false", false],
+      ["0", false],
+      ["true", true],
+      ["", true],
+    ] as const)
+      expect(parseConfig({ DATA_DIR: dir, DATABASE_URL: "postgres://u@h:5432/db", DATABASE_PREPARED_STATEMENTS: value }).database).toMatchObject({
+        preparedStatements: prepared,
+      });
     expect(parseConfig({ DATA_DIR: dir, DATABASE_URL: `pglite:${dir}/x` }).database).toEqual({ kind: "pglite", dataDir: `${dir}/x` });
   });
 

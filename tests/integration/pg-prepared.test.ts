@@ -1,0 +1,81 @@
+// Named prepared statements on the PostgreSQL pool (lib/db/pg-prepared.ts), on a database of their own:
+// a text is named from its second run, results stay right past PostgreSQL's five custom plans, a table
+// changed under a prepared SELECT * and a connection that lost its statements (a pooler, DEALLOCATE) are
+// run again unnamed, and the cap holds.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqlRunner } from "@/lib/db/driver";
+import { preparedQueries } from "@/lib/db/pg-prepared";
+import { POSTGRES_ADMIN_URL } from "../support/quire-server";
+
+describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("named prepared statements on PostgreSQL", () => {
+  const name = `quire_prepared_${process.pid}_${Date.now()}`;
+  let pool: pg.Pool;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  /** The names prepared on the pool's one connection. */
+  const preparedNames = async () => (await pool.query<{ name: string }>("SELECT name FROM pg_prepared_statements ORDER BY name")).rows.map((r) => r.name);
+
+  beforeAll(async () => {
+    await admin(`CREATE DATABASE ${name}`);
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.pathname = `/${name}`;
+    // One connection, so what it has prepared is what the statements below see.
+    pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+    await pool.query("CREATE TABLE item (id int PRIMARY KEY, label text NOT NULL)");
+    await pool.query("INSERT INTO item SELECT n, 'item ' || n FROM generate_series(1, 50) n");
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await admin(`DROP DATABASE IF EXISTS ${name}`);
+  });
+
+  it("names a text from its second run and answers the same as unnamed, past the five custom plans", async () => {
+    const prepared = preparedQueries();
+    const runner = sqlRunner({ kind: "postgres", pool, prepared });
+    const text = "SELECT id, label FROM item WHERE id BETWEEN $1 AND $2 ORDER BY id";
+    expect(await runner.query(text, [3, 4])).toEqual([
+      { id: 3, label: "item 3" },
+      { id: 4, label: "item 4" },
+    ]);
+    expect(prepared.size).toBe(0);
+    expect(await preparedNames()).toEqual([]);
+    for (let n = 1; n <= 12; n++) expect((await runner.query<{ id: number }>(text, [n, n + 1])).map((r) => r.id)).toEqual([n, n + 1]);
+    expect(prepared.size).toBe(1);
+    expect(await preparedNames()).toHaveLength(1);
+    // No parameters: a plain query, never named (it may hold several statements).
+    await runner.query("SELECT 1");
+    await runner.query("SELECT 1");
+    expect(prepared.size).toBe(1);
+  });
+
+  it("runs a statement again unnamed when a column was added under its SELECT *, or the connection lost it", async () => {
+    const runner = sqlRunner({ kind: "postgres", pool, prepared: preparedQueries() });
+    const text = "SELECT * FROM item WHERE id = $1";
+    for (let i = 0; i < 3; i++) expect(await runner.query(text, [7])).toEqual([{ id: 7, label: "item 7" }]);
+    await pool.query("ALTER TABLE item ADD COLUMN note text NOT NULL DEFAULT 'new'");
+    expect(await runner.query(text, [7])).toEqual([{ id: 7, label: "item 7", note: "new" }]);
+    expect(await runner.query(text, [8])).toEqual([{ id: 8, label: "item 8", note: "new" }]);
+    // As behind a pooler in transaction mode: the server no longer has the statement this client named.
+    await pool.query("DEALLOCATE ALL");
+    expect(await runner.query(text, [9])).toEqual([{ id: 9, label: "item 9", note: "new" }]);
+    expect(await runner.query(text, [10])).toEqual([{ id: 10, label: "item 10", note: "new" }]);
+  });
+
+  it("passes other errors through, and names no more than its cap", async () => {
+    const prepared = preparedQueries(2);
+    const runner = sqlRunner({ kind: "postgres", pool, prepared });
+    const texts = [1, 2, 3, 4].map((n) => `SELECT label FROM item WHERE id = $1 AND ${n} = ${n}`);
+    for (const text of texts) for (let i = 0; i < 3; i++) expect(await runner.query(text, [5])).toEqual([{ label: "item 5" }]);
+    expect(prepared.size).toBe(2);
+    await expect(runner.query("INSERT INTO item (id, label) VALUES ($1, $2)", [5, "again"])).rejects.toMatchObject({ code: "23505" });
+    await expect(runner.query("INSERT INTO item (id, label) VALUES ($1, $2)", [5, "again"])).rejects.toMatchObject({ code: "23505" });
+  });
+});
