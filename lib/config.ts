@@ -7,15 +7,13 @@ import path from "node:path";
 import { z } from "zod";
 import type { S3StorageOptions } from "@/lib/storage/s3";
 
-const booleanFromEnv = z
-  .enum(["true", "false", "1", "0", ""])
-  .optional()
-  .transform((v) => v === "true" || v === "1");
-/** The same values, true when unset or empty. */
-const booleanFromEnvOn = z
-  .enum(["true", "false", "1", "0", ""])
-  .optional()
-  .transform((v) => v !== "false" && v !== "0");
+/** true/1 or false/0; unset or empty is `unset`. */
+const flagFromEnv = (unset: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? unset : v === "true" || v === "1"));
+const booleanFromEnv = flagFromEnv(false);
 
 /**
  * Where QUIRE_TEST_CRASH_AT may stop the server: around the last signature and its completion, and
@@ -35,7 +33,7 @@ const envSchema = z.object({
       message: "must be a postgres:// URL or pglite:<directory>",
     }),
   /** false behind a pooler in transaction mode (PgBouncer before 1.21): it cannot keep named statements. */
-  DATABASE_PREPARED_STATEMENTS: booleanFromEnvOn,
+  DATABASE_PREPARED_STATEMENTS: flagFromEnv(true),
   DATA_DIR: z.string().min(1).default("./data"),
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
