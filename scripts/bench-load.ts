@@ -80,7 +80,7 @@ async function costMeter(): Promise<() => Promise<{ cpuMs: number; dbCpuMs: numb
 }
 
 /** One steady-rate run (bench-paced.ts) after its warm-up, as a row of the table. */
-async function paced(scenario: string, opts: Omit<PacedOptions, "seconds" | "progress"> & { seconds: number }): Promise<LoadRow> {
+async function paced(scenario: string, opts: Omit<PacedOptions, "progress">): Promise<LoadRow> {
   if (warmupSeconds > 0) {
     process.stderr.write(`  ${scenario}: ${warmupSeconds} s warm-up\r`);
     await pacedLoad({ ...opts, seconds: warmupSeconds });

@@ -3,7 +3,7 @@
 // JSON is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
 import { Prisma } from "@/lib/generated/prisma/client";
 import { activeCountSql } from "@/lib/db/org-usage";
-import { isoSql, pageTotal } from "@/lib/db/paging";
+import { isoSql, pageTotal, selectTotal } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import type { TagJson } from "@/lib/tags/tags";
 
@@ -99,10 +99,7 @@ export async function listDeliverables(sql: SqlRunner, orgId: string, q: Deliver
      ${orderOf(q, "p")}`,
     [...where.params, q.limit, q.offset],
   );
-  const totalRecords = await pageTotal(rows, q.offset, async () => {
-    const [counted] = await sql.query<{ total: number }>(`SELECT ${total} AS total`, where.params);
-    return counted.total;
-  });
+  const totalRecords = await pageTotal(rows, q.offset, () => selectTotal(sql, total, where.params));
   return {
     results: rows.map((r) => ({
       id: r.id,

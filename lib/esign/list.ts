@@ -1,7 +1,7 @@
 // GET /esign/documents (and the dashboard's list) in one plain statement, the page with its recipients
 // and its total (issue 17): through Prisma the include cost several times the SQL. Same JSON as the
 // single read: documentJson.
-import { pageTotal } from "@/lib/db/paging";
+import { pageTotal, selectTotal } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { type DocumentView, documentJson } from "@/lib/esign/documents";
 import type { DocumentStatus } from "@/lib/generated/prisma/client";
@@ -46,7 +46,7 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
      SELECT p.*, ${total} AS total, ${RECIPIENTS_OF_ROW} FROM p ORDER BY p."createdOn" DESC, p.id DESC`,
     [...params, q.limit, q.offset],
   );
-  const totalRecords = await pageTotal(rows, q.offset, async () => (await sql.query<{ total: number }>(`SELECT ${total} AS total`, params))[0].total);
+  const totalRecords = await pageTotal(rows, q.offset, () => selectTotal(sql, total, params));
   return {
     results: rows.map((row) =>
       documentJson({ ...row, recipients: (row.recipients ?? []).map((r) => ({ ...r, signedAt: at(r.signedAt), viewedAt: at(r.viewedAt) })) }),

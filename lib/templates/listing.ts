@@ -3,7 +3,7 @@
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
 import { activeCountSql } from "@/lib/db/org-usage";
-import { pageTotal } from "@/lib/db/paging";
+import { pageTotal, selectTotal } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -187,7 +187,7 @@ export async function listTemplateItems(
                0 AS "templateCount", 0 AS "deliverableCount", t."fileSize", t."fileType", t."createdOn", t."updatedOn", ${total} AS total
         FROM keys JOIN template t ON t.id = keys.id JOIN "user" u ON u.id = t."createdBy")`),
     );
-    totalRecords = await pageTotal(rows, input.offset, async () => (await run<{ total: number }>(db, Prisma.sql`SELECT ${total} AS total`))[0].total);
+    totalRecords = await pageTotal(rows, input.offset, () => selectTotal(db, total.text, total.values));
   } else {
     rows = await run<ItemRow>(
       db,
@@ -195,11 +195,11 @@ export async function listTemplateItems(
       ${items},
       page AS (SELECT *, count(*) OVER ()::int AS total FROM items ${orderBy} LIMIT ${input.limit} OFFSET ${input.offset})`),
     );
-    totalRecords = rows[0]?.total ?? 0;
-    if (rows.length === 0 && input.offset > 0) {
-      const counted = await run<{ total: number }>(db, Prisma.sql`${items} SELECT count(*)::int AS total FROM items`);
-      totalRecords = counted[0]?.total ?? 0;
-    }
+    totalRecords = await pageTotal(
+      rows,
+      input.offset,
+      async () => (await run<{ total: number }>(db, Prisma.sql`${items} SELECT count(*)::int AS total FROM items`))[0].total,
+    );
   }
 
   const results = rows.map((r): TemplateItemJson => {
