@@ -8,6 +8,7 @@ import type { SqlRunner } from "@/lib/db/sql";
 import { answerPrompts, type PromptAnswerer } from "@/lib/deliverables/ai";
 import type { CreateDeliverableBody } from "@/lib/deliverables/schemas";
 import { renderTemplate } from "@/lib/deliverables/render";
+import { templateFile } from "@/lib/templates/template-files";
 import { ClientClosedError, ForbiddenError, NotFoundError, UnprocessableError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { PdfConverter } from "@/lib/pdf/converter";
@@ -152,7 +153,7 @@ async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: C
   const variables = await answerPrompts(input.variables, deps.answerPrompt, signal);
   throwIfAborted(signal);
   const kind = template.kind as "docx" | "pptx";
-  const rendered = await renderTemplate(await deps.storage.get(template.storageKey), kind, variables, {
+  const rendered = await renderTemplate(await templateFile(deps.storage, template.storageKey), kind, variables, {
     defaultFont: input.defaultFont,
     fetchImage: deps.fetchImage,
   });

@@ -78,9 +78,8 @@ export interface LibreOfficePoolStats {
 /** What the helper reports when soffice dies under a call (a crash, not an answer about the file). */
 const SOFFICE_DIED = /bridge disposed|DisposedException|soffice (exited|died)|connection (reset|closed)/i;
 
-/** Where one job's document and PDF live: its own directory, removed once the job is settled and off the slot. */
+/** Where one job's document and PDF live (in the pool's job directory), removed once the job is settled and off the slot. */
 interface JobFiles {
-  dir: string;
   input: string;
   output: string;
 }
@@ -127,6 +126,8 @@ export class LibreOfficePool implements PdfConverter {
   private readonly live = new Set<OfficeProcess>();
   private closed = false;
   private warmedOthers = false;
+  /** Every job's files, side by side under unique names: one directory for the pool, not one per job. */
+  private jobDir: Promise<string> | null = null;
   private lastStartError: Error | null = null;
   private dependencyCheck: { at: number; result: Promise<string | null>; failed: boolean } | null = null;
   private exitHook: (() => void) | null = null;
@@ -202,6 +203,8 @@ export class LibreOfficePool implements PdfConverter {
     for (const job of this.queue.splice(0)) this.settle(job, closedError());
     await Promise.all(this.slots.map((s) => s.starting?.catch(() => null)));
     await Promise.all([...this.live].map((p) => p.quit(QUIT_GRACE_MS)));
+    const jobDir = await this.jobDir?.catch(() => null);
+    if (jobDir) await fsp.rm(jobDir, { recursive: true, force: true });
     if (this.exitHook) process.off("exit", this.exitHook);
     this.exitHook = null;
   }
@@ -281,17 +284,39 @@ export class LibreOfficePool implements PdfConverter {
     if (job.done) removeJobFiles(job);
   }
 
-  /** The job's directory with its input written; nothing is left behind when writing fails. */
+  /** The job's input written under a fresh name; nothing is left behind when writing fails. */
   private async writeJobFiles(input: Buffer, kind: ConvertibleKind): Promise<JobFiles> {
-    const dir = await fsp.mkdtemp(path.join(this.tmpDir, "quire-pdf-"));
-    const files = { dir, input: path.join(dir, `in.${kind}`), output: path.join(dir, "out.pdf") };
-    try {
-      await fsp.writeFile(files.input, input);
-    } catch (err) {
-      await fsp.rm(dir, { recursive: true, force: true }).catch(() => {});
-      throw err;
+    const name = crypto.randomUUID();
+    const write = async () => {
+      const dir = await this.jobDirectory();
+      const files = { input: path.join(dir, `${name}.${kind}`), output: path.join(dir, `${name}.pdf`) };
+      try {
+        await fsp.writeFile(files.input, input, { flag: "wx" });
+      } catch (err) {
+        await fsp.rm(files.input, { force: true }).catch(() => {});
+        throw err;
+      }
+      return files;
+    };
+    return write().catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== "ENOENT") throw err;
+      // The directory went (a temp-file cleaner): a new one, once.
+      this.jobDir = null;
+      return write();
+    });
+  }
+
+  /** A directory made once (mkdtemp: private to this user) saves two directory operations per document. */
+  private jobDirectory(): Promise<string> {
+    if (this.closed) return Promise.reject(closedError());
+    if (!this.jobDir) {
+      const made = fsp.mkdtemp(path.join(this.tmpDir, "quire-pdf-"));
+      this.jobDir = made;
+      made.catch(() => {
+        if (this.jobDir === made) this.jobDir = null;
+      });
     }
-    return files;
+    return this.jobDir;
   }
 
   private requestWithTimeout(slot: Slot, proc: OfficeProcess, request: HelperRequest, timeoutMs: number): Promise<HelperReply> {
@@ -457,12 +482,5 @@ function conversionFailure(err: unknown): QuireError {
 function removeJobFiles(job: Job): void {
   if (job.filesRemoved) return;
   job.filesRemoved = true;
-  job.files.then(removeJobDir).catch(() => {});
-}
-
-/** The two files a job has, then its directory: a recursive rm walks the directory first (a few syscalls more per document). */
-async function removeJobDir(files: JobFiles): Promise<void> {
-  await Promise.all([files.input, files.output].map((file) => fsp.unlink(file).catch(() => {})));
-  // Anything else soffice left there (it should leave nothing) falls back to the recursive removal.
-  await fsp.rmdir(files.dir).catch(() => fsp.rm(files.dir, { recursive: true, force: true }));
+  job.files.then((files) => Promise.all([files.input, files.output].map((file) => fsp.unlink(file).catch(() => {})))).catch(() => {});
 }

@@ -155,10 +155,20 @@ describe("LibreOfficePool (2 slots)", () => {
     }
   });
 
+  it("makes its job directory again when something removed it (a temp-file cleaner)", { timeout: 30_000 }, async () => {
+    for (const dir of fs.readdirSync(tmpDir).filter((f) => f.startsWith("quire-pdf-"))) fs.rmSync(path.join(tmpDir, dir), { recursive: true });
+    expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
+  });
+
   it("removes every job's temporary files, failed ones included", async () => {
-    // Cleanup runs just after a job settles; give it a moment. Only the two soffice profiles remain.
-    await until(() => fs.readdirSync(tmpDir).every((f) => f.startsWith("quire-soffice-")), 2_000);
-    expect(fs.readdirSync(tmpDir)).toHaveLength(2);
+    // Cleanup runs just after a job settles; give it a moment. The two soffice profiles remain, and the
+    // pool's one job directory, empty (close() removes it: the afterAll above finds nothing left).
+    const entries = () => fs.readdirSync(tmpDir).sort();
+    const jobDir = () => entries().filter((f) => f.startsWith("quire-pdf-"));
+    expect(jobDir()).toHaveLength(1);
+    await until(() => fs.readdirSync(path.join(tmpDir, jobDir()[0])).length === 0, 2_000);
+    expect(entries().filter((f) => f.startsWith("quire-soffice-"))).toHaveLength(2);
+    expect(entries()).toHaveLength(3);
   });
 });
 

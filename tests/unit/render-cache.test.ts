@@ -1,9 +1,12 @@
-// The caches behind rendering (a template's inspection is reused only for the same bytes) and the
-// native DEFLATE PizZip uses.
+// The caches behind rendering (a template's inspection is reused only for the same bytes, a template's
+// file once read) and the native DEFLATE PizZip uses.
+import crypto from "node:crypto";
 import zlib from "node:zlib";
 import PizZip from "pizzip";
 import { afterEach, describe, expect, it } from "vitest";
 import { LruCache } from "@/lib/cache/lru";
+import type { FileStorage } from "@/lib/storage";
+import { templateFile } from "@/lib/templates/template-files";
 import { renderTemplate } from "@/lib/deliverables/render";
 import { clearInspectionCache, inspectForRender } from "@/lib/deliverables/render/inspection-cache";
 import { clearStackCache } from "@/lib/deliverables/render/stacks";
@@ -24,6 +27,21 @@ describe("LruCache", () => {
     expect(cache.get("a")).toBe(1);
     expect(cache.get("c")).toBe(3);
     expect(cache.size).toBe(2);
+  });
+
+  it("bounded by weight too: forgets the oldest until the total fits, and keeps nothing heavier than the bound", () => {
+    const cache = new LruCache<string, string>(10, { max: 6, of: (v) => v.length });
+    cache.set("a", "aaa");
+    cache.set("b", "bb");
+    cache.set("c", "cc"); // 7 > 6: a goes
+    expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual([undefined, "bb", "cc"]);
+    cache.set("b", "bbbb"); // replacing b counts its new weight only: 4 + 2
+    expect([cache.get("b"), cache.get("c")]).toEqual(["bbbb", "cc"]);
+    cache.set("d", "ddddddd"); // heavier than the bound: not kept, nothing else forgotten
+    expect([cache.get("d"), cache.size]).toEqual([undefined, 2]);
+    cache.delete("b");
+    cache.set("e", "eeee"); // 2 + 4 fits once b's weight is gone
+    expect([cache.get("c"), cache.get("e")]).toEqual(["cc", "eeee"]);
   });
 });
 
@@ -106,5 +124,22 @@ describe("PizZip on Node's zlib", () => {
     const compressedSize = file.readUInt32LE(18);
     const start = 30 + nameLength + extraLength;
     expect(zlib.inflateRawSync(file.subarray(start, start + compressedSize)).toString("utf8")).toBe(text);
+  });
+});
+
+describe("template files kept in memory", () => {
+  it("reads a template's file from storage once, then from memory; another key is read afresh", async () => {
+    const reads: string[] = [];
+    const get = async (key: string) => {
+      reads.push(key);
+      return Buffer.from(`bytes of ${key}`);
+    };
+    const storage = { kind: "counting", get } as unknown as FileStorage;
+    const key = `templates/org/${crypto.randomUUID()}.docx`;
+    expect((await templateFile(storage, key)).toString()).toBe(`bytes of ${key}`);
+    expect((await templateFile(storage, key)).toString()).toBe(`bytes of ${key}`);
+    const other = `templates/org/${crypto.randomUUID()}.docx`;
+    await templateFile(storage, other);
+    expect(reads).toEqual([key, other]);
   });
 });
