@@ -2,6 +2,7 @@
 // Create renders, converts, then stores files before the row; any failure or a client that goes
 // away removes what was written, so nothing half-made remains (docs/contract.md "Deliverables").
 import crypto from "node:crypto";
+import fsp from "node:fs/promises";
 import type { Plan } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";
 import type { SqlRunner } from "@/lib/db/sql";
@@ -163,18 +164,24 @@ async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: C
   const sourceKey = `deliverables/${actor.orgId}/${id}.${kind}`;
   const pdfKey = `deliverables/${actor.orgId}/${id}.pdf`;
   const written: string[] = [];
-  // The source is stored while LibreOffice converts it, the PDF once it exists: one write less on the
-  // way to the reply. Every path below waits for this write before it cleans up.
-  const sourceStored = putAll(deps.storage, [[sourceKey, rendered.file]], written);
+  const store = (key: string, write: Promise<unknown>) => write.then(() => void written.push(key));
+  // The source is stored while LibreOffice converts it. LibreOffice writes the PDF where the storage
+  // takes it in without a copy (beside its key's file, locally: a rename). Every path below waits for
+  // the source's write before it cleans up.
+  const sourceStored = store(sourceKey, deps.storage.put(sourceKey, rendered.file));
   sourceStored.catch(() => {});
+  let staged: string | null = null;
   try {
-    const pdf = await deps.converter.convert(rendered.file, kind, { signal });
+    staged = await deps.storage.stagingFile(pdfKey);
+    const pdf = await deps.converter.convertToFile(rendered.file, kind, staged, { signal });
     throwIfAborted(signal);
-    const stored = await Promise.allSettled([sourceStored, putAll(deps.storage, [[pdfKey, pdf]], written)]);
+    const pdfStored = store(pdfKey, deps.storage.putFile(pdfKey, staged));
+    staged = null; // putFile removes it, stored or not
+    const stored = await Promise.allSettled([sourceStored, pdfStored]);
     const failed = stored.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
     throwIfAborted(signal);
-    const row = await writeDeliverable(deps.sql, actor, labels, rendered.file.length + pdf.length, [
+    const row = await writeDeliverable(deps.sql, actor, labels, rendered.file.length + pdf.size, [
       id,
       actor.orgId,
       template.id,
@@ -183,7 +190,7 @@ async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: C
       actor.userId,
       CONTENT_TYPES[kind],
       rendered.file.length,
-      pdf.length,
+      pdf.size,
       sourceKey,
       pdfKey,
       input.defaultFont ?? "",
@@ -210,6 +217,8 @@ async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: C
     };
   } catch (err) {
     await sourceStored.catch(() => {});
+    // A PDF converted but not taken in (the client left): the converter removes it only when it fails.
+    if (staged) await fsp.rm(staged, { force: true });
     await Promise.all(written.map((key) => deps.storage.delete(key).catch(() => {})));
     throw err;
   }
@@ -257,18 +266,6 @@ const INSERT_WITHIN_QUOTA = `WITH allowed AS (
   SELECT $1::uuid, $2::uuid, $3::uuid, $4, $5, $6::uuid, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::jsonb, $15::timestamptz, $15::timestamptz
   FROM allowed
   RETURNING id, name, description, "templateId", "createdBy", "createdOn", "updatedOn", "isActive", "defaultFont", fonts`;
-
-/** Stores the files side by side; every key that was written goes into `written`, for the cleanup, even when another fails. */
-async function putAll(storage: FileStorage, files: [key: string, data: Buffer][], written: string[]): Promise<void> {
-  const results = await Promise.allSettled(
-    files.map(async ([key, data]) => {
-      await storage.put(key, data);
-      written.push(key);
-    }),
-  );
-  const failed = results.find((r) => r.status === "rejected");
-  if (failed) throw failed.reason;
-}
 
 const rowInclude = {
   creator: { select: { email: true } },

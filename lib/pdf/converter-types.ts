@@ -19,6 +19,12 @@ export interface ConvertOptions {
 export interface PdfConverter {
   readonly kind: "libreoffice" | "gotenberg";
   convert(input: Buffer, kind: ConvertibleKind, opts?: ConvertOptions): Promise<Buffer>;
+  /**
+   * convert(), with the PDF written at `file` (a path the caller chose, nothing there yet) instead of
+   * returned: the local converter has LibreOffice write it there, so a caller that stores it as a file
+   * copies nothing. Resolves with its size; on any failure nothing is left at `file`.
+   */
+  convertToFile(input: Buffer, kind: ConvertibleKind, file: string, opts?: ConvertOptions): Promise<{ size: number }>;
   status(): Promise<ConverterStatus>;
   /** Font families the converter renders with; null when it cannot tell (a remote service). */
   fonts(): Promise<string[] | null>;

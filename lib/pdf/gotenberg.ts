@@ -6,6 +6,7 @@
 // services, and its LibreOffice.convert() takes no AbortSignal, so neither our timeout nor a caller's
 // abort could stop a request. It also folds the HTTP status into an error string, which we need to
 // tell a bad document (400) from a broken service (5xx).
+import fsp from "node:fs/promises";
 import { withoutComments } from "@/lib/pdf/docx-comments";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
@@ -33,6 +34,19 @@ export class GotenbergConverter implements PdfConverter {
   constructor(options: GotenbergOptions) {
     this.baseUrl = options.url.replace(/\/+$/, "");
     this.timeoutMs = options.timeoutMs;
+  }
+
+  /** The PDF comes over HTTP either way: written once it is all here. */
+  async convertToFile(input: Buffer, kind: ConvertibleKind, file: string, opts: ConvertOptions = {}): Promise<{ size: number }> {
+    const pdf = await this.convert(input, kind, opts);
+    try {
+      await fsp.writeFile(file, pdf, { flag: "wx" });
+    } catch (err) {
+      // A half-written file is ours to remove; one that was there already is not.
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") await fsp.rm(file, { force: true });
+      throw new UnavailableError(`Could not write the PDF: ${describe(err)}`, "PdfConverterUnavailable");
+    }
+    return { size: pdf.length };
   }
 
   async convert(input: Buffer, kind: ConvertibleKind, opts: ConvertOptions = {}): Promise<Buffer> {

@@ -84,16 +84,25 @@ interface JobFiles {
   output: string;
 }
 
+/** A job's answer: the PDF's bytes (convert), or null when it stays in the caller's file (convertToFile). */
+interface JobResult {
+  pdf: Buffer | null;
+  size: number;
+}
+
 interface Job {
   /** Written while the job waits in the queue, so a freed soffice starts on it at once. */
   files: Promise<JobFiles>;
+  /** The PDF goes to the caller's file (convertToFile): kept when the job succeeds, removed otherwise. */
+  toCallersFile: boolean;
   kind: ConvertibleKind;
   timeoutMs: number;
   signal?: AbortSignal;
   onAbort: () => void;
-  resolve: (pdf: Buffer) => void;
+  resolve: (result: JobResult) => void;
   reject: (err: unknown) => void;
   done: boolean;
+  succeeded?: boolean;
   /** A slot holds it: its files stay until the slot lets go. */
   running?: boolean;
   filesRemoved?: boolean;
@@ -145,7 +154,16 @@ export class LibreOfficePool implements PdfConverter {
     this.slots = Array.from({ length: this.size }, (_, index) => ({ index, proc: null, starting: null, busy: false }));
   }
 
-  convert(input: Buffer, kind: ConvertibleKind, opts: LibreOfficeConvertOptions = {}): Promise<Buffer> {
+  async convert(input: Buffer, kind: ConvertibleKind, opts: LibreOfficeConvertOptions = {}): Promise<Buffer> {
+    return (await this.submit(input, kind, opts, null)).pdf!;
+  }
+
+  /** soffice writes the PDF at `file` itself: nothing is read back or copied. */
+  async convertToFile(input: Buffer, kind: ConvertibleKind, file: string, opts: LibreOfficeConvertOptions = {}): Promise<{ size: number }> {
+    return { size: (await this.submit(input, kind, opts, file)).size };
+  }
+
+  private submit(input: Buffer, kind: ConvertibleKind, opts: LibreOfficeConvertOptions, callersFile: string | null): Promise<JobResult> {
     if (!Object.hasOwn(FORMATS, kind)) return Promise.reject(new UnprocessableError(`Cannot convert "${kind}" to PDF`, "DocumentNotConvertible"));
     // DOCX and PPTX are ZIP packages. LibreOffice would turn an empty or non-ZIP file into a blank PDF.
     if (input.subarray(0, 2).toString("latin1") !== "PK") {
@@ -156,10 +174,20 @@ export class LibreOfficePool implements PdfConverter {
     if (this.closed) return Promise.reject(closedError());
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<Buffer>((resolve, reject) => {
-      const files = this.writeJobFiles(kind === "docx" ? this.prepareDocx(input) : input, kind);
+    return new Promise<JobResult>((resolve, reject) => {
+      const files = this.writeJobFiles(kind === "docx" ? this.prepareDocx(input) : input, kind, callersFile);
       files.catch(() => {}); // reported by run() when a slot takes the job
-      const job: Job = { files, kind, timeoutMs: opts.timeoutMs ?? this.timeoutMs, signal, onAbort: () => {}, resolve, reject, done: false };
+      const job: Job = {
+        files,
+        toCallersFile: callersFile !== null,
+        kind,
+        timeoutMs: opts.timeoutMs ?? this.timeoutMs,
+        signal,
+        onAbort: () => {},
+        resolve,
+        reject,
+        done: false,
+      };
       job.onAbort = () => {
         // Still queued: it never reaches LibreOffice. Running: the slot finishes (or times out) on its
         // own and the result is dropped, which is cheaper than restarting soffice.
@@ -227,7 +255,7 @@ export class LibreOfficePool implements PdfConverter {
 
   private async run(slot: Slot, job: Job): Promise<void> {
     job.running = true;
-    let output: string | null = null;
+    let output: { file: string; size?: number } | null = null;
     let failure: unknown = null;
     let retry = false;
     try {
@@ -260,7 +288,7 @@ export class LibreOfficePool implements PdfConverter {
             ? new UnprocessableError(`The ${job.kind.toUpperCase()} file could not be converted to PDF: ${reply.error}`, "DocumentNotConvertible")
             : new UnavailableError(`LibreOffice could not convert the document: ${reply.error}`, "PdfConverterUnavailable");
         } else {
-          output = files.output;
+          output = { file: files.output, size: reply.size };
           if (++proc.conversions >= this.maxConversionsPerProcess) this.retire(slot, proc);
         }
       }
@@ -273,23 +301,23 @@ export class LibreOfficePool implements PdfConverter {
     job.running = false;
     if (retry && !job.done) this.queue.unshift(job);
     this.dispatch();
-    let pdf: Buffer | undefined;
+    let result: JobResult | undefined;
     if (output)
-      pdf = await readPdf(output).catch((err) => {
+      result = await collectPdf(output, job.toCallersFile).catch((err) => {
         failure = conversionFailure(err);
         return undefined;
       });
-    if (!retry) this.settle(job, failure, pdf);
+    if (!retry) this.settle(job, failure, result);
     // Settled while soffice held it (aborted): settle() left its files to us.
     if (job.done) removeJobFiles(job);
   }
 
-  /** The job's input written under a fresh name; nothing is left behind when writing fails. */
-  private async writeJobFiles(input: Buffer, kind: ConvertibleKind): Promise<JobFiles> {
+  /** The job's input written under a fresh name (its PDF beside it, or in the caller's file); nothing is left behind when writing fails. */
+  private async writeJobFiles(input: Buffer, kind: ConvertibleKind, callersFile: string | null): Promise<JobFiles> {
     const name = crypto.randomUUID();
     const write = async () => {
       const dir = await this.jobDirectory();
-      const files = { input: path.join(dir, `${name}.${kind}`), output: path.join(dir, `${name}.pdf`) };
+      const files = { input: path.join(dir, `${name}.${kind}`), output: callersFile ?? path.join(dir, `${name}.pdf`) };
       try {
         await fsp.writeFile(files.input, input, { flag: "wx" });
       } catch (err) {
@@ -349,14 +377,15 @@ export class LibreOfficePool implements PdfConverter {
     if (!this.closed) this.ensureStarted(slot).catch(() => {});
   }
 
-  private settle(job: Job, err: unknown, pdf?: Buffer): void {
+  private settle(job: Job, err: unknown, result?: JobResult): void {
     if (job.done) return;
     job.done = true;
+    job.succeeded = !err;
     // A job a slot still holds is cleaned up by run() once soffice lets go of its files.
     if (!job.running) removeJobFiles(job);
     job.signal?.removeEventListener("abort", job.onAbort);
     if (err) job.reject(err);
-    else job.resolve(pdf!);
+    else job.resolve(result!);
   }
 
   private ensureStarted(slot: Slot): Promise<OfficeProcess> {
@@ -465,6 +494,13 @@ function crashAsReply(err: unknown): HelperReply {
   throw err;
 }
 
+/** The PDF soffice wrote: read for convert(), left where it is for convertToFile() (the helper has checked it). */
+async function collectPdf(output: { file: string; size?: number }, inCallersFile: boolean): Promise<JobResult> {
+  if (inCallersFile) return { pdf: null, size: output.size ?? (await fsp.stat(output.file)).size };
+  const pdf = await readPdf(output.file);
+  return { pdf, size: pdf.length };
+}
+
 async function readPdf(file: string): Promise<Buffer> {
   const pdf = await fsp.readFile(file);
   if (pdf.subarray(0, 5).toString("latin1") !== "%PDF-")
@@ -479,8 +515,11 @@ function conversionFailure(err: unknown): QuireError {
     : new UnavailableError(`PDF conversion failed: ${err instanceof Error ? err.message : String(err)}`, "PdfConverterUnavailable");
 }
 
+/** The input, and the PDF unless it is the caller's and the job succeeded (a failed one leaves nothing at the caller's path). */
 function removeJobFiles(job: Job): void {
   if (job.filesRemoved) return;
   job.filesRemoved = true;
-  job.files.then((files) => Promise.all([files.input, files.output].map((file) => fsp.unlink(file).catch(() => {})))).catch(() => {});
+  const keepOutput = job.toCallersFile && job.succeeded;
+  const unlink = (file: string) => fsp.unlink(file).catch(() => {});
+  job.files.then((files) => Promise.all((keepOutput ? [files.input] : [files.input, files.output]).map(unlink))).catch(() => {});
 }

@@ -21,6 +21,8 @@ export interface HelperRequest {
 export interface HelperReply {
   id: number;
   ok: boolean;
+  /** On success: the PDF's size in bytes (the helper has checked that it is a PDF). */
+  size?: number;
   /** On failure: true when the document is at fault, false when LibreOffice is. */
   input?: boolean;
   error?: string;

@@ -10,7 +10,7 @@ Protocol: one JSON object per line.
   stdin:             {"id": 1, "in": "/tmp/x/in.docx", "out": "/tmp/x/out.pdf",
                       "import": "MS Word 2007 XML", "filter": "writer_pdf_Export"}
                      {"quit": true}   -> ask soffice to terminate cleanly, then exit
-  stdout, per job:   {"id": 1, "ok": true}
+  stdout, per job:   {"id": 1, "ok": true, "size": 41234}          the PDF's size in bytes
                      {"id": 1, "ok": false, "input": true,  "error": "..."}   the document is bad
                      {"id": 1, "ok": false, "input": false, "error": "..."}   office failed; when
                                                           the UNO bridge broke the helper then exits
@@ -127,9 +127,20 @@ class Office:
         except BaseException:
             close(doc)
             raise
+        # Checked here, where it costs no extra round trip: Node may hand the file on without reading it.
+        try:
+            with open(job["out"], "rb") as pdf:
+                head = pdf.read(5)
+                size = os.fstat(pdf.fileno()).st_size
+        except OSError as e:
+            close(doc)
+            return {"ok": False, "input": False, "error": "PDF export wrote no file: %s" % e}
+        if head != b"%PDF-":
+            close(doc)
+            return {"ok": False, "input": False, "error": "LibreOffice produced something that is not a PDF"}
         # The PDF is complete once storeToURL returns: the caller answers first and the document is
         # closed after (before the next job is read), so closing is not part of a conversion's latency.
-        return {"ok": True, "close": doc}
+        return {"ok": True, "size": size, "close": doc}
 
     def terminate(self):
         try:

@@ -31,7 +31,7 @@ export class LocalFileStorage implements FileStorage {
     // before, and redone if it has gone since (the write then fails with ENOENT). A stream cannot be
     // written twice, so streamed uploads always make sure first.
     if (!Buffer.isBuffer(data) || !this.knownDirs.get(dir)) await this.makeDir(dir);
-    const tmp = `${target}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+    const tmp = tmpName(target);
     try {
       const size = await writeNew(tmp, data).catch(async (err: NodeJS.ErrnoException) => {
         if (err.code !== "ENOENT" || !Buffer.isBuffer(data)) throw err;
@@ -44,6 +44,27 @@ export class LocalFileStorage implements FileStorage {
     } catch (err) {
       await fsp.rm(tmp, { force: true });
       throw err;
+    }
+  }
+
+  async stagingFile(key: string): Promise<string> {
+    const target = this.resolve(key);
+    const dir = path.dirname(target);
+    if (!this.knownDirs.get(dir)) await this.makeDir(dir);
+    return tmpName(target);
+  }
+
+  async putFile(key: string, file: string): Promise<void> {
+    try {
+      // Staged beside its key's file: one rename, as put() ends.
+      await fsp.rename(file, this.resolve(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EXDEV") {
+        await fsp.rm(file, { force: true });
+        throw err;
+      }
+      // Made on another file system after all: copied in, then removed.
+      await this.put(key, fs.createReadStream(file)).finally(() => fsp.rm(file, { force: true }));
     }
   }
 
@@ -77,6 +98,11 @@ export class LocalFileStorage implements FileStorage {
     await fsp.mkdir(this.root, { recursive: true });
     await fsp.access(this.root, fs.constants.W_OK);
   }
+}
+
+/** A not-yet-existing name beside `target`: same directory, so renaming it into place is atomic. */
+function tmpName(target: string): string {
+  return `${target}.${crypto.randomBytes(6).toString("hex")}.tmp`;
 }
 
 /** Writes a file that must not exist yet; returns its size. A Buffer in one call: a stream per document cost more than the write. */

@@ -1,6 +1,11 @@
 // S3-compatible object storage (AWS S3, MinIO, R2, …). Objects appear whole or not at all: a
 // PutObject or a completed multipart upload is atomic, and an aborted upload leaves no object.
 // Streams go straight through: uploads in 8 MB parts, downloads as the response body.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import {
@@ -78,6 +83,20 @@ export class S3FileStorage implements FileStorage {
       throw new Error(`Storing ${key}: got ${size} bytes, expected ${opts.size}`);
     }
     return { size };
+  }
+
+  /** Made in the machine's temp directory, uploaded from there. */
+  async stagingFile(): Promise<string> {
+    return path.join(os.tmpdir(), `quire-s3-${crypto.randomBytes(8).toString("hex")}.tmp`);
+  }
+
+  async putFile(key: string, file: string): Promise<void> {
+    try {
+      const { size } = await fsp.stat(file);
+      await this.put(key, fs.createReadStream(file), { size });
+    } finally {
+      await fsp.rm(file, { force: true });
+    }
   }
 
   async get(key: string): Promise<Buffer> {

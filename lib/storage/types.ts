@@ -9,6 +9,15 @@ export interface FileStorage {
    * checked: a stream that ends short or long stores nothing and throws.
    */
   put(key: string, data: Buffer | Readable, opts?: PutOptions): Promise<{ size: number }>;
+  /**
+   * A path where a file for `key` can be made on this machine (a converter's output, say), for
+   * putFile() to take in: in the local store it is beside the key's own file, so taking it in is a
+   * rename and nothing is copied. Nothing is there yet; whoever made the file removes it if it never
+   * reaches putFile().
+   */
+  stagingFile(key: string): Promise<string>;
+  /** Stores the file made at stagingFile(key) under `key`, atomically as put() does; the file is gone after, stored or not. */
+  putFile(key: string, file: string): Promise<void>;
   get(key: string): Promise<Buffer>;
   /** For downloads: the bytes as they come, never the whole file in memory. */
   stream(key: string): Promise<StoredFile>;

@@ -1,7 +1,10 @@
 // The Gotenberg client against a Gotenberg-compatible test server that converts with the real
 // LibreOffice pool, so the multipart upload, status mapping and PDF check are all exercised.
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import { GotenbergConverter } from "@/lib/pdf/gotenberg";
@@ -47,6 +50,21 @@ describe("GotenbergConverter", () => {
     expect(pdfText(pdf)).toContain("Services Agreement");
     expect(pdfText(await converter.convert(pptx, "pptx"))).toContain("{ProposalTitle}");
     expect(gotenberg.receivedFiles).toEqual(["document.docx", "document.pptx"]);
+  });
+
+  it("convertToFile writes the PDF at the caller's path, and nothing there when Gotenberg refuses the document", { timeout: 30_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-gotenberg-out-"));
+    try {
+      const file = path.join(dir, "contract.pdf");
+      const { size } = await converter.convertToFile(docx, "docx", file);
+      expect(size).toBe(fs.statSync(file).size);
+      expect(pdfText(fs.readFileSync(file))).toContain("Services Agreement");
+      const refused = path.join(dir, "refused.pdf");
+      await expect(converter.convertToFile(docx.subarray(0, docx.length >> 1), "docx", refused)).rejects.toBeInstanceOf(UnprocessableError);
+      expect(fs.readdirSync(dir)).toEqual(["contract.pdf"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("maps Gotenberg's 400 for an unreadable document to UnprocessableError", { timeout: 30_000 }, async () => {

@@ -155,6 +155,32 @@ describe("LibreOfficePool (2 slots)", () => {
     }
   });
 
+  it("convertToFile: soffice writes the PDF at the caller's path, and the size it answers is that file's", { timeout: 30_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-out-"));
+    try {
+      const file = path.join(dir, "contract.pdf");
+      const { size } = await pool.convertToFile(docx, "docx", file);
+      const pdf = fs.readFileSync(file);
+      expect(size).toBe(pdf.length);
+      expect(pdfText(pdf)).toContain("Services Agreement");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("convertToFile leaves nothing at the caller's path when the document cannot be converted", { timeout: 30_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-out-"));
+    try {
+      const file = path.join(dir, "broken.pdf");
+      const err = await pool.convertToFile(docx.subarray(0, Math.floor(docx.length / 2)), "docx", file).catch((e: unknown) => e);
+      expect((err as UnprocessableError).code).toBe("DocumentNotConvertible");
+      await expect(pool.convertToFile(Buffer.from("not a document"), "docx", file)).rejects.toBeInstanceOf(UnprocessableError);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("makes its job directory again when something removed it (a temp-file cleaner)", { timeout: 30_000 }, async () => {
     for (const dir of fs.readdirSync(tmpDir).filter((f) => f.startsWith("quire-pdf-"))) fs.rmSync(path.join(tmpDir, dir), { recursive: true });
     expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
@@ -226,6 +252,24 @@ describe("LibreOfficePool (1 slot): timeouts, aborts, shutdown", () => {
 
     // The abandoned conversion finishes in the background; the slot then serves the next job.
     expect(isPdf(await pool.convert(docx, "docx"))).toBe(true);
+  });
+
+  it("convertToFile aborted while soffice writes: once soffice lets go, nothing is left at the caller's path", { timeout: 40_000 }, async () => {
+    await pool.warmUp();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-out-"));
+    try {
+      const file = path.join(dir, "abandoned.pdf");
+      const abort = new AbortController();
+      const job = pool.convertToFile(pptx, "pptx", file, { signal: abort.signal });
+      expect(pool.stats()).toMatchObject({ busy: 1 });
+      abort.abort(new Error("client went away"));
+      await expect(job).rejects.toThrow("client went away");
+      await until(() => pool.stats().busy === 0, 20_000);
+      await until(() => !fs.existsSync(file), 2_000);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("close() stops soffice and rejects later conversions", { timeout: 20_000 }, async () => {

@@ -1,5 +1,6 @@
 // Local storage writes streams atomically; with a known size (a spooled upload) a stream that ends
-// short or long stores nothing and leaves no temp file.
+// short or long stores nothing and leaves no temp file. A staged file (a converter's output) is taken in
+// by a rename.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -35,5 +36,31 @@ describe("LocalFileStorage.put", () => {
     fs.rmSync(path.join(root, "c"), { recursive: true, force: true });
     await storage.put("c/three.bin", Readable.from([Buffer.from("three")]));
     expect((await storage.get("c/three.bin")).toString()).toBe("three");
+  });
+});
+
+describe("LocalFileStorage.stagingFile and putFile", () => {
+  it("stages beside the key's file (its directory made), and takes the file in by renaming it", async () => {
+    const staged = await storage.stagingFile("d/org/doc.pdf");
+    expect(path.dirname(staged)).toBe(path.join(root, "d", "org"));
+    expect(fs.existsSync(staged)).toBe(false);
+    fs.writeFileSync(staged, "%PDF-1.7 staged");
+    const inode = fs.statSync(staged).ino;
+    await storage.putFile("d/org/doc.pdf", staged);
+    expect((await storage.get("d/org/doc.pdf")).toString()).toBe("%PDF-1.7 staged");
+    expect(fs.statSync(path.join(root, "d", "org", "doc.pdf")).ino).toBe(inode); // moved, not copied
+    expect(fs.readdirSync(path.join(root, "d", "org"))).toEqual(["doc.pdf"]);
+  });
+
+  it("refuses a key that escapes the root before anything is staged", async () => {
+    await expect(storage.stagingFile("../outside.pdf")).rejects.toThrow(/escapes the root/);
+  });
+
+  it("removes the staged file when it cannot be taken in", async () => {
+    const staged = await storage.stagingFile("e/doc.pdf");
+    fs.writeFileSync(staged, "%PDF-1.7");
+    fs.mkdirSync(path.join(root, "e", "doc.pdf", "in-the-way"), { recursive: true }); // a directory where the file would go
+    await expect(storage.putFile("e/doc.pdf", staged)).rejects.toThrow();
+    expect(fs.existsSync(staged)).toBe(false);
   });
 });
