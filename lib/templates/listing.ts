@@ -3,7 +3,7 @@
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
 import { activeCountSql } from "@/lib/db/org-usage";
-import { pageTotal, selectTotal } from "@/lib/db/paging";
+import { isoSql, pageTotal, selectTotal } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -56,20 +56,22 @@ interface ItemRow {
   deliverableCount: number;
   fileSize: number;
   fileType: string;
-  createdOn: Date;
-  updatedOn: Date;
+  /** ISO text, rendered in SQL: no Date parsed and formatted again per row. */
+  createdOn: string;
+  updatedOn: string;
   total: number;
   /** A template's active deliverables, counted for the page's rows only (a folder's: deliverableCount). */
   deliverablesShown: number;
   tags?: string[] | null;
 }
 
-const SORT_SQL: Record<SortColumn, Prisma.Sql> = {
-  name: Prisma.sql`lower(name)`,
-  createdOn: Prisma.sql`"createdOn"`,
-  updatedOn: Prisma.sql`"updatedOn"`,
-  email: Prisma.sql`lower(email)`,
-  templateCount: Prisma.sql`"templateCount"`,
+/** The sorts on the listed items' columns, qualified by `row` (the outer query names the page's timestamps again, as text). */
+const SORT_SQL: Record<SortColumn, (row: string) => string> = {
+  name: (row) => `lower(${row}.name)`,
+  createdOn: (row) => `${row}."createdOn"`,
+  updatedOn: (row) => `${row}."updatedOn"`,
+  email: (row) => `lower(${row}.email)`,
+  templateCount: (row) => `${row}."templateCount"`,
 };
 
 /** The same sorts on the template table alone (templateCount is 0 for every template: id decides). */
@@ -113,7 +115,8 @@ export async function listTemplateItems(
   const direction = input.order0 === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   const sort = SORT_SQL[input.column0 ?? "name"];
   // Folders first, like a file browser; then the requested column; id keeps pages stable.
-  const orderBy = Prisma.sql`ORDER BY "kindOrder", ${sort} ${direction}, id ${direction}`;
+  const orderBy = (row: string) =>
+    Prisma.sql`ORDER BY ${Prisma.raw(`${row}."kindOrder"`)}, ${Prisma.raw(sort(row))} ${direction}, ${Prisma.raw(`${row}.id`)} ${direction}`;
 
   const items = Prisma.sql`
     WITH RECURSIVE listed_folders AS (
@@ -152,11 +155,13 @@ export async function listTemplateItems(
   // only the rows shown are decorated and the request makes one round trip for its rows (issue 17).
   const decorated = (pageCtes: Prisma.Sql) => Prisma.sql`
     ${pageCtes}
-    SELECT page.*,
+    SELECT page.type, page.id, page.name, page.description, page."isActive", page."parentId", page."createdBy", page.email,
+           page."templateCount", page."deliverableCount", page."fileSize", page."fileType", page.total,
+           ${Prisma.raw(isoSql('page."createdOn"'))} AS "createdOn", ${Prisma.raw(isoSql('page."updatedOn"'))} AS "updatedOn",
            CASE WHEN page.type = 'template' THEN (SELECT count(*)::int FROM deliverable d WHERE d."templateId" = page.id AND d."isActive") ELSE page."deliverableCount" END AS "deliverablesShown"
            ${input.showTags ? Prisma.sql`, CASE WHEN page.type = 'template' THEN (SELECT array_agg(tg.label) FROM template_tag tt JOIN tag tg ON tg.id = tt."tagId" WHERE tt."templateId" = page.id) END AS tags` : Prisma.empty}
     FROM page
-    ${orderBy}`;
+    ${orderBy("page")}`;
 
   let rows: ItemRow[];
   let totalRecords: number;
@@ -193,7 +198,7 @@ export async function listTemplateItems(
       db,
       decorated(Prisma.sql`
       ${items},
-      page AS (SELECT *, count(*) OVER ()::int AS total FROM items ${orderBy} LIMIT ${input.limit} OFFSET ${input.offset})`),
+      page AS (SELECT *, count(*) OVER ()::int AS total FROM items ${orderBy("items")} LIMIT ${input.limit} OFFSET ${input.offset})`),
     );
     totalRecords = await pageTotal(
       rows,
@@ -228,8 +233,8 @@ export async function listTemplateItems(
       templateCount: 0,
       fileSize: r.fileSize,
       fileType: r.fileType,
-      createdOn: r.createdOn.toISOString(),
-      updatedOn: r.updatedOn.toISOString(),
+      createdOn: r.createdOn,
+      updatedOn: r.updatedOn,
       ...(input.showTags ? { tags: (r.tags ?? []).sort((a, b) => a.localeCompare(b)) } : {}),
     };
   });

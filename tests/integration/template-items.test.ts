@@ -90,6 +90,15 @@ describe("GET /template-item", () => {
     );
   });
 
+  it("says a template's timestamps as its single read does, in every listing shape", async () => {
+    const single = (await admin(`/template/${ids.alpha}`)).json.data;
+    expect(single.createdOn).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    for (const query of [`folderId=${lab}`, "type=template&limit=1000", "type=template&limit=1000&query=alpha"]) {
+      const listed = (await list(query)).results.find((r) => r.id === ids.alpha) as unknown as Record<string, string>;
+      expect({ createdOn: listed.createdOn, updatedOn: listed.updatedOn }, query).toEqual({ createdOn: single.createdOn, updatedOn: single.updatedOn });
+    }
+  });
+
   it("lists the root: root folders (with recursive counts) and root templates; limit defaults to 9", async () => {
     const page = await list("limit=1000");
     const labItem = page.results.find((r) => r.id === lab)!;
