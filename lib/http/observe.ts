@@ -3,7 +3,7 @@
 // line per request. apiRoute() and dashboardRoute() use it; other handlers wrap their exports in it.
 import { loggablePath, REQUEST_ID_HEADER, requestIdFrom } from "@/lib/http/request-id";
 import { refuseMalformedUrl } from "@/lib/http/url-guard";
-import { log, requestContext, runWithRequestContext, type RequestContext } from "@/lib/log";
+import { accessLog, log, requestContext, runWithRequestContext, type RequestContext } from "@/lib/log";
 
 export interface ObserveOptions {
   /** Level of the access-log line: probes polled every few seconds use "debug". */
@@ -31,7 +31,7 @@ export function observed<A extends unknown[]>(
         throw err;
       } finally {
         // Duration to the response head; a streamed body may take longer. Path without query or tokens.
-        log[level](
+        accessLog[level](
           {
             method: req.method,
             path: loggablePath(req.url),

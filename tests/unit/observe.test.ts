@@ -4,16 +4,18 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { errorResponse } from "@/lib/http/errors";
 import { noteCaller, observed } from "@/lib/http/observe";
-import { log, requestContext } from "@/lib/log";
+import { accessLog, log, requestContext } from "@/lib/log";
 
 type Entry = { level: string; obj: Record<string, unknown>; msg: string; reqId?: string };
 
 function capture(): Entry[] {
   const entries: Entry[] = [];
-  for (const level of ["info", "error", "debug"] as const) {
-    vi.spyOn(log, level).mockImplementation(((obj: Record<string, unknown>, msg: string) => {
-      entries.push({ level, obj, msg, reqId: requestContext()?.reqId });
-    }) as never);
+  for (const logger of [log, accessLog]) {
+    for (const level of ["info", "error", "debug"] as const) {
+      vi.spyOn(logger, level).mockImplementation(((obj: Record<string, unknown>, msg: string) => {
+        entries.push({ level, obj, msg, reqId: requestContext()?.reqId });
+      }) as never);
+    }
   }
   return entries;
 }
