@@ -102,6 +102,7 @@ interface Job {
   resolve: (result: JobResult) => void;
   reject: (err: unknown) => void;
   done: boolean;
+  /** Settled without an error: a PDF in the caller's file then stays there. */
   succeeded?: boolean;
   /** A slot holds it: its files stay until the slot lets go. */
   running?: boolean;

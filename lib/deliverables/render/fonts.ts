@@ -14,7 +14,8 @@ export interface FontUsage {
 
 const PPTX_DEFAULT_FONT = "Calibri";
 
-export function readFonts(zip: PizZip, kind: TemplateKind): FontUsage {
+/** `docxStyles`: the styles and theme as already read from this zip (by the render's PackageContext), when nothing has changed them since. */
+export function readFonts(zip: PizZip, kind: TemplateKind, docxStyles?: { styles: DocxStyles; theme: ThemeFonts }): FontUsage {
   const text = (path: string) => zip.file(path)?.asText();
   const partNames = (pattern: RegExp) =>
     Object.keys(zip.files)
@@ -25,8 +26,8 @@ export function readFonts(zip: PizZip, kind: TemplateKind): FontUsage {
 
   let defaultFont: string;
   if (kind === "docx") {
-    const theme = readThemeFonts(text("word/theme/theme1.xml"));
-    const styles = readDocxStyles(text("word/styles.xml"), theme);
+    const theme = docxStyles?.theme ?? readThemeFonts(text("word/theme/theme1.xml"));
+    const styles = docxStyles?.styles ?? readDocxStyles(text("word/styles.xml"), theme);
     defaultFont = styles.defaultFont;
     for (const name of partNames(/^word\/(document|header\d*|footer\d*|footnotes|endnotes)\.xml$/)) {
       countDocxRuns(text(name) ?? "", styles, theme, count);

@@ -74,7 +74,8 @@ export async function renderTemplate(template: Buffer, kind: TemplateKind, varia
     }
     pkg.finish(requestedFont);
 
-    const { fonts, defaultFont } = readFonts(zip, kind);
+    // A requested default font rewrote the styles (DOCX): they are read again; otherwise as the package read them.
+    const { fonts, defaultFont } = readFonts(zip, kind, requestedFont ? undefined : pkg);
     return {
       file: zip.generate({ type: "nodebuffer", compression: "DEFLATE" }),
       fonts,

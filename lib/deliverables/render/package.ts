@@ -3,7 +3,7 @@
 // the default font). Content registers needs while rendering; finish() writes them once afterwards,
 // when docxtemplater and the image module have written their own changes to the zip.
 import type PizZip from "pizzip";
-import { type DocxStyles, readDocxStyles, readThemeFonts } from "./docx-styles";
+import { type DocxStyles, readDocxStyles, readThemeFonts, type ThemeFonts } from "./docx-styles";
 import type { TemplateKind } from "./types";
 import { attrValue, buildElement, ensureRootNamespaces, escapeAttr, parseElement, setChild } from "./xml";
 
@@ -42,6 +42,7 @@ interface ListDefinition {
 
 export class PackageContext {
   readonly styles: DocxStyles;
+  readonly theme: ThemeFonts;
   /** DOCX: the narrowest text width of the document's sections, in twips. */
   readonly contentWidth: number;
   private readonly links = new Map<string, { id: string; url: string }[]>();
@@ -55,7 +56,8 @@ export class PackageContext {
     readonly kind: TemplateKind,
   ) {
     const text = (path: string) => zip.file(path)?.asText();
-    this.styles = kind === "docx" ? readDocxStyles(text("word/styles.xml"), readThemeFonts(text("word/theme/theme1.xml"))) : readDocxStyles(undefined, {});
+    this.theme = kind === "docx" ? readThemeFonts(text("word/theme/theme1.xml")) : {};
+    this.styles = kind === "docx" ? readDocxStyles(text("word/styles.xml"), this.theme) : readDocxStyles(undefined, {});
     this.contentWidth = kind === "docx" ? sectionContentWidth(text("word/document.xml") ?? "") : DEFAULT_CONTENT_WIDTH;
     this.nextNumId = maxNumber(text("word/numbering.xml") ?? "", /<w:num\b[^>]*\bw:numId="(\d+)"/g) + 1;
     // Drawing ids must be unique in the whole document (DOCX) or slide (PPTX); start above every existing one.
