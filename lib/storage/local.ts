@@ -54,17 +54,13 @@ export class LocalFileStorage implements FileStorage {
     return tmpName(target);
   }
 
+  /** Staged beside its key's file (same directory, same file system): one rename, as put() ends. */
   async putFile(key: string, file: string): Promise<void> {
     try {
-      // Staged beside its key's file: one rename, as put() ends.
       await fsp.rename(file, this.resolve(key));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EXDEV") {
-        await fsp.rm(file, { force: true });
-        throw err;
-      }
-      // Made on another file system after all: copied in, then removed.
-      await this.put(key, fs.createReadStream(file)).finally(() => fsp.rm(file, { force: true }));
+      await fsp.rm(file, { force: true });
+      throw err;
     }
   }
 
