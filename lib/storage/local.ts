@@ -47,10 +47,10 @@ export class LocalFileStorage implements FileStorage {
     }
   }
 
+  /** Its directory is made sure of every time (one syscall): whoever writes the file there cannot make it again. */
   async stagingFile(key: string): Promise<string> {
     const target = this.resolve(key);
-    const dir = path.dirname(target);
-    if (!this.knownDirs.get(dir)) await this.makeDir(dir);
+    await this.makeDir(path.dirname(target));
     return tmpName(target);
   }
 

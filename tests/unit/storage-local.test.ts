@@ -52,6 +52,15 @@ describe("LocalFileStorage.stagingFile and putFile", () => {
     expect(fs.readdirSync(path.join(root, "d", "org"))).toEqual(["doc.pdf"]);
   });
 
+  it("stages into a directory that was removed after an earlier write to it", async () => {
+    await storage.put("f/one.pdf", Buffer.from("one"));
+    fs.rmSync(path.join(root, "f"), { recursive: true, force: true });
+    const staged = await storage.stagingFile("f/two.pdf");
+    fs.writeFileSync(staged, "two");
+    await storage.putFile("f/two.pdf", staged);
+    expect((await storage.get("f/two.pdf")).toString()).toBe("two");
+  });
+
   it("refuses a key that escapes the root before anything is staged", async () => {
     await expect(storage.stagingFile("../outside.pdf")).rejects.toThrow(/escapes the root/);
   });
