@@ -495,18 +495,14 @@ function crashAsReply(err: unknown): HelperReply {
   throw err;
 }
 
-/** The PDF soffice wrote: read for convert(), left where it is for convertToFile() (the helper has checked it). */
+/**
+ * The PDF soffice wrote: read for convert(), left where it is for convertToFile(). The helper checked
+ * its `%PDF-` header before answering ok (uno_convert.py), for both.
+ */
 async function collectPdf(output: { file: string; size?: number }, inCallersFile: boolean): Promise<JobResult> {
   if (inCallersFile) return { pdf: null, size: output.size ?? (await fsp.stat(output.file)).size };
-  const pdf = await readPdf(output.file);
+  const pdf = await fsp.readFile(output.file);
   return { pdf, size: pdf.length };
-}
-
-async function readPdf(file: string): Promise<Buffer> {
-  const pdf = await fsp.readFile(file);
-  if (pdf.subarray(0, 5).toString("latin1") !== "%PDF-")
-    throw new UnavailableError("LibreOffice produced something that is not a PDF", "PdfConverterUnavailable");
-  return pdf;
 }
 
 /** Temp-file errors (ENOSPC, EACCES) are the server's problem, not the document's. */
