@@ -11,11 +11,20 @@ import type { PGliteLike } from "@/lib/db/pglite-remote";
 /** pglite: the worker's handle in the server; tests may pass an in-thread PGlite, which has the same shape. */
 export type Driver = { kind: "pglite"; pglite: PGliteLike } | { kind: "postgres"; pool: Pool; prepared?: PreparedQueries };
 
+export interface SqlQueryOptions {
+  /**
+   * The statement's best plan does not depend on its values (a page under a LIMIT, say): plan it once.
+   * The embedded database honours it (lib/db/pglite-prepared.mjs); PostgreSQL plans natively, where
+   * the gain measured too small to pay for a connection's setting (issue 17).
+   */
+  genericPlan?: boolean;
+}
+
 /** Minimal SQL surface shared by both drivers (used by the migrator and health check). */
 export interface SqlRunner {
   /** Runs one or more statements without parameters. */
   exec(sql: string): Promise<void>;
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: SqlQueryOptions): Promise<T[]>;
   /** Runs fn on one connection inside BEGIN/COMMIT, with a session-level lock where it matters. */
   transaction<R>(fn: (tx: SqlRunner) => Promise<R>): Promise<R>;
 }
@@ -42,7 +51,7 @@ export function sqlRunner(driver: Driver): SqlRunner {
   if (driver.kind === "pglite") {
     const run = (db: Pick<PGliteLike, "exec" | "query">): SqlRunner => ({
       exec: async (sql) => void (await db.exec(sql)),
-      query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
+      query: async <T>(sql: string, params?: unknown[], options?: SqlQueryOptions) => (await db.query<T>(sql, params, options)).rows,
       transaction: (fn) => driver.pglite.transaction((tx) => fn(run(tx))),
     });
     return run(driver.pglite);

@@ -1,10 +1,27 @@
 // A list's page and its total in one statement (issue 17): each row of the page carries the total, so a
 // list request makes one round trip, not two statements on two connections.
-import type { SqlRunner } from "@/lib/db/driver";
+import type { SqlQueryOptions, SqlRunner } from "@/lib/db/driver";
+
+/**
+ * How a list's page statement runs: planned once for all its values (lib/db/driver.ts). A page's plan
+ * (its index, its joins) is the same whatever the LIMIT, OFFSET and filter values.
+ */
+export const PAGE_QUERY: SqlQueryOptions = { genericPlan: true };
 
 /** The SQL for a timestamp as JSON writes it (2026-11-27T04:21:27.123Z), so the list's rows need no Date parsed and re-serialized. */
 export function isoSql(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/**
+ * SQL for a page's items as one JSON array (text), each item built by `item` (a json_build_object over
+ * the page's row), in `order`. The reply is one value instead of a row per item: in the embedded PGlite
+ * every field of every row answered costs about a microsecond of WebAssembly (100 rows of 13 columns:
+ * 1.2 ms; the same page as one JSON text: 0.36 ms), and on PostgreSQL the driver parses one string
+ * instead of building 100 rows field by field (issue 17).
+ */
+export function jsonArraySql(item: string, order: string): string {
+  return `coalesce(json_agg(${item} ORDER BY ${order}), '[]')::text`;
 }
 
 /**

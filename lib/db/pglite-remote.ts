@@ -4,16 +4,19 @@
 import { Worker } from "node:worker_threads";
 import { messages, type ParserOptions, type QueryOptions, type Results, TransactionAbortedError } from "@electric-sql/pglite";
 
+/** PGlite's query options, and genericPlan (lib/db/pglite-prepared.mjs): an in-thread PGlite ignores it. */
+export type PGliteQueryOptions = QueryOptions & { genericPlan?: boolean };
+
 /** What lib/db/driver.ts and pglite-prisma-adapter need of PGlite, whether in this thread or another. */
 export interface PGliteLike {
-  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  query<T>(sql: string, params?: unknown[], options?: PGliteQueryOptions): Promise<Results<T>>;
   exec(sql: string): Promise<Array<Results>>;
   transaction<R>(fn: (tx: PGliteTxLike) => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }
 
 export interface PGliteTxLike {
-  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  query<T>(sql: string, params?: unknown[], options?: PGliteQueryOptions): Promise<Results<T>>;
   exec(sql: string): Promise<Array<Results>>;
   rollback(): Promise<void>;
   readonly closed: boolean;
@@ -72,10 +75,10 @@ export async function openPGliteWorker(dataDir: string): Promise<PGliteLike> {
     });
   };
 
-  const query = async <T>(txId: number | undefined, sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
+  const query = async <T>(txId: number | undefined, sql: string, params?: unknown[], options?: PGliteQueryOptions): Promise<Results<T>> => {
     const parsers = options?.parsers;
     const rawTypes = parsers ? Object.keys(parsers).map(Number) : undefined;
-    const result = await call<Results<T>>({ op: "query", txId, sql, params, rowMode: options?.rowMode, rawTypes });
+    const result = await call<Results<T>>({ op: "query", txId, sql, params, rowMode: options?.rowMode, rawTypes, genericPlan: options?.genericPlan });
     if (parsers) applyParsers(result, parsers);
     return result;
   };

@@ -65,7 +65,7 @@ async function handle(message) {
       const options = { rowMode: message.rowMode, parsers: rawParsers(message.rawTypes) };
       const inTransaction = message.txId !== undefined;
       if (inTransaction) openTransaction(message.txId);
-      const { rows, fields, affectedRows } = await prepared.query(message.sql, message.params, options, inTransaction);
+      const { rows, fields, affectedRows } = await prepared.query(message.sql, message.params, options, inTransaction, message.genericPlan);
       return { rows, fields, affectedRows };
     }
     case "exec":

@@ -3,7 +3,7 @@
 // JSON is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
 import { Prisma } from "@/lib/generated/prisma/client";
 import { activeCountSql } from "@/lib/db/org-usage";
-import { isoSql, pageTotal, selectTotal } from "@/lib/db/paging";
+import { isoSql, jsonArraySql, PAGE_QUERY } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import type { TagJson } from "@/lib/tags/tags";
 
@@ -28,13 +28,14 @@ const SORT_SQL: Record<(typeof DELIVERABLE_SORT_COLUMNS)[number], (t: string) =>
   email: (t) => `(SELECT lower(u.email) FROM "user" u WHERE u.id = ${t}."createdBy")`,
 };
 
-/** ORDER BY over the deliverable table (alias d): column0 ascending unless order0 says otherwise; by default newest first. The id keeps pages stable. */
+/** The sort keys over a deliverable row (alias): column0 ascending unless order0 says otherwise; by default newest first. The id keeps pages stable. */
 function orderOf(q: DeliverableListQuery, alias: string): string {
   const direction = q.column0 ? (q.order0 === "desc" ? "DESC" : "ASC") : q.order0 === "asc" ? "ASC" : "DESC";
-  return `ORDER BY ${SORT_SQL[q.column0 ?? "createdOn"](alias)} ${direction}, ${alias}.id ${direction}`;
+  return `${SORT_SQL[q.column0 ?? "createdOn"](alias)} ${direction}, ${alias}.id ${direction}`;
 }
 
-interface ListRow {
+/** A deliverable as the list writes it (the single read's JSON, plus createdBy and fileSize). */
+export interface DeliverableListItem {
   id: string;
   name: string;
   description: string;
@@ -42,13 +43,12 @@ interface ListRow {
   email: string;
   fileType: string;
   defaultFont: string;
-  fonts: unknown;
+  fonts: Prisma.JsonValue;
   isActive: boolean;
   createdOn: string;
   updatedOn: string;
   createdBy: string;
   fileSize: number;
-  total: number;
   tags?: TagJson[];
 }
 
@@ -67,8 +67,15 @@ function whereOf(orgId: string, q: DeliverableListQuery): { sql: string; params:
 }
 
 // Each tag as tagJson writes it, timestamps already in ISO form.
-const TAGS_OF_ROW = `(SELECT json_agg(json_build_object('id', t.id, 'label', t.label, 'isActive', t."isActive", 'updatedOn', ${isoSql('t."updatedOn"')}, 'createdOn', ${isoSql('t."createdOn"')}, 'createdBy', t."createdBy", 'orgId', t."orgId"))
-  FROM deliverable_tag dt JOIN tag t ON t.id = dt."tagId" WHERE dt."deliverableId" = p.id) AS tags`;
+const TAGS_OF_ROW = `coalesce((SELECT json_agg((SELECT json_build_object('id', t.id, 'label', t.label, 'isActive', t."isActive", 'updatedOn', ${isoSql('t."updatedOn"')}, 'createdOn', ${isoSql('t."createdOn"')}, 'createdBy', t."createdBy", 'orgId', t."orgId") FROM tag t WHERE t.id = dt."tagId"))
+  FROM deliverable_tag dt WHERE dt."deliverableId" = p.id), '[]')`;
+
+/** Each row of the page (p, joined to its creator u) as the list writes it. */
+function itemSql(q: DeliverableListQuery): string {
+  return `json_build_object('id', p.id, 'name', p.name, 'description', p.description, 'templateId', p."templateId", 'email', u.email,
+    'fileType', p."fileType", 'defaultFont', p."defaultFont", 'fonts', p.fonts, 'isActive', p."isActive",
+    'createdOn', ${isoSql('p."createdOn"')}, 'updatedOn', ${isoSql('p."updatedOn"')}, 'createdBy', p."createdBy", 'fileSize', p."fileSize"${q.showTags ? `, 'tags', ${TAGS_OF_ROW}` : ""})`;
+}
 
 /**
  * The list's total as a scalar the page's rows carry. Unfiltered it is the organization's active
@@ -81,42 +88,28 @@ function totalSql(q: DeliverableListQuery, where: { sql: string }): string {
   return `(SELECT count(*)::int FROM deliverable d WHERE ${where.sql})`;
 }
 
-export async function listDeliverables(sql: SqlRunner, orgId: string, q: DeliverableListQuery) {
+export async function listDeliverables(
+  sql: SqlRunner,
+  orgId: string,
+  q: DeliverableListQuery,
+): Promise<{ results: DeliverableListItem[]; totalRecords: number }> {
   const where = whereOf(orgId, q);
   const n = where.params.length;
-  const total = totalSql(q, where);
-  const rows = await sql.query<ListRow>(
-    // The page first (read off the (orgId, isActive, createdOn, id) index), then only its rows get
-    // their creator and tags: a decoration in the outer SELECT would run for every skipped row too.
+  // The page first (read off the (orgId, isActive, createdOn, id) index), then only its rows get their
+  // creator and tags: a decoration in the outer SELECT would run for every skipped row too. The page
+  // comes back as one JSON text (lib/db/paging.ts), its total beside it even past the last page.
+  const [row] = await sql.query<{ items: string; total: number }>(
     `WITH p AS (
        SELECT d.id, d.name, d.description, d."templateId", d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
        FROM deliverable d WHERE ${where.sql}
-       ${orderOf(q, "d")} LIMIT $${n + 1} OFFSET $${n + 2})
-     SELECT p.id, p.name, p.description, p."templateId", p."fileType", p."defaultFont", p.fonts, p."isActive",
-            ${isoSql('p."createdOn"')} AS "createdOn", ${isoSql('p."updatedOn"')} AS "updatedOn", p."createdBy", p."fileSize",
-            u.email, ${total} AS total ${q.showTags ? `, ${TAGS_OF_ROW}` : ""}
-     FROM p JOIN "user" u ON u.id = p."createdBy"
-     ${orderOf(q, "p")}`,
+       ORDER BY ${orderOf(q, "d")} LIMIT $${n + 1} OFFSET $${n + 2})
+     SELECT ${totalSql(q, where)} AS total, ${jsonArraySql(itemSql(q), orderOf(q, "p"))} AS items
+     FROM p JOIN "user" u ON u.id = p."createdBy"`,
     [...where.params, q.limit, q.offset],
+    PAGE_QUERY,
   );
-  const totalRecords = await pageTotal(rows, q.offset, () => selectTotal(sql, total, where.params));
-  return {
-    results: rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      description: r.description,
-      templateId: r.templateId,
-      email: r.email,
-      fileType: r.fileType,
-      defaultFont: r.defaultFont,
-      fonts: (r.fonts ?? null) as Prisma.JsonValue,
-      isActive: r.isActive,
-      createdOn: r.createdOn,
-      updatedOn: r.updatedOn,
-      createdBy: r.createdBy,
-      fileSize: r.fileSize,
-      ...(q.showTags ? { tags: (r.tags ?? []).sort((a, b) => a.label.localeCompare(b.label)) } : {}),
-    })),
-    totalRecords,
-  };
+  const results = JSON.parse(row.items) as DeliverableListItem[];
+  // Sorted here, as the single read sorts them: the database's collation may not be the locale's.
+  if (q.showTags) for (const item of results) item.tags?.sort((a, b) => a.label.localeCompare(b.label));
+  return { results, totalRecords: row.total };
 }

@@ -3,7 +3,7 @@
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
 import { activeCountSql } from "@/lib/db/org-usage";
-import { isoSql, pageTotal, selectTotal } from "@/lib/db/paging";
+import { isoSql, jsonArraySql, PAGE_QUERY } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -43,26 +43,10 @@ export interface TemplateItemJson {
   tags?: string[];
 }
 
-interface ItemRow {
-  type: "template" | "folder";
-  id: string;
-  name: string;
-  description: string;
-  isActive: boolean;
-  parentId: string | null;
-  createdBy: string;
-  email: string;
-  templateCount: number;
-  deliverableCount: number;
-  fileSize: number;
-  fileType: string;
-  /** ISO text, rendered in SQL: no Date parsed and formatted again per row. */
-  createdOn: string;
-  updatedOn: string;
+/** The page as the statement answers it: its items as one JSON text (lib/db/paging.ts jsonArraySql) and the total. */
+interface PageRow {
+  items: string;
   total: number;
-  /** A template's active deliverables, counted for the page's rows only (a folder's: deliverableCount). */
-  deliverablesShown: number;
-  tags?: string[] | null;
 }
 
 /** The sorts on the listed items' columns, qualified by `row` (the outer query names the page's timestamps again, as text). */
@@ -83,9 +67,9 @@ const TEMPLATE_SORT_SQL: Record<SortColumn, Prisma.Sql> = {
   templateCount: Prisma.sql`t.id`,
 };
 
-/** Runs a Prisma.sql fragment (its `text` has $n placeholders) on the driver. */
-function run<T>(db: SqlRunner, query: Prisma.Sql): Promise<T[]> {
-  return db.query<T>(query.text, query.values);
+/** Runs a page's Prisma.sql statement (its `text` has $n placeholders) on the driver. */
+function runPage<T>(db: SqlRunner, query: Prisma.Sql): Promise<T[]> {
+  return db.query<T>(query.text, query.values, PAGE_QUERY);
 }
 
 export async function listTemplateItems(
@@ -112,11 +96,10 @@ export async function listTemplateItems(
         GROUP BY tt."templateId" HAVING count(DISTINCT tt."tagId") = ${input.selectedTags.length})`
     : Prisma.empty;
 
-  const direction = input.order0 === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const direction = input.order0 === "desc" ? "DESC" : "ASC";
   const sort = SORT_SQL[input.column0 ?? "name"];
   // Folders first, like a file browser; then the requested column; id keeps pages stable.
-  const orderBy = (row: string) =>
-    Prisma.sql`ORDER BY ${Prisma.raw(`${row}."kindOrder"`)}, ${Prisma.raw(sort(row))} ${direction}, ${Prisma.raw(`${row}.id`)} ${direction}`;
+  const order = (row: string) => `${row}."kindOrder", ${sort(row)} ${direction}, ${row}.id ${direction}`;
 
   const items = Prisma.sql`
     WITH RECURSIVE listed_folders AS (
@@ -151,24 +134,33 @@ export async function listTemplateItems(
         ${nameFilter(Prisma.raw("t"))}
     )`;
 
-  // The page's templates get their deliverable count (and tags) in the same statement, after the LIMIT, so
-  // only the rows shown are decorated and the request makes one round trip for its rows (issue 17).
-  const decorated = (pageCtes: Prisma.Sql) => Prisma.sql`
-    ${pageCtes}
-    SELECT page.type, page.id, page.name, page.description, page."isActive", page."parentId", page."createdBy", page.email,
-           page."templateCount", page."deliverableCount", page."fileSize", page."fileType", page.total,
-           ${Prisma.raw(isoSql('page."createdOn"'))} AS "createdOn", ${Prisma.raw(isoSql('page."updatedOn"'))} AS "updatedOn",
-           CASE WHEN page.type = 'template' THEN (SELECT count(*)::int FROM deliverable d WHERE d."templateId" = page.id AND d."isActive") ELSE page."deliverableCount" END AS "deliverablesShown"
-           ${input.showTags ? Prisma.sql`, CASE WHEN page.type = 'template' THEN (SELECT array_agg(tg.label) FROM template_tag tt JOIN tag tg ON tg.id = tt."tagId" WHERE tt."templateId" = page.id) END AS tags` : Prisma.empty}
-    FROM page
-    ${orderBy("page")}`;
+  // Each item as the reply writes it, built in the statement (one JSON text for the page, lib/db/paging.ts).
+  // The page's templates get their deliverable count (and tags) here, after the LIMIT, so only the rows
+  // shown are decorated and the request makes one round trip (issue 17).
+  const tags = (row: string) =>
+    input.showTags
+      ? `, 'tags', coalesce((SELECT json_agg((SELECT tg.label FROM tag tg WHERE tg.id = tt."tagId")) FROM template_tag tt WHERE tt."templateId" = ${row}.id), '[]')`
+      : "";
+  const templateJson = (row: string) => `json_build_object('id', ${row}.id, 'name', ${row}.name, 'description', ${row}.description, 'type', 'template',
+      'isActive', ${row}."isActive", 'templateFolderId', ${row}."parentId", 'createdBy', ${row}."createdBy", 'email', ${row}.email,
+      'deliverableCount', (SELECT count(*)::int FROM deliverable d WHERE d."templateId" = ${row}.id AND d."isActive"), 'templateCount', 0,
+      'fileSize', ${row}."fileSize", 'fileType', ${row}."fileType", 'createdOn', ${isoSql(`${row}."createdOn"`)}, 'updatedOn', ${isoSql(`${row}."updatedOn"`)}${tags(row)})`;
+  const folderJson = (row: string) => `json_build_object('id', ${row}.id, 'name', ${row}.name, 'type', 'folder', 'isActive', ${row}."isActive",
+      'templateFolderId', ${row}."parentId", 'templateCount', ${row}."templateCount", 'deliverableCount', ${row}."deliverableCount"${input.showTags ? ", 'tags', '[]'::json" : ""})`;
+  // The page's CTEs end in `page`; the total is a scalar beside it, so even a page past the end has it.
+  const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: string) => {
+    const [row] = await runPage<PageRow>(
+      db,
+      Prisma.sql`${pageCtes} SELECT ${total} AS total, ${Prisma.raw(jsonArraySql(item, order("page")))} AS items FROM page`,
+    );
+    return { results: JSON.parse(row.items) as TemplateItemJson[], totalRecords: row.total };
+  };
 
-  let rows: ItemRow[];
-  let totalRecords: number;
+  let page: { results: TemplateItemJson[]; totalRecords: number };
   if (allTemplates) {
     // Templates alone: the page is read off the (orgId, lower(name), id) index when sorted by name, and
-    // its rows carry the total, counted apart from the page (a window count would sort every template on
-    // each request). Unfiltered, the total is the counter row the template triggers keep
+    // the total is counted apart from the page (a window count would sort every template on each
+    // request). Unfiltered, the total is the counter row the template triggers keep
     // (org_usage.templates): one row instead of counting every template.
     const where = Prisma.sql`t."orgId" = ${orgId}::uuid AND t."isActive" ${tagFilter} ${nameFilter(Prisma.raw("t"))}`;
     const total =
@@ -176,67 +168,31 @@ export async function listTemplateItems(
         ? activeCountSql("templates", Prisma.sql`${orgId}`)
         : Prisma.sql`(SELECT count(*)::int FROM template t WHERE ${where})`;
     const column = input.column0 ?? "name";
-    rows = await run<ItemRow>(
-      db,
+    page = await pageJson(
       // The page's ids first, off the (orgId, lower(name), id) index, and only then its 100 rows read
       // whole and joined to their creator: skipping 2,500 rows this way cost 3.3-3.8 ms on PostgreSQL
       // against 5.0 ms when every skipped row was read and joined (issue 17).
-      decorated(Prisma.sql`
+      Prisma.sql`
       WITH keys AS (
         SELECT t.id FROM template t ${column === "email" ? Prisma.sql`JOIN "user" u ON u.id = t."createdBy"` : Prisma.empty}
         WHERE ${where}
-        ORDER BY ${TEMPLATE_SORT_SQL[column]} ${direction}, t.id ${direction}
+        ORDER BY ${TEMPLATE_SORT_SQL[column]} ${Prisma.raw(direction)}, t.id ${Prisma.raw(direction)}
         LIMIT ${input.limit} OFFSET ${input.offset}),
       page AS (
-        SELECT 1 AS "kindOrder", 'template' AS type, t.id, t.name, t.description, t."isActive", t."folderId" AS "parentId", t."createdBy", u.email,
-               0 AS "templateCount", 0 AS "deliverableCount", t."fileSize", t."fileType", t."createdOn", t."updatedOn", ${total} AS total
-        FROM keys JOIN template t ON t.id = keys.id JOIN "user" u ON u.id = t."createdBy")`),
+        SELECT 1 AS "kindOrder", 0 AS "templateCount", t.id, t.name, t.description, t."isActive", t."folderId" AS "parentId", t."createdBy", u.email,
+               t."fileSize", t."fileType", t."createdOn", t."updatedOn"
+        FROM keys JOIN template t ON t.id = keys.id JOIN "user" u ON u.id = t."createdBy")`,
+      total,
+      templateJson("page"),
     );
-    totalRecords = await pageTotal(rows, input.offset, () => selectTotal(db, total.text, total.values));
   } else {
-    rows = await run<ItemRow>(
-      db,
-      decorated(Prisma.sql`
-      ${items},
-      page AS (SELECT *, count(*) OVER ()::int AS total FROM items ${orderBy("items")} LIMIT ${input.limit} OFFSET ${input.offset})`),
-    );
-    totalRecords = await pageTotal(
-      rows,
-      input.offset,
-      async () => (await run<{ total: number }>(db, Prisma.sql`${items} SELECT count(*)::int AS total FROM items`))[0].total,
+    page = await pageJson(
+      Prisma.sql`${items}, page AS (SELECT * FROM items ORDER BY ${Prisma.raw(order("items"))} LIMIT ${input.limit} OFFSET ${input.offset})`,
+      Prisma.sql`(SELECT count(*)::int FROM items)`,
+      `CASE WHEN page.type = 'folder' THEN ${folderJson("page")} ELSE ${templateJson("page")} END`,
     );
   }
-
-  const results = rows.map((r): TemplateItemJson => {
-    if (r.type === "folder") {
-      return {
-        id: r.id,
-        name: r.name,
-        type: "folder",
-        isActive: r.isActive,
-        templateFolderId: r.parentId,
-        templateCount: r.templateCount,
-        deliverableCount: r.deliverableCount,
-        ...(input.showTags ? { tags: [] } : {}),
-      };
-    }
-    return {
-      id: r.id,
-      name: r.name,
-      description: r.description,
-      type: "template",
-      isActive: r.isActive,
-      templateFolderId: r.parentId,
-      createdBy: r.createdBy,
-      email: r.email,
-      deliverableCount: r.deliverablesShown,
-      templateCount: 0,
-      fileSize: r.fileSize,
-      fileType: r.fileType,
-      createdOn: r.createdOn,
-      updatedOn: r.updatedOn,
-      ...(input.showTags ? { tags: (r.tags ?? []).sort((a, b) => a.localeCompare(b)) } : {}),
-    };
-  });
-  return { results, totalRecords };
+  // Sorted here, as the reply always sorted them: the database's collation may not be the locale's.
+  if (input.showTags) for (const item of page.results) item.tags?.sort((a, b) => a.localeCompare(b));
+  return page;
 }

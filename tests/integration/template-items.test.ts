@@ -128,6 +128,12 @@ describe("GET /template-item", () => {
     expect(new Set(seen).size).toBe(total);
     const past = await list(`type=template&limit=4&offset=${total + 10}`);
     expect(past).toEqual({ results: [], totalRecords: total });
+    // Past the end of a filtered list and of a folder's, the total is still the whole list's.
+    expect(await list("type=template&query=a&limit=4&offset=1000")).toEqual({
+      results: [],
+      totalRecords: (await list("type=template&query=a&limit=1")).totalRecords,
+    });
+    expect(await list(`folderId=${lab}&offset=1000`)).toEqual({ results: [], totalRecords: 6 });
   });
 
   it("type=template pages in every sort order: its pages put together are the whole list, in that order", async () => {

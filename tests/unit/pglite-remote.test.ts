@@ -148,6 +148,45 @@ describe("the embedded database on its own thread", () => {
     expect((await remote.query(all, [200])).rows).toEqual([]);
   });
 
+  it("plans a genericPlan statement once for all its values, and leaves the setting as it was, even when it fails", async () => {
+    await remote.exec("CREATE TABLE paged (id int PRIMARY KEY, v text); INSERT INTO paged SELECT g, 'v' || g FROM generate_series(1, 500) g");
+    const page = "SELECT id FROM paged ORDER BY id LIMIT $1 OFFSET $2";
+    const custom = "SELECT id FROM paged ORDER BY id DESC LIMIT $1 OFFSET $2";
+    for (let i = 0; i < 8; i++) {
+      expect((await remote.query(page, [3, i * 10], { genericPlan: true })).rows).toEqual([{ id: i * 10 + 1 }, { id: i * 10 + 2 }, { id: i * 10 + 3 }]);
+      expect((await remote.query(custom, [1, i])).rows).toEqual([{ id: 500 - i }]);
+    }
+    // PostgreSQL's own count of the plans each prepared text used.
+    const plans = async (text: string) =>
+      (
+        await remote.query<{ generic_plans: number; custom_plans: number }>(
+          "SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = $1",
+          [text],
+        )
+      ).rows[0];
+    expect(await plans(page)).toEqual({ generic_plans: 8, custom_plans: 0 });
+    // Without the option PostgreSQL decides, and a LIMIT it cannot see keeps it planning each call.
+    expect(await plans(custom)).toEqual({ generic_plans: 0, custom_plans: 8 });
+
+    const mode = async () => (await remote.query<{ mode: string }>("SELECT current_setting('plan_cache_mode') AS mode")).rows[0].mode;
+    expect((await remote.query("SELECT current_setting('plan_cache_mode') AS mode, $1::int AS n", [1], { genericPlan: true })).rows).toEqual([
+      { mode: "force_generic_plan", n: 1 },
+    ]);
+    expect(await mode()).toBe("auto");
+    // A failing statement: its error, as without the option, and the setting rolled back with it.
+    const failed = await remote.query("SELECT 1 / $1::int AS n", [0], { genericPlan: true }).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ code: "22012" });
+    expect(await mode()).toBe("auto");
+    // Inside a transaction: undone after the statement, and by the rollback when the statement failed.
+    await remote.transaction(async (tx) => {
+      await tx.query(page, [1, 0], { genericPlan: true });
+      expect((await tx.query<{ mode: string }>("SELECT current_setting('plan_cache_mode') AS mode")).rows[0].mode).toBe("auto");
+    });
+    const aborted = await remote.transaction((tx) => tx.query("SELECT 1 / $1::int AS n", [0], { genericPlan: true })).catch((e: unknown) => e);
+    expect(aborted).toMatchObject({ code: "22012" });
+    expect(await mode()).toBe("auto");
+  });
+
   it("fails every call clearly once the thread is gone, instead of hanging", async () => {
     const db = await openPGliteWorker("memory://");
     await db.close();
