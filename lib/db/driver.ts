@@ -6,6 +6,7 @@ import fs from "node:fs";
 import type { Pool } from "pg";
 import type { DatabaseConfig } from "@/lib/config";
 import { type PreparedQueries, preparedQueries } from "@/lib/db/pg-prepared";
+import { log } from "@/lib/log";
 import type { PGliteLike } from "@/lib/db/pglite-remote";
 
 /** pglite: the worker's handle in the server; tests may pass an in-thread PGlite, which has the same shape. */
@@ -29,6 +30,9 @@ export interface SqlRunner {
   transaction<R>(fn: (tx: SqlRunner) => Promise<R>): Promise<R>;
 }
 
+/** The log line that names the embedded database's thread. */
+export const EMBEDDED_DATABASE_STARTED = "embedded database running on its own thread";
+
 const registry = globalThis as unknown as { __quireDriver?: Promise<Driver> };
 
 export function getDriver(db: DatabaseConfig): Promise<Driver> {
@@ -40,7 +44,10 @@ async function openDriver(db: DatabaseConfig): Promise<Driver> {
   if (db.kind === "pglite") {
     fs.mkdirSync(db.dataDir, { recursive: true });
     const { openPGliteWorker } = await import("@/lib/db/pglite-remote");
-    return { kind: "pglite", pglite: await openPGliteWorker(db.dataDir) };
+    const pglite = await openPGliteWorker(db.dataDir);
+    // Its thread id tells the database's CPU from the server's (top -H; npm run bench reads it here).
+    log.info({ threadId: pglite.threadId }, EMBEDDED_DATABASE_STARTED);
+    return { kind: "pglite", pglite };
   }
   const pg = await import("pg");
   const pool = new pg.default.Pool({ connectionString: db.url, max: 10 });

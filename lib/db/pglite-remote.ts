@@ -30,19 +30,20 @@ interface PostedError {
 
 type Reply = { id: number; result?: unknown; error?: PostedError };
 
-export async function openPGliteWorker(dataDir: string): Promise<PGliteLike> {
+/** The worker's handle; threadId is the database thread's id in the operating system, where it can be read. */
+export async function openPGliteWorker(dataDir: string): Promise<PGliteLike & { threadId?: number }> {
   // Next.js's build turns this into a worker chunk of its own; tsx and vitest load the file as it is.
   const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), { workerData: { dataDir } });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let failure: Error | null = null;
 
-  await new Promise<void>((resolve, reject) => {
+  const { threadId } = await new Promise<{ threadId?: number }>((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     worker.once("error", onError);
-    worker.once("message", () => {
+    worker.once("message", (ready: { threadId?: number }) => {
       worker.off("error", onError);
-      resolve();
+      resolve(ready);
     });
   });
   // The worker keeps the process alive only while an answer is awaited, like a socket would.
@@ -86,6 +87,7 @@ export async function openPGliteWorker(dataDir: string): Promise<PGliteLike> {
 
   let nextTx = 1;
   return {
+    threadId,
     query: (sql, params, options) => query(undefined, sql, params, options),
     exec: (sql) => exec(undefined, sql),
     async transaction(fn) {

@@ -3,6 +3,7 @@
 // core did all of Quire's work while the other idled. This worker holds the one PGlite instance and
 // answers lib/db/pglite-remote.ts over postMessage. Plain JavaScript: the Next.js build makes it a worker
 // chunk of its own; tsx and vitest run the file as it is.
+import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { messages, PGlite, TransactionAbortedError } from "@electric-sql/pglite";
 import { PreparedStatements } from "./pglite-prepared.mjs";
@@ -108,4 +109,12 @@ parentPort.on("message", (message) => {
     },
   );
 });
-parentPort.postMessage({ ready: true });
+/** This thread's id in the operating system (Linux: /proc/thread-self), so its CPU can be told from the server's (top -H, the bench). */
+function osThreadId() {
+  try {
+    return Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
+  } catch {
+    return undefined;
+  }
+}
+parentPort.postMessage({ ready: true, threadId: osThreadId() });

@@ -171,7 +171,9 @@ export async function listTemplateItems(
     page = await pageJson(
       // The page's ids first, off the (orgId, lower(name), id) index, and only then its 100 rows read
       // whole and joined to their creator: skipping 2,500 rows this way cost 3.3-3.8 ms on PostgreSQL
-      // against 5.0 ms when every skipped row was read and joined (issue 17).
+      // against 5.0 ms when every skipped row was read and joined (issue 17). The rows are fetched by
+      // key (= ANY of the ids): joined to the ids instead, the planner hashed them against every
+      // template of the organization (1.3 ms of the statement's 3 on PostgreSQL, 5,000 templates).
       Prisma.sql`
       WITH keys AS (
         SELECT t.id FROM template t ${column === "email" ? Prisma.sql`JOIN "user" u ON u.id = t."createdBy"` : Prisma.empty}
@@ -181,7 +183,7 @@ export async function listTemplateItems(
       page AS (
         SELECT 1 AS "kindOrder", 0 AS "templateCount", t.id, t.name, t.description, t."isActive", t."folderId" AS "parentId", t."createdBy", u.email,
                t."fileSize", t."fileType", t."createdOn", t."updatedOn"
-        FROM keys JOIN template t ON t.id = keys.id JOIN "user" u ON u.id = t."createdBy")`,
+        FROM template t JOIN "user" u ON u.id = t."createdBy" WHERE t.id = ANY(ARRAY(SELECT id FROM keys)))`,
       total,
       templateJson("page"),
     );

@@ -2,6 +2,7 @@
 // in-thread PGlite to everything above it: the same values for every column type the schema uses, the
 // same error classes and fields (the Prisma adapter maps DatabaseError by class), and the same
 // transactions, including Prisma's interactive ones and a query from outside waiting for a commit.
+import fs from "node:fs";
 import type { PGlite } from "@electric-sql/pglite";
 import { messages, PGlite as InThreadPGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -11,7 +12,7 @@ import { applyMigrations } from "@/lib/db/migrate";
 import { openPGliteWorker, type PGliteLike } from "@/lib/db/pglite-remote";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
-let remote: PGliteLike;
+let remote: PGliteLike & { threadId?: number };
 let local: PGlite;
 
 beforeAll(async () => {
@@ -185,6 +186,12 @@ describe("the embedded database on its own thread", () => {
     const aborted = await remote.transaction((tx) => tx.query("SELECT 1 / $1::int AS n", [0], { genericPlan: true })).catch((e: unknown) => e);
     expect(aborted).toMatchObject({ code: "22012" });
     expect(await mode()).toBe("auto");
+  });
+
+  it("names its thread as the operating system knows it, one of this process's own", async () => {
+    expect(remote.threadId).toEqual(expect.any(Number));
+    expect(remote.threadId).not.toBe(process.pid);
+    expect(fs.readdirSync(`/proc/${process.pid}/task`)).toContain(String(remote.threadId));
   });
 
   it("fails every call clearly once the thread is gone, instead of hanging", async () => {
