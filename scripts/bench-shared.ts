@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import http from "node:http";
 import pg from "pg";
+import { EMBEDDED_DATABASE_STARTED } from "../lib/db/driver";
 import { POSTGRES_ADMIN_URL } from "../tests/support/quire-server";
 
 /**
@@ -118,6 +119,25 @@ export async function postgresBackendTicks(databaseUrl: string): Promise<Map<num
   } finally {
     await client.end();
   }
+}
+
+/**
+ * CPU ticks spent so far by the embedded database's thread inside the server (thread id -> ticks, read as
+ * postgresBackendTicks reads backends), so that a request's cost splits into server and database on
+ * PGlite as on PostgreSQL. The thread is the one the server names in its log when it starts it
+ * (lib/db/driver.ts). Throws when the log has no such line.
+ */
+export function embeddedDatabaseTicks(serverLog: string): () => Promise<Map<number, number>> {
+  const line = fs
+    .readFileSync(serverLog, "utf8")
+    .split("\n")
+    .find((l) => l.includes(EMBEDDED_DATABASE_STARTED));
+  const threadId = line ? (JSON.parse(line) as { threadId?: number }).threadId : undefined;
+  if (!threadId) throw new Error(`the server's log (${serverLog}) does not name the embedded database's thread`);
+  return async () => {
+    const stat = procStat(threadId);
+    return new Map(stat ? [[threadId, stat.ticks]] : []);
+  };
 }
 
 /**
