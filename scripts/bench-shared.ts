@@ -58,7 +58,8 @@ const CLOCK_TICKS_PER_SECOND = (() => {
 })();
 
 /** A process's parent and the CPU ticks it has used (utime + stime), from /proc; null once it has exited. */
-function procStat(pid: number): { ppid: number; ticks: number } | null {
+/** `pid` is a process id, or "<pid>/task/<thread id>" for one thread. */
+function procStat(pid: number | string): { ppid: number; ticks: number } | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after "(comm)": state ppid ... utime (12th) stime (13th).
@@ -132,10 +133,11 @@ export function embeddedDatabaseTicks(serverLog: string): () => Promise<Map<numb
     .readFileSync(serverLog, "utf8")
     .split("\n")
     .find((l) => l.includes(EMBEDDED_DATABASE_STARTED));
-  const threadId = line ? (JSON.parse(line) as { threadId?: number }).threadId : undefined;
-  if (!threadId) throw new Error(`the server's log (${serverLog}) does not name the embedded database's thread`);
+  const { pid, threadId } = line ? (JSON.parse(line) as { pid?: number; threadId?: number }) : {};
+  if (!pid || !threadId) throw new Error(`the server's log (${serverLog}) does not name the embedded database's thread`);
   return async () => {
-    const stat = procStat(threadId);
+    // The thread's own figures are under its process's task/ (/proc/<thread id>/stat has the whole process's).
+    const stat = procStat(`${pid}/task/${threadId}`);
     return new Map(stat ? [[threadId, stat.ticks]] : []);
   };
 }

@@ -46,7 +46,7 @@ async function openDriver(db: DatabaseConfig): Promise<Driver> {
     const { openPGliteWorker } = await import("@/lib/db/pglite-remote");
     const pglite = await openPGliteWorker(db.dataDir);
     // Its thread id tells the database's CPU from the server's (top -H; npm run bench reads it here).
-    log.info({ threadId: pglite.threadId }, EMBEDDED_DATABASE_STARTED);
+    log.info({ pid: process.pid, threadId: pglite.threadId }, EMBEDDED_DATABASE_STARTED);
     return { kind: "pglite", pglite };
   }
   const pg = await import("pg");
