@@ -3,7 +3,7 @@
 // JSON is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
 import { Prisma } from "@/lib/generated/prisma/client";
 import { activeCountSql } from "@/lib/db/org-usage";
-import { isoSql, jsonArraySql, PAGE_QUERY } from "@/lib/db/paging";
+import { isoSql, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import type { TagJson } from "@/lib/tags/tags";
 
@@ -66,15 +66,16 @@ function whereOf(orgId: string, q: DeliverableListQuery): { sql: string; params:
   return { sql: clauses.join(" AND "), params };
 }
 
-// Each tag as tagJson writes it, timestamps already in ISO form.
-const TAGS_OF_ROW = `coalesce((SELECT json_agg((SELECT json_build_object('id', t.id, 'label', t.label, 'isActive', t."isActive", 'updatedOn', ${isoSql('t."updatedOn"')}, 'createdOn', ${isoSql('t."createdOn"')}, 'createdBy', t."createdBy", 'orgId', t."orgId") FROM tag t WHERE t.id = dt."tagId"))
-  FROM deliverable_tag dt WHERE dt."deliverableId" = p.id), '[]')`;
+// Each tag as tagJson writes it, timestamps already in ISO form; once per page (pageTagsSql).
+const TAG_JSON = `json_build_object('id', t.id, 'label', t.label, 'isActive', t."isActive", 'updatedOn', ${isoSql('t."updatedOn"')}, 'createdOn', ${isoSql('t."createdOn"')}, 'createdBy', t."createdBy", 'orgId', t."orgId")`;
+/** A row's tag ids, resolved to tags by resolvePageTags. */
+const TAG_IDS_OF_ROW = `coalesce((SELECT json_agg(dt."tagId") FROM deliverable_tag dt WHERE dt."deliverableId" = p.id), '[]')`;
 
 /** Each row of the page (p, joined to its creator u) as the list writes it. */
 function itemSql(q: DeliverableListQuery): string {
   return `json_build_object('id', p.id, 'name', p.name, 'description', p.description, 'templateId', p."templateId", 'email', u.email,
     'fileType', p."fileType", 'defaultFont', p."defaultFont", 'fonts', p.fonts, 'isActive', p."isActive",
-    'createdOn', ${isoSql('p."createdOn"')}, 'updatedOn', ${isoSql('p."updatedOn"')}, 'createdBy', p."createdBy", 'fileSize', p."fileSize"${q.showTags ? `, 'tags', ${TAGS_OF_ROW}` : ""})`;
+    'createdOn', ${isoSql('p."createdOn"')}, 'updatedOn', ${isoSql('p."updatedOn"')}, 'createdBy', p."createdBy", 'fileSize', p."fileSize"${q.showTags ? `, 'tags', ${TAG_IDS_OF_ROW}` : ""})`;
 }
 
 /**
@@ -98,18 +99,19 @@ export async function listDeliverables(
   // The page first (read off the (orgId, isActive, createdOn, id) index), then only its rows get their
   // creator and tags: a decoration in the outer SELECT would run for every skipped row too. The page
   // comes back as one JSON text (lib/db/paging.ts), its total beside it even past the last page.
-  const [row] = await sql.query<{ items: string; total: number }>(
+  const [row] = await sql.query<{ items: string; total: number; tags: string | null }>(
     `WITH p AS (
        SELECT d.id, d.name, d.description, d."templateId", d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
        FROM deliverable d WHERE ${where.sql}
        ORDER BY ${orderOf(q, "d")} LIMIT $${n + 1} OFFSET $${n + 2})
-     SELECT ${totalSql(q, where)} AS total, ${jsonArraySql(itemSql(q), orderOf(q, "p"))} AS items
+     SELECT ${totalSql(q, where)} AS total, ${jsonArraySql(itemSql(q), orderOf(q, "p"))} AS items,
+            ${q.showTags ? pageTagsSql(TAG_JSON, "deliverable_tag", "deliverableId", "SELECT id FROM p") : "NULL"} AS tags
      FROM p JOIN "user" u ON u.id = p."createdBy"`,
     [...where.params, q.limit, q.offset],
     PAGE_QUERY,
   );
   const results = JSON.parse(row.items) as DeliverableListItem[];
-  // Sorted here, as the single read sorts them: the database's collation may not be the locale's.
-  if (q.showTags) for (const item of results) item.tags?.sort((a, b) => a.label.localeCompare(b.label));
+  // Sorted as the single read sorts them.
+  if (row.tags) resolvePageTags<TagJson>(results, row.tags, (a, b) => a.label.localeCompare(b.label));
   return { results, totalRecords: row.total };
 }

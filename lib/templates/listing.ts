@@ -3,7 +3,7 @@
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
 import { activeCountSql } from "@/lib/db/org-usage";
-import { isoSql, jsonArraySql, PAGE_QUERY } from "@/lib/db/paging";
+import { isoSql, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -47,6 +47,8 @@ export interface TemplateItemJson {
 interface PageRow {
   items: string;
   total: number;
+  /** The page's tags by id, when shown (pageTagsSql). */
+  tags: string | null;
 }
 
 /** The sorts on the listed items' columns, qualified by `row` (the outer query names the page's timestamps again, as text). */
@@ -137,10 +139,9 @@ export async function listTemplateItems(
   // Each item as the reply writes it, built in the statement (one JSON text for the page, lib/db/paging.ts).
   // The page's templates get their deliverable count (and tags) here, after the LIMIT, so only the rows
   // shown are decorated and the request makes one round trip (issue 17).
+  // A template's tag ids, resolved to labels once per page (lib/db/paging.ts pageTagsSql).
   const tags = (row: string) =>
-    input.showTags
-      ? `, 'tags', coalesce((SELECT json_agg((SELECT tg.label FROM tag tg WHERE tg.id = tt."tagId")) FROM template_tag tt WHERE tt."templateId" = ${row}.id), '[]')`
-      : "";
+    input.showTags ? `, 'tags', coalesce((SELECT json_agg(tt."tagId") FROM template_tag tt WHERE tt."templateId" = ${row}.id), '[]')` : "";
   const templateJson = (row: string) => `json_build_object('id', ${row}.id, 'name', ${row}.name, 'description', ${row}.description, 'type', 'template',
       'isActive', ${row}."isActive", 'templateFolderId', ${row}."parentId", 'createdBy', ${row}."createdBy", 'email', ${row}.email,
       'deliverableCount', (SELECT count(*)::int FROM deliverable d WHERE d."templateId" = ${row}.id AND d."isActive"), 'templateCount', 0,
@@ -149,11 +150,15 @@ export async function listTemplateItems(
       'templateFolderId', ${row}."parentId", 'templateCount', ${row}."templateCount", 'deliverableCount', ${row}."deliverableCount"${input.showTags ? ", 'tags', '[]'::json" : ""})`;
   // The page's CTEs end in `page`; the total is a scalar beside it, so even a page past the end has it.
   const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: string) => {
+    const pageTags = input.showTags ? pageTagsSql("t.label", "template_tag", "templateId", "SELECT id FROM page") : "NULL";
     const [row] = await runPage<PageRow>(
       db,
-      Prisma.sql`${pageCtes} SELECT ${total} AS total, ${Prisma.raw(jsonArraySql(item, order("page")))} AS items FROM page`,
+      Prisma.sql`${pageCtes} SELECT ${total} AS total, ${Prisma.raw(jsonArraySql(item, order("page")))} AS items, ${Prisma.raw(pageTags)} AS tags FROM page`,
     );
-    return { results: JSON.parse(row.items) as TemplateItemJson[], totalRecords: row.total };
+    const results = JSON.parse(row.items) as TemplateItemJson[];
+    // Sorted as the reply always sorted them.
+    if (row.tags) resolvePageTags<string>(results, row.tags, (a, b) => a.localeCompare(b));
+    return { results, totalRecords: row.total };
   };
 
   let page: { results: TemplateItemJson[]; totalRecords: number };
@@ -194,7 +199,5 @@ export async function listTemplateItems(
       `CASE WHEN page.type = 'folder' THEN ${folderJson("page")} ELSE ${templateJson("page")} END`,
     );
   }
-  // Sorted here, as the reply always sorted them: the database's collation may not be the locale's.
-  if (input.showTags) for (const item of page.results) item.tags?.sort((a, b) => a.localeCompare(b));
   return page;
 }
