@@ -1,5 +1,6 @@
-// A list's page and its total in one statement (issue 17): each row of the page carries the total, so a
-// list request makes one round trip, not two statements on two connections.
+// A list's page and its total in one statement (issue 17), so a list request makes one round trip, not
+// two statements on two connections: the page as one JSON text with its total beside it (templates,
+// deliverables: ADR 0014), or rows that each carry the total (documents).
 import type { SqlQueryOptions, SqlRunner } from "@/lib/db/driver";
 
 /**

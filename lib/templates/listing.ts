@@ -137,9 +137,9 @@ export async function listTemplateItems(
     )`;
 
   // Each item as the reply writes it, built in the statement (one JSON text for the page, lib/db/paging.ts).
-  // The page's templates get their deliverable count (and tags) here, after the LIMIT, so only the rows
-  // shown are decorated and the request makes one round trip (issue 17).
-  // A template's tag ids, resolved to labels once per page (lib/db/paging.ts pageTagsSql).
+  // The page's templates get their deliverable count (and tag ids, resolved to labels once per page by
+  // pageTagsSql) here, after the LIMIT, so only the rows shown are decorated and the request makes one
+  // round trip (issue 17).
   const tags = (row: string) =>
     input.showTags ? `, 'tags', coalesce((SELECT json_agg(tt."tagId") FROM template_tag tt WHERE tt."templateId" = ${row}.id), '[]')` : "";
   const templateJson = (row: string) => `json_build_object('id', ${row}.id, 'name', ${row}.name, 'description', ${row}.description, 'type', 'template',
