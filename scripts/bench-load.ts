@@ -59,9 +59,11 @@ type LoadRequest = Omit<autocannon.Request, "onResponse"> & { onResponse?: (stat
 
 const SIGNING_DOCUMENTS = 20;
 
-/** CPU ticks of the database so far: PostgreSQL's backends, or the embedded database's thread (then inside the server's process). */
-let databaseTicks: () => Promise<Map<number, number>> = async () => new Map();
-let databaseInServer = false;
+/**
+ * The database's CPU ticks so far: PostgreSQL's backends, or the embedded database's thread, which is
+ * inside the server's process (inServer) and so taken off the server's figure.
+ */
+let database: { ticks: () => Promise<Map<number, number>>; inServer: boolean } = { ticks: async () => new Map(), inServer: false };
 let warmupSeconds = 0;
 const WARM_DELIVERABLES = 20;
 
@@ -76,13 +78,12 @@ async function chooseDatabase(requested?: TestDatabase): Promise<{ kind: TestDat
 
 /** Starts counting the server's and its database's CPU; the function returned reads what was spent since. */
 async function costMeter(): Promise<() => Promise<{ cpuMs: number; dbCpuMs: number }>> {
-  const dbTicksBefore = await databaseTicks();
+  const dbTicksBefore = await database.ticks();
   const cpuBefore = childrenCpuMs();
   return async () => {
     const cpuMs = childrenCpuMs() - cpuBefore;
-    const dbCpuMs = backendCpuGrowthMs(dbTicksBefore, await databaseTicks());
-    // The embedded database's thread is part of the server's process: its share is the database's.
-    return { cpuMs: databaseInServer ? cpuMs - dbCpuMs : cpuMs, dbCpuMs };
+    const dbCpuMs = backendCpuGrowthMs(dbTicksBefore, await database.ticks());
+    return { cpuMs: database.inServer ? cpuMs - dbCpuMs : cpuMs, dbCpuMs };
   };
 }
 
@@ -235,11 +236,10 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       );
     },
   });
-  if (kind === "postgres") databaseTicks = () => postgresBackendTicks(server.env.DATABASE_URL!);
-  else {
-    databaseTicks = embeddedDatabaseTicks(path.join(server.dataDir, "server.log"));
-    databaseInServer = true;
-  }
+  database =
+    kind === "postgres"
+      ? { ticks: () => postgresBackendTicks(server.env.DATABASE_URL!), inServer: false }
+      : { ticks: embeddedDatabaseTicks(path.join(server.dataDir, "server.log")), inServer: true };
   const rows: LoadRow[] = [];
   const problems: string[] = [];
   let serverErrors = 0;

@@ -57,8 +57,10 @@ const CLOCK_TICKS_PER_SECOND = (() => {
   }
 })();
 
-/** A process's parent and the CPU ticks it has used (utime + stime), from /proc; null once it has exited. */
-/** `pid` is a process id, or "<pid>/task/<thread id>" for one thread. */
+/**
+ * A process's parent and the CPU ticks it has used (utime + stime), from /proc; null once it has exited.
+ * `pid` is a process id, or "<pid>/task/<thread id>" for one thread.
+ */
 function procStat(pid: number | string): { ppid: number; ticks: number } | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");

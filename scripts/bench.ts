@@ -74,8 +74,8 @@ async function benchListing(kind: TestDatabase) {
       // The floors: the same page and its total by plain statements on the driver, the best one can do,
       // in two forms: rows, with the total read beside them, and the page as one JSON text with its total
       // (cheaper where each field of each row costs, as in PGlite). The faster form is the floor.
-      // Planned once for all offsets, as Quire's own pages are (lib/db/paging.ts).
-      const once = { genericPlan: true };
+      // Planned once for all offsets, as Quire's own pages are.
+      const { PAGE_QUERY: once } = await import("../lib/db/paging");
       // The same page as Quire's reply holds (showTags is on by default): each template's creator,
       // active deliverables and tags too, taken for the page's rows only, after its ids are read off
       // the index and its rows by key.
