@@ -103,9 +103,12 @@ export async function issueSigningUrl(
   // the grant are written in the audit entry's statement, after its locks (the document's row first,
   // as every state change takes them), chained from the entry the context read: one round trip for the
   // change and its entry unless another entry came in between, since this is an integrator's hot path
-  // (issue 17).
+  // (issue 17). The row is written only when its returnUrl changes: an integrator asks again and again
+  // with the same one, and each needless write left a dead row version that the embedded database, which
+  // has no autovacuum, scanned past until its next upkeep round.
   const changes = (entryWritten: Prisma.Sql) => [
-    Prisma.sql`UPDATE "signing_recipient" SET "returnUrl" = ${input.returnUrl ?? null} WHERE "id" = ${recipient.id}::uuid AND ${entryWritten}`,
+    Prisma.sql`UPDATE "signing_recipient" SET "returnUrl" = ${input.returnUrl ?? null}
+               WHERE "id" = ${recipient.id}::uuid AND "returnUrl" IS DISTINCT FROM ${input.returnUrl ?? null} AND ${entryWritten}`,
     ...(singleUse
       ? [
           Prisma.sql`INSERT INTO "signing_url_grant" ("id", "recipientId", "tokenHash", "mode", "expiresAt")

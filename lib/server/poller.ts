@@ -5,7 +5,7 @@
 // pass keeps it there. Another instance's work waits at most `idleMs`.
 import { log } from "@/lib/log";
 
-/** The queues, and the embedded database's upkeep (a round a minute): one poller each per process. */
+/** The queues, and the embedded database's upkeep (a round every ten seconds): one poller each per process. */
 export type QueueName = "webhook deliveries" | "document completions" | "signing reminders" | "bulk sends" | "embedded database upkeep";
 
 export interface PollerOptions {

@@ -302,6 +302,33 @@ describe("the audit chain under concurrent writers", () => {
   });
 });
 
+describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("returnUrl, as the database sees it", () => {
+  it("asking again with the same returnUrl leaves the recipient's row as it was; a different one writes it", async () => {
+    const { documentId, ids } = await sent([{ name: "Rae", email: "rae@example.com" }]);
+    const db = new pg.Client({ connectionString: server.env.DATABASE_URL });
+    await db.connect();
+    try {
+      // xmin names the transaction that wrote the row's current version: a write, even of the same value, changes it.
+      const version = async () => (await db.query(`SELECT xmin::text AS v, "returnUrl" FROM signing_recipient WHERE id = $1`, [ids[0]])).rows[0];
+      const returnUrl = "https://app.example.com/again";
+      expect((await urlOf(documentId, { recipientId: ids[0], returnUrl })).status).toBe(200);
+      const written = await version();
+      expect(written.returnUrl).toBe(returnUrl);
+      for (let i = 0; i < 3; i++) expect((await urlOf(documentId, { recipientId: ids[0], returnUrl })).status).toBe(200);
+      expect(await version()).toEqual(written);
+      expect((await urlOf(documentId, { recipientId: ids[0] })).status).toBe(200);
+      const cleared = await version();
+      expect(cleared.returnUrl).toBeNull();
+      expect(cleared.v).not.toBe(written.v);
+      // Each request still has its audit entry.
+      const trail = (await as(baseUrl, org)(`/esign/documents/${documentId}/audit-trail`)).json.data.auditTrail;
+      expect(trail.filter((e: { actionType: string }) => e.actionType === "signing_url_issued")).toHaveLength(5);
+    } finally {
+      await db.end();
+    }
+  });
+});
+
 describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("a signing URL or a first view beside a change that holds the document", () => {
   /** Locks the document's row as a signature does, waits for `request` to queue behind it, then writes the recipient and commits. */
   async function behindAChange(documentId: string, recipientId: string, request: () => Promise<ApiReply<{ data: { state?: string } }>>) {

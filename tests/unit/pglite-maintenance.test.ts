@@ -91,6 +91,23 @@ describe("embedded database maintenance", () => {
     expect(await maintainEmbeddedDatabase(sql)).toEqual([]);
   });
 
+  it("makes a statement kept prepared since its table was nearly empty read it by index once the table has grown", async () => {
+    await sql.exec("CREATE TABLE trail (doc int NOT NULL, seq int NOT NULL, note text NOT NULL DEFAULT repeat('x', 64), UNIQUE (doc, seq))");
+    await sql.exec("ANALYZE trail");
+    await sql.exec("INSERT INTO trail (doc, seq) SELECT g, 1 FROM generate_series(1, 20) g");
+    // Quire keeps every statement prepared; after five runs PostgreSQL settles on one plan for all values.
+    await sql.exec("PREPARE newest (int) AS SELECT seq FROM trail WHERE doc = $1 ORDER BY seq DESC LIMIT 1");
+    for (let i = 0; i < 6; i++) await sql.exec("EXECUTE newest (7)");
+    const plan = async () => (await sql.query<{ "QUERY PLAN": string }>("EXPLAIN (COSTS OFF) EXECUTE newest (7)")).map((r) => r["QUERY PLAN"]).join("\n");
+    expect(await plan()).toMatch(/Seq Scan on trail/);
+    await sql.exec("INSERT INTO trail (doc, seq) SELECT g, 1 FROM generate_series(21, 5000) g");
+    // Grown a hundredfold, the table is still read whole: nothing made the kept plan stale.
+    expect(await plan()).toMatch(/Seq Scan on trail/);
+    await publishCounters();
+    expect(await maintainEmbeddedDatabase(sql)).toContainEqual({ table: "public.trail", vacuumed: true });
+    expect(await plan()).toMatch(/Index (Only )?Scan Backward using trail_doc_seq_key/);
+  });
+
   it("stops between tables when asked (shutdown), leaving the rest for the next round", async () => {
     let tables = 0;
     const done = await maintainEmbeddedDatabase(sql, () => tables++ >= 1);
