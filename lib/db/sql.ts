@@ -4,12 +4,18 @@
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { getDriver, type SqlRunner, sqlRunner } from "@/lib/db/driver";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 export type { SqlRunner };
 
 /** A LIKE/ILIKE pattern for "contains", with the user's %, _ and \\ taken literally. */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A statement written with Prisma.sql (values as $n parameters), run on the plain driver. */
+export function runStatement<T = Record<string, unknown>>(runner: SqlRunner, statement: Prisma.Sql): Promise<T[]> {
+  return runner.query<T>(statement.text, statement.values);
 }
 
 export async function sql(): Promise<SqlRunner> {

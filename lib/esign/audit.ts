@@ -4,7 +4,7 @@
 // as version 2: the same fields plus userId and hashVersion; entries written before hash as they always did.
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import type { SqlRunner } from "@/lib/db/sql";
+import { runStatement, type SqlRunner } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 const { sql, join, raw } = Prisma;
@@ -175,7 +175,7 @@ export async function appendAuditSql(
   await tx.query(LOCK_SQL, [documentId]);
   const [last] = await tx.query<AuditHead>(HEAD_SQL, [documentId]);
   const { seq, json } = nextEntry(documentId, input, at, last ?? null);
-  await tx.query(...asQuery(withClauses(opts.alongside ?? [], sql`${ENTRY_INSERT} VALUES (${entryValues(json, seq, at)})`)));
+  await runStatement(tx, withClauses(opts.alongside ?? [], sql`${ENTRY_INSERT} VALUES (${entryValues(json, seq, at)})`));
   return json;
 }
 
@@ -205,13 +205,12 @@ export async function appendAuditAfter(
     const at = new Date();
     const { seq, json } = nextEntry(documentId, input, at, newest);
     // Each change reads the entry's clause, which reads the lock's: the locks come first, then the entry, then the changes.
-    const written = await runner.query(
-      ...asQuery(
-        withClauses(changes(sql`EXISTS (SELECT 1 FROM "audit_written")`), sql`SELECT "id" FROM "audit_written"`, {
-          audit_lock: lockStatement(documentId),
-          audit_written: sql`${ENTRY_INSERT} SELECT ${entryValues(json, seq, at)} FROM "audit_lock" ON CONFLICT ("documentId", "seq") DO NOTHING RETURNING "id"`,
-        }),
-      ),
+    const written = await runStatement(
+      runner,
+      withClauses(changes(sql`EXISTS (SELECT 1 FROM "audit_written")`), sql`SELECT "id" FROM "audit_written"`, {
+        audit_lock: lockStatement(documentId),
+        audit_written: sql`${ENTRY_INSERT} SELECT ${entryValues(json, seq, at)} FROM "audit_lock" ON CONFLICT ("documentId", "seq") DO NOTHING RETURNING "id"`,
+      }),
     );
     if (written.length === 1) return json;
     // Another writer appended since the read (two signers of one document at once): chain from its entry.
@@ -233,8 +232,6 @@ function withClauses(changes: Prisma.Sql[], main: Prisma.Sql, named: Record<stri
   ];
   return clauses.length ? sql`WITH ${join(clauses, ", ")} ${main}` : main;
 }
-
-const asQuery = (statement: Prisma.Sql): [string, unknown[]] => [statement.text, statement.values];
 
 const ENTRY_INSERT = sql`INSERT INTO "audit_entry" ("id", "documentId", "seq", "actionType", "timestamp", "recipientId", "userId", "ip", "userAgent", "details", "hashVersion", "previousHash", "currentHash")`;
 

@@ -1,7 +1,8 @@
 // Writing what each delivery attempt did: in batches (group commit), each row guarded by the attempt count
 // it was claimed with, so an attempt whose lease ran out and that another instance took over is recorded
 // once. A batch that fails is retried row by row, so one bad row cannot lose the others.
-import type { Db } from "@/lib/db/client";
+import { runStatement, type SqlRunner } from "@/lib/db/sql";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 
 export interface AttemptRecord {
@@ -22,8 +23,10 @@ export interface AttemptRecord {
   pausedReason: string | null;
 }
 
-export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<string[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
+export async function recordAttempts(sql: SqlRunner, records: AttemptRecord[]): Promise<string[]> {
+  const rows = await runStatement<{ id: string }>(
+    sql,
+    Prisma.sql`
     WITH v AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(
         "id" uuid, "webhookId" uuid, "claimedCount" int, "attemptCount" int, "status" text, "httpStatus" int, "responseBody" text,
@@ -44,7 +47,8 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       SELECT gen_random_uuid(), v."id", v."attemptCount", v."requestHeaders", v."requestBody", v."httpStatus", v."responseBody", v."errorMessage", v."durationMs"
       FROM v JOIN recorded ON recorded."id" = v."id"
     )
-    SELECT "id"::text FROM recorded`;
+    SELECT "id"::text FROM recorded`,
+  );
   return rows.map((r) => r.id);
 }
 
@@ -56,7 +60,7 @@ const RECORD_LINGER_MS = 20;
 const RECORD_BATCH = 64;
 
 /** Writes finished attempts in batches, one write at a time; `settled()` resolves once all are written. */
-export function groupRecorder(db: Db) {
+export function groupRecorder(sql: SqlRunner) {
   let waiting: AttemptRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
   let queued = false;
@@ -71,7 +75,7 @@ export function groupRecorder(db: Db) {
       queued = false;
       const batch = waiting;
       waiting = [];
-      return batch.length ? writeBatch(db, batch) : undefined;
+      return batch.length ? writeBatch(sql, batch) : undefined;
     });
   };
   return {
@@ -88,10 +92,10 @@ export function groupRecorder(db: Db) {
 }
 
 /** Records a batch; if that fails, one by one, so one bad row does not hold back the others. */
-async function writeBatch(db: Db, batch: AttemptRecord[]): Promise<void> {
+async function writeBatch(sql: SqlRunner, batch: AttemptRecord[]): Promise<void> {
   const failed = new Set<string>();
   const recordOrLog = (records: AttemptRecord[]) =>
-    recordAttempts(db, records).catch((err) => {
+    recordAttempts(sql, records).catch((err) => {
       logRecordFailure(records, err);
       if (records.length === 1) failed.add(records[0].id);
       return null;

@@ -3,12 +3,14 @@
 // WEBHOOK_RETRY_SCALE and WEBHOOK_TIMEOUT_MS.
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/sql";
 import type { DeliveryDeps } from "@/lib/webhooks/delivery";
 
 export async function webhookDeps(): Promise<DeliveryDeps> {
   const config = getConfig();
   return {
     db: await db(),
+    sql: await sql(),
     instanceSecret: `${config.nextAuthSecret}:webhooks`,
     allowPrivate: config.webhooks.allowPrivate,
     retryScale: config.webhooks.retryScale,

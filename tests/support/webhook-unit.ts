@@ -4,6 +4,7 @@
 import net from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { sqlRunner } from "@/lib/db/driver";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { seedDemoWorkspace } from "@/lib/orgs/seed";
 import type { DeliveryDeps } from "@/lib/webhooks/delivery";
@@ -24,6 +25,7 @@ export async function openWebhookTestDb(): Promise<WebhookTestDb> {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const deps: DeliveryDeps = {
     db: prisma,
+    sql: sqlRunner({ kind: "pglite", pglite: pglite as never }),
     instanceSecret: "an-instance-secret-for-unit-tests-0123456789",
     allowPrivate: true,
     retryScale: 1,

@@ -84,7 +84,7 @@ describe("batched webhook claims", () => {
     try {
       const ids = await dueDeliveries(receiver.url, 10);
       // The dead worker: claims six under a long lease, sends nothing, records nothing, releases nothing.
-      const dead = (await claimDue(prisma, 6, 3600_000)).map((d) => d.id);
+      const dead = (await claimDue(deps.sql, 6, 3600_000)).map((d) => d.id);
       expect(dead).toHaveLength(6);
       // A live worker takes only the four nobody holds.
       expect(await runDeliveryPass(deps, 4)).toBe(4);
