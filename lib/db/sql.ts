@@ -3,7 +3,7 @@
 // same migrated schema: db() runs first, so the migrations have been applied.
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
-import { getDriver, type SqlRunner, sqlRunner } from "@/lib/db/driver";
+import { getDriver, type SqlQueryOptions, type SqlRunner, sqlRunner } from "@/lib/db/driver";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export type { SqlRunner };
@@ -14,8 +14,8 @@ export function likePattern(text: string): string {
 }
 
 /** A statement written with Prisma.sql (values as $n parameters), run on the plain driver. */
-export function runStatement<T = Record<string, unknown>>(runner: SqlRunner, statement: Prisma.Sql): Promise<T[]> {
-  return runner.query<T>(statement.text, statement.values);
+export function runStatement<T = Record<string, unknown>>(runner: SqlRunner, statement: Prisma.Sql, options?: SqlQueryOptions): Promise<T[]> {
+  return runner.query<T>(statement.text, statement.values, options);
 }
 
 export async function sql(): Promise<SqlRunner> {

@@ -4,7 +4,7 @@
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
 import { activeCountSql } from "@/lib/db/org-usage";
 import { isoSql, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
-import { likePattern, type SqlRunner } from "@/lib/db/sql";
+import { likePattern, runStatement, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -68,11 +68,6 @@ const TEMPLATE_SORT_SQL: Record<SortColumn, Prisma.Sql> = {
   email: Prisma.sql`lower(u.email)`,
   templateCount: Prisma.sql`t.id`,
 };
-
-/** Runs a page's Prisma.sql statement (its `text` has $n placeholders) on the driver. */
-function runPage<T>(db: SqlRunner, query: Prisma.Sql): Promise<T[]> {
-  return db.query<T>(query.text, query.values, PAGE_QUERY);
-}
 
 export async function listTemplateItems(
   db: SqlRunner,
@@ -151,9 +146,10 @@ export async function listTemplateItems(
   // The page's CTEs end in `page`; the total is a scalar beside it, so even a page past the end has it.
   const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: string) => {
     const pageTags = input.showTags ? pageTagsSql("t.label", "template_tag", "templateId", "SELECT id FROM page") : "NULL";
-    const [row] = await runPage<PageRow>(
+    const [row] = await runStatement<PageRow>(
       db,
       Prisma.sql`${pageCtes} SELECT ${total} AS total, ${Prisma.raw(jsonArraySql(item, order("page")))} AS items, ${Prisma.raw(pageTags)} AS tags FROM page`,
+      PAGE_QUERY,
     );
     const results = JSON.parse(row.items) as TemplateItemJson[];
     // Sorted as the reply always sorted them.
