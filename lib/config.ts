@@ -59,6 +59,8 @@ const envSchema = z.object({
   GOTENBERG_URL: z.url().optional(),
   PDF_CONVERT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   LIBREOFFICE_POOL_SIZE: z.coerce.number().int().min(1).optional(),
+  LIBREOFFICE_MAX_CONVERSIONS: z.coerce.number().int().min(1).optional(),
+  LIBREOFFICE_MAX_MEMORY_MB: z.coerce.number().int().min(64).optional(),
   SOFFICE_PATH: z.string().min(1).default("soffice"),
   PYTHON_UNO_PATH: z.string().min(1).default("/usr/bin/python3"),
   QUIRE_RATE_LIMIT_DISABLED: booleanFromEnv,
@@ -122,7 +124,7 @@ export interface QuireConfig {
   /** Longest a single DOCX/PPTX -> PDF conversion may take, with either converter. */
   pdfConvertTimeoutMs: number;
   /** Local converter: one warm soffice per pool slot, each driven by a python3-uno helper. */
-  libreoffice: { poolSize: number; sofficePath: string; pythonPath: string };
+  libreoffice: { poolSize: number; sofficePath: string; pythonPath: string; maxConversionsPerProcess?: number; maxResidentBytes?: number };
   rateLimitDisabled: boolean;
   /** OpenAI-compatible chat-completions provider for variables that carry only an aiPrompt. */
   ai: { baseUrl: string; apiKey: string; model: string } | null;
@@ -207,6 +209,9 @@ export function parseConfig(env: Env): QuireConfig {
       poolSize: e.LIBREOFFICE_POOL_SIZE ?? Math.max(1, os.availableParallelism()),
       sofficePath: e.SOFFICE_PATH,
       pythonPath: e.PYTHON_UNO_PATH,
+      // Unset: the pool's own defaults (lib/pdf/libreoffice.ts).
+      maxConversionsPerProcess: e.LIBREOFFICE_MAX_CONVERSIONS,
+      maxResidentBytes: e.LIBREOFFICE_MAX_MEMORY_MB === undefined ? undefined : e.LIBREOFFICE_MAX_MEMORY_MB * 1024 * 1024,
     },
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,

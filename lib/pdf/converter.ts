@@ -26,6 +26,8 @@ export function pdfConverter(): PdfConverter {
             timeoutMs: config.pdfConvertTimeoutMs,
             sofficePath: config.libreoffice.sofficePath,
             pythonPath: config.libreoffice.pythonPath,
+            maxConversionsPerProcess: config.libreoffice.maxConversionsPerProcess,
+            maxResidentBytes: config.libreoffice.maxResidentBytes,
           });
   }
   return g[GLOBAL_KEY]!;

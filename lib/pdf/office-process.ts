@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { UnavailableError } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -160,7 +161,34 @@ export class OfficeProcess {
   /** For the process 'exit' hook, where nothing asynchronous runs any more. */
   killNow(): void {
     this.signalAll();
-    this.removeFiles();
+    if (!this.claimFiles()) return;
+    for (const file of this.leftovers()) {
+      try {
+        fs.rmSync(file, { recursive: true, force: true });
+      } catch {
+        // best effort: the process is exiting
+      }
+    }
+  }
+
+  /**
+   * Memory held now by soffice: the launcher and what it forked (soffice.bin), resident set, read from
+   * Linux's /proc (small in-memory files, read between two conversions). Null where it cannot be read.
+   */
+  residentBytes(): number | null {
+    if (this.sofficePid <= 0) return null;
+    try {
+      // A child is listed under the thread that forked it, and oosplash forks soffice.bin from another thread.
+      const tasks = fs.readdirSync(`/proc/${this.sofficePid}/task`);
+      const children = tasks.flatMap((task) => fs.readFileSync(`/proc/${this.sofficePid}/task/${task}/children`, "utf8").split(" ").filter(Boolean));
+      let kb = 0;
+      for (const pid of [String(this.sofficePid), ...children]) {
+        kb += Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+      }
+      return kb * 1024;
+    } catch {
+      return null;
+    }
   }
 
   private die(reason: Error): void {
@@ -220,22 +248,24 @@ export class OfficeProcess {
     }
   }
 
-  private removeFiles(): void {
-    if (this.filesRemoved) return;
+  /**
+   * Off the event loop: a used profile is a tree of a few hundred files, and removing it synchronously
+   * held the server's main thread for ~100 ms each time a slot was recycled. Best effort.
+   */
+  private async removeFiles(): Promise<void> {
+    if (this.claimFiles()) await Promise.all(this.leftovers().map((file) => fsp.rm(file, { recursive: true, force: true }).catch(() => {})));
+  }
+
+  /** True for the first caller only: the files are removed once, by whichever path gets there first. */
+  private claimFiles(): boolean {
+    if (this.filesRemoved) return false;
     this.filesRemoved = true;
-    try {
-      fs.rmSync(this.opts.profileDir, { recursive: true, force: true });
-    } catch {
-      // best effort
-    }
-    // A killed soffice leaves its unix sockets in /tmp; a clean shutdown removes them itself.
-    for (const file of officePipeFiles(this.opts.pipeName, this.profileUrl)) {
-      try {
-        fs.rmSync(file, { force: true });
-      } catch {
-        // best effort
-      }
-    }
+    return true;
+  }
+
+  /** The profile, and the unix sockets a killed soffice leaves in /tmp (a clean shutdown removes them itself). */
+  private leftovers(): string[] {
+    return [this.opts.profileDir, ...officePipeFiles(this.opts.pipeName, this.profileUrl)];
   }
 }
 

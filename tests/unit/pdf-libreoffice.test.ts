@@ -296,6 +296,35 @@ describe("LibreOfficePool recycling", () => {
       await pool.close();
     }
   });
+
+  it("replaces a slot's soffice once it holds more memory than maxResidentBytes, and removes its profile", { timeout: 45_000 }, async () => {
+    const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-recycle-"));
+    const profiles = () => fs.readdirSync(tmpDir).filter((name) => name.startsWith("quire-soffice-"));
+    // A warm soffice holds well over 64 MiB and well under the default: the first pool keeps its
+    // process, the second replaces it after every conversion.
+    const roomy = new LibreOfficePool({ size: 1, timeoutMs: 30_000, tmpDir });
+    try {
+      for (let i = 0; i < 3; i++) await roomy.convert(docx, "docx");
+      const [kept] = roomy.stats().sofficePids;
+      await roomy.convert(docx, "docx");
+      expect(roomy.stats().sofficePids).toEqual([kept]);
+    } finally {
+      await roomy.close();
+    }
+    const tight = new LibreOfficePool({ size: 1, timeoutMs: 30_000, tmpDir, maxResidentBytes: 64 * 1024 * 1024 });
+    try {
+      await tight.convert(docx, "docx");
+      const [first] = tight.stats().sofficePids;
+      await until(() => tight.stats().running === 1 && tight.stats().sofficePids[0] !== first, 20_000);
+      expect(pdfText(await tight.convert(docx, "docx"))).toContain("Services Agreement");
+      await until(() => !alive(first), 5_000);
+      // The retired process's profile goes once it has exited: only the running one's is left.
+      await until(() => profiles().length === 1, 5_000);
+    } finally {
+      await tight.close();
+      fs.rmSync(tmpDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("LibreOfficePool without LibreOffice", () => {
