@@ -112,7 +112,8 @@ export function verifyAuditChain(entries: (HashedEntry & { previousHash: string;
  * view against a void or a decline). Then the advisory lock that serialises appends per document (two
  * writers would otherwise chain from the same predecessor). The order holds because a subquery with a
  * locking clause is never flattened: its rows are locked before the outer SELECT calls the function.
- * The newest entry is read in a later statement, whose snapshot sees whatever the lock waited for.
+ * A statement's snapshot is taken before it waits on them, so the newest entry is read after them in a
+ * statement of its own (appendAuditSql), which sees whatever the locks waited for.
  */
 const lockStatement = (documentId: string) => sql`SELECT pg_advisory_xact_lock(hashtext('audit:' || d.id::text))
   FROM (SELECT id FROM signing_document WHERE id = ${documentId}::uuid FOR NO KEY UPDATE) d`;
@@ -122,7 +123,10 @@ const LOCK_SQL = lockStatement("").text;
 /** A document's newest entry: what the next one chains from. */
 export type AuditHead = { seq: number; currentHash: string };
 
-const HEAD_SQL = `SELECT "seq", "currentHash" FROM "audit_entry" WHERE "documentId" = $1 ORDER BY "seq" DESC LIMIT 1`;
+const headStatement = (documentId: string) =>
+  sql`SELECT "seq", "currentHash" FROM "audit_entry" WHERE "documentId" = ${documentId}::uuid ORDER BY "seq" DESC LIMIT 1`;
+/** The same read as a statement of its own, taking the document's id as $1. */
+const HEAD_SQL = headStatement("").text;
 
 /** The entry that follows `last` (the document's newest entry, or none), with its place and hashes. */
 function nextEntry(documentId: string, input: AuditInput, at: Date, last: AuditHead | null) {
@@ -188,8 +192,9 @@ export const AUDIT_HEAD_JOIN = `LEFT JOIN LATERAL (SELECT a."seq" AS "lastSeq", 
  * document's newest entry (`head`, read without locks; AUDIT_HEAD_JOIN): the statement takes the same
  * two locks, writes the entry chained from `head` and then the changes. It is a compare-and-set on the
  * chain: when another entry came in after the read, the entry's (documentId, seq) is taken and nothing is
- * written (`changes` get a condition that says whether the entry was); the append then reads the newest
- * entry and tries again, and after CHAIN_ATTEMPTS runs the locking way, in a transaction. Four round
+ * written (`changes` get a condition that says whether the entry was) and the statement answers with the
+ * newest entry instead; the append tries again from there, and after CHAIN_ATTEMPTS runs the locking way,
+ * in a transaction. Four round
  * trips fewer than that way (BEGIN, lock, read, COMMIT) when nobody raced. Nothing fails on a race: a
  * failed statement would cost the pool its connection (pg-pool drops a client whose query failed).
  */
@@ -204,17 +209,26 @@ export async function appendAuditAfter(
   for (let attempt = 0; attempt < CHAIN_ATTEMPTS; attempt++) {
     const at = new Date();
     const { seq, json } = nextEntry(documentId, input, at, newest);
-    // Each change reads the entry's clause, which reads the lock's: the locks come first, then the entry, then the changes.
-    const written = await runStatement(
+    // Each change reads the entry's clause, which reads the lock's: the locks come first, then the entry,
+    // then the changes. The reply is the entry's id or, when its seq was taken, the newest entry.
+    const [reply] = await runStatement<{ id: string | null; seq: number | null; currentHash: string | null }>(
       runner,
-      withClauses(changes(sql`EXISTS (SELECT 1 FROM "audit_written")`), sql`SELECT "id" FROM "audit_written"`, {
-        audit_lock: lockStatement(documentId),
-        audit_written: sql`${ENTRY_INSERT} SELECT ${entryValues(json, seq, at)} FROM "audit_lock" ON CONFLICT ("documentId", "seq") DO NOTHING RETURNING "id"`,
-      }),
+      withClauses(
+        changes(sql`EXISTS (SELECT 1 FROM "audit_written")`),
+        sql`SELECT "id", NULL::int AS "seq", NULL::text AS "currentHash" FROM "audit_written"
+            UNION ALL SELECT NULL::uuid, h."seq", h."currentHash" FROM (${headStatement(documentId)}) h WHERE NOT EXISTS (SELECT 1 FROM "audit_written")`,
+        {
+          audit_lock: lockStatement(documentId),
+          audit_written: sql`${ENTRY_INSERT} SELECT ${entryValues(json, seq, at)} FROM "audit_lock" ON CONFLICT ("documentId", "seq") DO NOTHING RETURNING "id"`,
+        },
+      ),
     );
-    if (written.length === 1) return json;
-    // Another writer appended since the read (two signers of one document at once): chain from its entry.
-    [newest = null] = await runner.query<AuditHead>(HEAD_SQL, [documentId]);
+    if (reply?.id) return json;
+    // Another writer appended since the read (two signers of one document at once): chain from its entry,
+    // as the statement saw it, which saves a round trip. A statement that waited on the locks for that
+    // writer took its snapshot before the writer committed and sees nothing newer: a read of its own then.
+    const seen = reply?.seq != null && reply.seq > (newest?.seq ?? 0) ? { seq: reply.seq, currentHash: reply.currentHash! } : null;
+    [newest = null] = seen ? [seen] : await runner.query<AuditHead>(HEAD_SQL, [documentId]);
     if (!newest) break; // the document is gone
   }
   // Still racing, or no document: the locking way decides, as it always did.

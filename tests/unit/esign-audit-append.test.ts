@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AUDIT_HEAD_JOIN, type AuditHead, appendAuditAfter, appendAuditSql, verifyAuditChain } from "@/lib/esign/audit";
+import type { SqlQueryOptions, SqlRunner } from "@/lib/db/driver";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { migratedPGlite } from "../support/migrated-pglite";
 
@@ -111,6 +112,29 @@ describe("one-statement audit append", () => {
     ]);
     expect(all[3].id).toBe(entry.id);
     expect(entry.previousHash).toBe(all[2].currentHash);
+    expect(verifyAuditChain(all)).toBe(-1);
+    expect(await grantsOf(recipientId)).toBe(1);
+  });
+
+  it("tries again from the newest entry its failed statement answered with: one statement more, not two", async () => {
+    const { documentId, recipientId } = await documentWithRecipient();
+    const stale = await head(documentId);
+    await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
+    let statements = 0;
+    const counted: SqlRunner = Object.create(db.sql, {
+      query: { value: (text: string, values?: unknown[], options?: SqlQueryOptions) => (statements++, db.sql.query(text, values, options)) },
+    });
+    const entry = await appendAuditAfter(counted, documentId, stale, { actionType: "signing_url_issued", recipientId }, (written) => [
+      addGrant(recipientId, written),
+    ]);
+    expect(statements).toBe(2);
+    const all = await entries(documentId);
+    expect(all.map((e) => [e.seq, e.actionType])).toEqual([
+      [1, "created"],
+      [2, "viewed"],
+      [3, "signing_url_issued"],
+    ]);
+    expect(entry.previousHash).toBe(all[1].currentHash);
     expect(verifyAuditChain(all)).toBe(-1);
     expect(await grantsOf(recipientId)).toBe(1);
   });
