@@ -122,7 +122,12 @@ describe("one-statement audit append", () => {
     await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
     let statements = 0;
     const counted: SqlRunner = Object.create(db.sql, {
-      query: { value: (text: string, values?: unknown[], options?: SqlQueryOptions) => (statements++, db.sql.query(text, values, options)) },
+      query: {
+        value: (text: string, values?: unknown[], options?: SqlQueryOptions) => {
+          statements++;
+          return db.sql.query(text, values, options);
+        },
+      },
     });
     const entry = await appendAuditAfter(counted, documentId, stale, { actionType: "signing_url_issued", recipientId }, (written) => [
       addGrant(recipientId, written),
