@@ -194,9 +194,9 @@ export const AUDIT_HEAD_JOIN = `LEFT JOIN LATERAL (SELECT a."seq" AS "lastSeq", 
  * chain: when another entry came in after the read, the entry's (documentId, seq) is taken and nothing is
  * written (`changes` get a condition that says whether the entry was) and the statement answers with the
  * newest entry instead; the append tries again from there, and after CHAIN_ATTEMPTS runs the locking way,
- * in a transaction. Four round
- * trips fewer than that way (BEGIN, lock, read, COMMIT) when nobody raced. Nothing fails on a race: a
- * failed statement would cost the pool its connection (pg-pool drops a client whose query failed).
+ * in a transaction. Four round trips fewer than that way (BEGIN, lock, read, COMMIT) when nobody raced.
+ * Nothing fails on a race: a failed statement would cost the pool its connection (pg-pool drops a client
+ * whose query failed).
  */
 export async function appendAuditAfter(
   runner: SqlRunner,
