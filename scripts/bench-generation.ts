@@ -1,51 +1,118 @@
 // npm run bench -- --only generation: the sample Services Agreement filled and converted, beside its
-// floors measured in the same run (a raw docxtemplater fill, a raw warm LibreOffice conversion over
-// UNO) and a real peer on the same machine: Carbone 3.8.2, which also drives LibreOffice.
-// Quire is measured on each database asked for (--db; both by default, PostgreSQL when reachable).
+// floors (a raw docxtemplater fill, a raw warm LibreOffice conversion over UNO) and a real peer on the
+// same machine: Carbone 3.8.2, which also drives LibreOffice. Quire is measured on each database asked
+// for (--db; both by default, PostgreSQL when reachable).
+//
+// Every contestant is started and warmed up first, then all are measured in turn, in rounds, the order
+// turning each round: this machine's speed drifts by 1.5-2x over tens of minutes, and a floor measured a
+// minute before Quire made ratios that said more about the hour than about the code (the raw conversion's
+// CPU per document 36.9 ms in one run and 59.8 ms in the next, 2026-11-27). Each figure pools its rounds.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import PizZip from "pizzip";
-import { startQuireServer, type TestDatabase } from "../tests/support/quire-server";
-import { childrenCpuMs, CONTRACT_VARIABLES, httpRequest, printTable, recordFigure, time } from "./bench-shared";
+import { startQuireServer, type RunningQuire, type TestDatabase } from "../tests/support/quire-server";
+import { CONTRACT_VARIABLES, childrenCpuMs, httpRequest, percentile, printTable, recordFigure, type Timing, treeCpuMs, warmUp } from "./bench-shared";
 
 /** Quire's default pool size (lib/config.ts): one warm soffice per core. Every floor and peer gets as many. */
 const POOL = Math.max(1, os.availableParallelism());
 const CLIENTS = [1, 2, 4, 8];
+const ROUNDS = 5;
+/** Documents each contestant makes at each client count in a round. */
+const DOCS_PER_ROUND = 24;
 const SECTION = "generation";
+
+/** One contestant: a floor, the peer or Quire on one database. */
+interface Contestant {
+  label: string;
+  once: () => Promise<unknown>;
+  /** CPU (ms) used so far by what this contestant runs on, read before and after each measurement. */
+  cpuMs: () => number;
+  /** The client counts its throughput is measured at. */
+  clients: number[];
+  latencies: number[];
+  tallies: Map<number, Tally>;
+}
+
+interface Tally {
+  docs: number;
+  ms: number;
+  cpuMs: number;
+  /** Documents per second in each round: how far the rounds spread. */
+  rates: number[];
+}
 
 interface Throughput {
   clients: number;
   perSecond: number;
   cpuPerDocMs: number;
+  /** Slowest and fastest round. */
+  range: [number, number];
 }
 
-/** Documents per second with `clients` callers in a loop, and the CPU each document cost (`cpuMs` before/after). */
-async function throughput(clients: number, total: number, once: () => Promise<unknown>, cpuMs: () => number): Promise<Throughput> {
+function contestant(label: string, once: () => Promise<unknown>, cpuMs: () => number, clients: number[]): Contestant {
+  return { label, once, cpuMs, clients, latencies: [], tallies: new Map() };
+}
+
+/** `count` calls one after another, each timed. */
+async function sequential(c: Contestant, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await c.once();
+    c.latencies.push(performance.now() - started);
+  }
+}
+
+/** DOCS_PER_ROUND documents from `clients` callers in a loop, added to the contestant's tally at that count. */
+async function burst(c: Contestant, clients: number): Promise<void> {
   let next = 0;
-  const cpuBefore = cpuMs();
+  const cpuBefore = c.cpuMs();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (next < total) {
+      while (next < DOCS_PER_ROUND) {
         next++;
-        await once();
+        await c.once();
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  return { clients, perSecond: total / seconds, cpuPerDocMs: (cpuMs() - cpuBefore) / total };
+  const ms = performance.now() - started;
+  const tally = c.tallies.get(clients) ?? { docs: 0, ms: 0, cpuMs: 0, rates: [] };
+  tally.docs += DOCS_PER_ROUND;
+  tally.ms += ms;
+  tally.cpuMs += c.cpuMs() - cpuBefore;
+  tally.rates.push(DOCS_PER_ROUND / (ms / 1000));
+  c.tallies.set(clients, tally);
 }
 
-/** CPU of this process and everything it started (for floors and peers that run in-process). */
-function ownAndChildrenCpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000 + childrenCpuMs();
+/** Every contestant in turn, `rounds` times, the order turning by one each round. */
+async function inRounds(contestants: Contestant[], rounds: number, perRound: number): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    process.stderr.write(`  generation: round ${round + 1}/${rounds}\r`);
+    const order = contestants.map((_, i) => contestants[(i + round) % contestants.length]);
+    for (const c of order) await sequential(c, perRound);
+    for (const clients of CLIENTS) for (const c of order) if (c.clients.includes(clients)) await burst(c, clients);
+  }
+  process.stderr.write("\n");
+}
+
+function timing(c: Contestant): Timing {
+  return { label: c.label, p50: percentile(c.latencies, 50), p99: percentile(c.latencies, 99) };
+}
+
+function throughputs(c: Contestant): Throughput[] {
+  return [...c.tallies].map(([clients, t]) => ({
+    clients,
+    perSecond: t.docs / (t.ms / 1000),
+    cpuPerDocMs: t.cpuMs / t.docs,
+    range: [Math.min(...t.rates), Math.max(...t.rates)],
+  }));
 }
 
 function printThroughput(label: string, rows: Throughput[]): void {
-  console.log(`\n${label}\n| clients | documents/s | CPU ms/document |\n|---:|---:|---:|`);
-  for (const r of rows) console.log(`| ${r.clients} | ${r.perSecond.toFixed(1)} | ${r.cpuPerDocMs.toFixed(1)} |`);
+  console.log(`\n${label}\n| clients | documents/s | rounds: slowest - fastest | CPU ms/document |\n|---:|---:|---:|---:|`);
+  for (const r of rows)
+    console.log(`| ${r.clients} | ${r.perSecond.toFixed(1)} | ${r.range[0].toFixed(1)} - ${r.range[1].toFixed(1)} | ${r.cpuPerDocMs.toFixed(1)} |`);
 }
 
 const PLAIN_VALUES = Object.fromEntries(CONTRACT_VARIABLES.map((v) => [v.placeholder.replace(/[{}@%]/g, ""), v.text ?? "Discovery"]));
@@ -84,8 +151,8 @@ function carbonePath(): string {
   return ["/usr/lib/libreoffice/program", "/usr/bin", process.env.PATH ?? ""].join(path.delimiter);
 }
 
-/** Carbone's documents per second at each client count, with as many LibreOffice processes as Quire's pool. */
-async function benchCarbone(contract: Buffer, total: number): Promise<Throughput[]> {
+/** Carbone rendering the sample contract, warm, with as many LibreOffice processes as Quire's pool. */
+async function startCarbone(contract: Buffer): Promise<{ render: () => Promise<Buffer>; close: () => Promise<void> }> {
   process.env.PATH = carbonePath();
   const carbone = (await import("carbone" as string)).default as Carbone;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-carbone-"));
@@ -99,46 +166,43 @@ async function benchCarbone(contract: Buffer, total: number): Promise<Throughput
     );
   const first = await render();
   if (first.subarray(0, 5).toString("latin1") !== "%PDF-") throw new Error("Carbone did not produce a PDF");
-  const rows: Throughput[] = [];
-  for (let i = 0; i < 10; i++) await render();
-  for (const clients of CLIENTS) rows.push(await throughput(clients, total, render, ownAndChildrenCpuMs));
-  const converterModule = await import("carbone/lib/converter" as string);
-  const converter = (converterModule.default ?? converterModule) as { exit: (cb: () => void) => void };
-  await new Promise<void>((resolve) => converter.exit(resolve));
-  fs.rmSync(dir, { recursive: true, force: true });
-  return rows;
+  const close = async () => {
+    const converterModule = await import("carbone/lib/converter" as string);
+    const converter = (converterModule.default ?? converterModule) as { exit: (cb: () => void) => void };
+    await new Promise<void>((resolve) => converter.exit(resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { render, close };
 }
 
 const DB_NAMES: Record<TestDatabase, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
 
-/** Quire's create with PDF over HTTP on one database: p50 one at a time, then documents/s at each client count. */
-async function benchQuireCreate(kind: TestDatabase, runs: number, total: number): Promise<{ create: Timing; rows: Throughput[] }> {
-  const { server, stop } = await startQuireServer(kind, { extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true", LIBREOFFICE_POOL_SIZE: String(POOL) } });
-  try {
-    const headers = { authorization: `Bearer ${server.seed.keys.user}`, "x-service-org-id": server.seed.orgId, "content-type": "application/json" };
-    const found = await fetch(`${server.baseUrl}/template-item?type=template&query=services%20agreement`, { headers }).then((r) => r.json());
-    const templateId = found.data.results[0].id as string;
-    const body = JSON.stringify({ name: "Bench deliverable", templateId, variables: CONTRACT_VARIABLES });
-    const createOne = async () => {
-      const res = await httpRequest(`${server.baseUrl}/v1/deliverable`, { method: "POST", headers, body });
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.toString()}`);
-    };
-    const create = await time(`Quire create with PDF over HTTP (POST /v1/deliverable)`, createOne, runs);
-    // The server's process tree (Next.js, soffice, helpers): the bench's own fetch calls are not Quire's cost.
-    const rows: Throughput[] = [];
-    for (const clients of CLIENTS) rows.push(await throughput(clients, total, createOne, childrenCpuMs));
-    return { create, rows };
-  } finally {
-    await stop();
-  }
+/** Quire on one database with its pool warm, and a create with PDF over HTTP. */
+async function startQuire(kind: TestDatabase): Promise<{ running: RunningQuire; createOne: () => Promise<void> }> {
+  const running = await startQuireServer(kind, { extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true", LIBREOFFICE_POOL_SIZE: String(POOL) } });
+  const { server } = running;
+  const headers = { authorization: `Bearer ${server.seed.keys.user}`, "x-service-org-id": server.seed.orgId, "content-type": "application/json" };
+  const found = await fetch(`${server.baseUrl}/template-item?type=template&query=services%20agreement`, { headers }).then((r) => r.json());
+  const templateId = found.data.results[0].id as string;
+  const body = JSON.stringify({ name: "Bench deliverable", templateId, variables: CONTRACT_VARIABLES });
+  const createOne = async () => {
+    const res = await httpRequest(`${server.baseUrl}/v1/deliverable`, { method: "POST", headers, body });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.toString()}`);
+  };
+  return { running, createOne };
 }
 
-/** Quire's create on each database in `kinds`, beside one set of floors and the peer measured in the same run. */
-export async function benchGeneration(requests: number, kinds: TestDatabase[]) {
-  const N = Math.min(requests, 50);
-  const TOTAL = 40;
+/** CPU of this process and everything it started (for floors and peers that run in-process). */
+function ownAndChildrenCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000 + childrenCpuMs();
+}
+
+/** Quire's create on each database in `kinds`, beside the floors and the peer, all measured in the same rounds. */
+export async function benchGeneration(requests: number, kinds: TestDatabase[], warmupSeconds: number) {
+  const perRound = Math.ceil(Math.min(requests, 50) / ROUNDS);
   console.log(
-    `\n## Generation on the sample contract (DOCX), ${N} runs each, ${kinds.map((k) => DB_NAMES[k]).join(" and ")}, pool of ${POOL} warm LibreOffice processes`,
+    `\n## Generation on the sample contract (DOCX), ${kinds.map((k) => DB_NAMES[k]).join(" and ")}, pool of ${POOL} warm LibreOffice processes; ${ROUNDS} rounds, each contestant in turn: ${perRound} one at a time, then ${DOCS_PER_ROUND} documents at each client count`,
   );
   const { buildSampleContractDocx } = await import("../lib/templates/samples");
   const { DOCXTEMPLATER_OPTIONS } = await import("../lib/templates/inspect");
@@ -146,42 +210,65 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[]) {
   const { LibreOfficePool } = await import("../lib/pdf/libreoffice");
   const Docxtemplater = (await import("docxtemplater")).default;
   const contract = await buildSampleContractDocx();
-  const rawFill = await time(
-    "raw docxtemplater fill (text only)",
-    async () => {
-      const doc = new Docxtemplater(new PizZip(contract), { ...DOCXTEMPLATER_OPTIONS, nullGetter: () => "" });
-      doc.render(PLAIN_VALUES);
-      doc.getZip().generate({ type: "nodebuffer" });
-    },
-    N,
-  );
   const noImages = { fetchImage: () => Promise.reject(new Error("no images")) };
-  const quireFill = await time("Quire fill in-process (text, html, stack)", () => renderTemplate(contract, "docx", CONTRACT_VARIABLES, noImages), N);
   const filled = (await renderTemplate(contract, "docx", CONTRACT_VARIABLES, noImages)).file;
 
+  const quires: ({ db: string } & Awaited<ReturnType<typeof startQuire>>)[] = [];
   // The raw floor: the UNO helper and soffice alone, without Quire's preprocessing of the DOCX.
   const raw = new LibreOfficePool({ size: POOL, timeoutMs: 60_000, prepareDocx: (docx) => docx });
-  await raw.warmUp();
-  const convertRaw = () => raw.convert(filled, "docx");
-  const rawConvert = await time("raw warm LibreOffice conversion over UNO (1 at a time)", convertRaw, N);
-  const rawThroughput = await throughput(8, TOTAL, convertRaw, ownAndChildrenCpuMs);
-  await raw.close();
+  let carbone: Awaited<ReturnType<typeof startCarbone>> | undefined;
+  try {
+    // Started before Carbone, which puts LibreOffice's program directory first on this process's PATH.
+    for (const kind of kinds) quires.push({ db: DB_NAMES[kind], ...(await startQuire(kind)) });
+    await raw.warmUp();
+    carbone = await startCarbone(contract);
+    // What runs in this process (the floors, Carbone) is this process and its children but the Quire servers.
+    const quireCpuMs = () => quires.reduce((sum, q) => sum + treeCpuMs(q.running.pid()), 0);
+    const inProcessCpuMs = () => ownAndChildrenCpuMs() - quireCpuMs();
+    const fills = [
+      contestant(
+        "raw docxtemplater fill (text only)",
+        async () => {
+          const doc = new Docxtemplater(new PizZip(contract), { ...DOCXTEMPLATER_OPTIONS, nullGetter: () => "" });
+          doc.render(PLAIN_VALUES);
+          doc.getZip().generate({ type: "nodebuffer" });
+        },
+        inProcessCpuMs,
+        [],
+      ),
+      contestant("Quire fill in-process (text, html, stack)", () => renderTemplate(contract, "docx", CONTRACT_VARIABLES, noImages), inProcessCpuMs, []),
+    ];
+    const rawConvert = contestant("raw warm LibreOffice conversion over UNO", () => raw.convert(filled, "docx"), inProcessCpuMs, [8]);
+    const peer = contestant("Carbone 3.8.2", carbone.render, inProcessCpuMs, CLIENTS);
+    const quireContestants = quires.map((q) =>
+      contestant(`Quire create with PDF over HTTP (POST /v1/deliverable), ${q.db}`, q.createOne, () => treeCpuMs(q.running.pid()), CLIENTS),
+    );
+    const all = [...fills, rawConvert, peer, ...quireContestants];
+    for (const c of all) await warmUp(c.once, warmupSeconds);
+    await inRounds(all, ROUNDS, perRound);
 
-  const quire: { db: string; create: Timing; rows: Throughput[] }[] = [];
-  for (const kind of kinds) quire.push({ db: DB_NAMES[kind], ...(await benchQuireCreate(kind, N, TOTAL)) });
-  const carboneRows = await benchCarbone(contract, TOTAL);
-
-  printTable([rawFill, quireFill, rawConvert, ...quire.map((q) => ({ ...q.create, label: `${q.create.label}, ${q.db}` }))]);
-  console.log(
-    `\nRaw conversion, ${POOL} warm processes, 8 concurrent: ${rawThroughput.perSecond.toFixed(1)} documents/s, ${rawThroughput.cpuPerDocMs.toFixed(1)} ms CPU/document`,
-  );
-  for (const q of quire) printThroughput(`Quire create with PDF on ${q.db} (server process tree CPU)`, q.rows);
-  printThroughput(`Carbone 3.8.2, ${POOL} LibreOffice factories (bench process and its children CPU)`, carboneRows);
-  recordFillFigure(rawFill, quireFill);
-  for (const q of quire) recordGenerationFigures(q.db, { rawFill, rawConvert, create: q.create, rawThroughput, quireRows: q.rows, carboneRows });
+    const [rawFill, quireFill] = fills.map(timing);
+    printTable([rawFill, quireFill, timing(rawConvert), timing(peer), ...quireContestants.map(timing)]);
+    const [rawThroughput] = throughputs(rawConvert);
+    printThroughput(`Raw conversion, ${POOL} warm processes (bench process and its children CPU)`, [rawThroughput]);
+    for (const q of quireContestants) printThroughput(`${q.label} (server process tree CPU)`, throughputs(q));
+    printThroughput(`Carbone 3.8.2, ${POOL} LibreOffice factories (bench process and its children CPU)`, throughputs(peer));
+    recordFillFigure(rawFill, quireFill);
+    for (const [i, q] of quireContestants.entries())
+      recordGenerationFigures(quires[i].db, {
+        rawFill,
+        rawConvert: timing(rawConvert),
+        create: timing(q),
+        rawThroughput,
+        quireRows: throughputs(q),
+        carboneRows: throughputs(peer),
+      });
+  } finally {
+    await carbone?.close();
+    await raw.close();
+    for (const q of quires) await q.running.stop();
+  }
 }
-
-type Timing = Awaited<ReturnType<typeof time>>;
 
 function recordFillFigure(rawFill: Timing, quireFill: Timing): void {
   recordFigure({

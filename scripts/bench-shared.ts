@@ -57,6 +57,9 @@ const CLOCK_TICKS_PER_SECOND = (() => {
   }
 })();
 
+const ticksToMs = (ticks: number) => (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+
 /**
  * A process's parent and the CPU ticks it has used (utime + stime), from /proc; null once it has exited.
  * `pid` is a process id, or "<pid>/task/<thread id>" for one thread.
@@ -72,8 +75,8 @@ function procStat(pid: number | string): { ppid: number; ticks: number } | null 
   }
 }
 
-/** The processes started from this one (the server, LibreOffice) with the CPU ticks each has used. */
-function descendants(): Map<number, number> {
+/** The processes started from `root` (by default this one: the server, LibreOffice) with the CPU ticks each has used. */
+function descendants(root = process.pid): Map<number, number> {
   const parent = new Map<number, number>();
   const ticks = new Map<number, number>();
   for (const entry of fs.readdirSync("/proc")) {
@@ -84,7 +87,7 @@ function descendants(): Map<number, number> {
     ticks.set(Number(entry), stat.ticks);
   }
   const descends = (pid: number): boolean => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
     return false;
   };
   return new Map([...ticks].filter(([pid]) => descends(pid)));
@@ -97,9 +100,14 @@ function descendants(): Map<number, number> {
  */
 export function childrenCpuMs(): number {
   if (!fs.existsSync("/proc/self/stat")) return NaN;
-  let total = 0;
-  for (const t of descendants().values()) total += t;
-  return (total * 1000) / CLOCK_TICKS_PER_SECOND;
+  return ticksToMs(sum(descendants().values()));
+}
+
+/** CPU time (ms) used so far by process `pid` and the processes it started (a server and its LibreOffice). */
+export function treeCpuMs(pid: number): number {
+  const own = procStat(pid);
+  if (!own) return NaN;
+  return ticksToMs(own.ticks + sum(descendants(pid).values()));
 }
 
 /**
@@ -151,7 +159,7 @@ export function embeddedDatabaseTicks(serverLog: string): () => Promise<Map<numb
 export function backendCpuGrowthMs(before: Map<number, number>, after: Map<number, number>): number {
   let ticks = 0;
   for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
-  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  return ticksToMs(ticks);
 }
 
 /** Resident memory (MB) of the processes started from this one: the server and its LibreOffice pool. */
@@ -275,9 +283,9 @@ export function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** p50 and p99 of `requests` sequential calls, after 10 to warm up; progress on stderr. */
-export async function time(label: string, fn: () => Promise<unknown>, requests: number): Promise<Timing> {
-  for (let i = 0; i < 10; i++) await fn();
+/** p50 and p99 of `requests` sequential calls, after a warm-up (warmUp); progress on stderr. */
+export async function time(label: string, fn: () => Promise<unknown>, requests: number, warmupSeconds = 0): Promise<Timing> {
+  await warmUp(fn, warmupSeconds);
   const samples: number[] = [];
   for (let i = 0; i < requests; i++) {
     const started = performance.now();
@@ -287,6 +295,15 @@ export async function time(label: string, fn: () => Promise<unknown>, requests: 
   }
   process.stderr.write("\n");
   return { label, p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+/**
+ * Calls `fn` unmeasured, at least 10 times and for `seconds`: a server just started compiles each code
+ * path on its first requests (its p50 over the first 200 lists was twice the warmed one's, 2026-11-27).
+ */
+export async function warmUp(fn: () => Promise<unknown>, seconds: number): Promise<void> {
+  const until = performance.now() + seconds * 1000;
+  for (let i = 0; i < 10 || performance.now() < until; i++) await fn();
 }
 
 export function printTable(rows: Timing[]): void {

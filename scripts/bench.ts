@@ -2,7 +2,8 @@
 //   Template listing: 5,000 templates, limit 100, sorted: raw SQL vs Quire's listing function vs
 //   GET /template-item over HTTP, p50/p99, on the embedded PGlite and on PostgreSQL when reachable.
 //   Generation (on the sample templates): raw docxtemplater fill vs Quire's fill; raw warm
-//   LibreOffice conversion vs Quire's create-with-PDF over HTTP; throughput of 8 concurrent creates.
+//   LibreOffice conversion vs Quire's create-with-PDF over HTTP vs Carbone; throughput at 1-8 clients,
+//   each contestant measured in turn, in rounds (scripts/bench-generation.ts).
 //   Sealing: a completed document of 1, 10 and 100 pages sealed, beside the bare signature as a floor
 //   (scripts/bench-sealing.ts).
 //   Webhooks: fan-out throughput (deliveries/s) of the durable queue to a local HTTPS receiver (N events x
@@ -15,8 +16,8 @@
 //   (scripts/bench-soak.ts).
 // Options: --db pglite|postgres|both (default both; for load: PostgreSQL when reachable, else PGlite; also
 //   QUIRE_BENCH_DB), --requests N (default 200), --only listing|generation|sealing|webhooks|load|soak,
-//   --seconds N (load: length of each timed scenario, default 10), --warmup-seconds N (load: an unmeasured run
-//   of the same load before each timed one, default 3), --rate N (load: list rate, default 200),
+//   --seconds N (load: length of each timed scenario, default 10), --warmup-seconds N (an unmeasured run of the
+//   same work before each timed one, default 3: load, lists, generation), --rate N (load: list rate, default 200),
 //   --pdf-requests N (load, default 60), --max-error-pct P (load, default 0.5).
 //   e.g. `npm run bench -- --only webhooks`, `npm run bench -- --only load --db pglite`
 import { execFileSync } from "node:child_process";
@@ -46,6 +47,7 @@ const { values } = parseArgs({
   },
 });
 const REQUESTS = Number(values.requests);
+const WARMUP_SECONDS = Number(values["warmup-seconds"]);
 const TEMPLATES = 5_000;
 const LIMIT = 100;
 const DELIVERABLES = 10_000;
@@ -57,9 +59,9 @@ async function benchListing(kind: TestDatabase) {
   );
   const rows: Timing[] = [];
   const at = (label: string, fn: (offset: number) => Promise<unknown>) =>
-    time(label, () => fn(Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT), REQUESTS);
+    time(label, () => fn(Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT), REQUESTS, WARMUP_SECONDS);
   const atDeliverables = (label: string, fn: (offset: number) => Promise<unknown>) =>
-    time(label, () => fn(Math.floor(Math.random() * (DELIVERABLES / LIMIT)) * LIMIT), REQUESTS);
+    time(label, () => fn(Math.floor(Math.random() * (DELIVERABLES / LIMIT)) * LIMIT), REQUESTS, WARMUP_SECONDS);
   const { server, stop } = await startQuireServer(kind, {
     extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true" },
     async beforeStart(env, seed) {
@@ -208,7 +210,7 @@ async function runSections() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (values.only === "generation") {
     const kinds: TestDatabase[] = values.db === "both" ? ["pglite", "postgres"] : [values.db as TestDatabase];
-    return benchGeneration(REQUESTS, (await postgresReachable()) ? kinds : kinds.filter((k) => k === "pglite"));
+    return benchGeneration(REQUESTS, (await postgresReachable()) ? kinds : kinds.filter((k) => k === "pglite"), WARMUP_SECONDS);
   }
   if (values.only === "sealing") return benchSealing();
   if (values.only === "webhooks") return benchWebhooks(REQUESTS, values.db);
@@ -217,7 +219,7 @@ async function runSections() {
     return benchLoad({
       db: values.db === "both" ? undefined : (values.db as TestDatabase),
       seconds: Number(values.seconds),
-      warmupSeconds: Number(values["warmup-seconds"]),
+      warmupSeconds: WARMUP_SECONDS,
       rate: Number(values.rate),
       pdfRequests: Number(values["pdf-requests"]),
       maxErrorPct: Number(values["max-error-pct"]),
@@ -226,7 +228,10 @@ async function runSections() {
   if (values.db === "both") {
     // One process per database: configuration and the database handle are per process.
     const self = (...args: string[]) =>
-      execFileSync(process.execPath, [...process.execArgv, __filename, "--requests", String(REQUESTS), ...args], { cwd: root, stdio: "inherit" });
+      execFileSync(process.execPath, [...process.execArgv, __filename, "--requests", String(REQUESTS), "--warmup-seconds", String(WARMUP_SECONDS), ...args], {
+        cwd: root,
+        stdio: "inherit",
+      });
     if (values.only !== "generation") for (const kind of ["pglite", "postgres"]) self("--db", kind, "--only", "listing");
     if (values.only !== "listing") self("--only", "generation", "--db", "both");
     if (values.only === undefined) self("--only", "sealing");
@@ -240,8 +245,6 @@ async function runSections() {
           kind,
           "--seconds",
           String(values.seconds),
-          "--warmup-seconds",
-          String(values["warmup-seconds"]),
           "--rate",
           String(values.rate),
           "--pdf-requests",

@@ -102,6 +102,8 @@ export interface RunningQuire {
   restart: (opts?: { hard?: boolean }) => Promise<void>;
   /** Sends `signal` to the server process alone (as `docker stop` does to PID 1) and resolves with how it exited. */
   terminate: (signal?: NodeJS.Signals) => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The server's process id (a restart changes it): the bench reads the CPU of its process tree. */
+  pid: () => number;
 }
 
 export async function startQuireServer(db: TestDatabase, options: StartOptions = {}): Promise<RunningQuire> {
@@ -160,7 +162,13 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
     child = spawnServer();
     await waitForHealth(baseUrl, child, logFile);
   };
-  return { server: { baseUrl, db, dataDir, seed, other, limited, env }, stop, restart, terminate: (signal) => terminateProcess(child, signal) };
+  return {
+    server: { baseUrl, db, dataDir, seed, other, limited, env },
+    stop,
+    restart,
+    terminate: (signal) => terminateProcess(child, signal),
+    pid: () => child.pid!,
+  };
 }
 
 function spawnNextStart(env: Record<string, string | undefined>, port: number, logFd: number): ChildProcess {
@@ -239,5 +247,5 @@ export async function startSecondInstance(first: QuireTestServer, options: Secon
     throw err;
   }
   const restart = () => Promise.reject(new Error("restart is not supported for a second instance"));
-  return { server: { ...first, baseUrl, dataDir, env }, stop, restart, terminate: (signal) => terminateProcess(child, signal) };
+  return { server: { ...first, baseUrl, dataDir, env }, stop, restart, terminate: (signal) => terminateProcess(child, signal), pid: () => child.pid! };
 }
