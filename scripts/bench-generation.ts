@@ -4,15 +4,16 @@
 // for (--db; both by default, PostgreSQL when reachable).
 //
 // Every contestant is started and warmed up first, then all are measured in turn, in rounds, the order
-// turning each round: this machine's speed drifts by 1.5-2x over tens of minutes, and a floor measured a
-// minute before Quire made ratios that said more about the hour than about the code (the raw conversion's
-// CPU per document 36.9 ms in one run and 59.8 ms in the next, 2026-11-27). Each figure pools its rounds.
+// turning each round: this machine's speed drifts by 1.5-2x over tens of minutes, and a floor measured
+// minutes before Quire made ratios that said more about the hour than about the code (the raw
+// conversion's CPU per document was 36.9 ms in one run and 59.8 ms in one 30 minutes later,
+// 2026-11-27). Each figure pools its rounds.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import PizZip from "pizzip";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../tests/support/quire-server";
-import { CONTRACT_VARIABLES, childrenCpuMs, httpRequest, percentile, printTable, recordFigure, type Timing, treeCpuMs, warmUp } from "./bench-shared";
+import { CONTRACT_VARIABLES, httpRequest, percentile, printTable, recordFigure, type Timing, treeCpuMs, warmUp } from "./bench-shared";
 
 /** Quire's default pool size (lib/config.ts): one warm soffice per core. Every floor and peer gets as many. */
 const POOL = Math.max(1, os.availableParallelism());
@@ -177,7 +178,7 @@ async function startCarbone(contract: Buffer): Promise<{ render: () => Promise<B
 
 const DB_NAMES: Record<TestDatabase, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
 
-/** Quire on one database with its pool warm, and a create with PDF over HTTP. */
+/** Quire started on one database (its pool warms up with the first documents), and a create with PDF over HTTP. */
 async function startQuire(kind: TestDatabase): Promise<{ running: RunningQuire; createOne: () => Promise<void> }> {
   const running = await startQuireServer(kind, { extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true", LIBREOFFICE_POOL_SIZE: String(POOL) } });
   const { server } = running;
@@ -190,12 +191,6 @@ async function startQuire(kind: TestDatabase): Promise<{ running: RunningQuire; 
     if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.toString()}`);
   };
   return { running, createOne };
-}
-
-/** CPU of this process and everything it started (for floors and peers that run in-process). */
-function ownAndChildrenCpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000 + childrenCpuMs();
 }
 
 /** Quire's create on each database in `kinds`, beside the floors and the peer, all measured in the same rounds. */
@@ -224,7 +219,7 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
     carbone = await startCarbone(contract);
     // What runs in this process (the floors, Carbone) is this process and its children but the Quire servers.
     const quireCpuMs = () => quires.reduce((sum, q) => sum + treeCpuMs(q.running.pid()), 0);
-    const inProcessCpuMs = () => ownAndChildrenCpuMs() - quireCpuMs();
+    const inProcessCpuMs = () => treeCpuMs(process.pid) - quireCpuMs();
     const fills = [
       contestant(
         "raw docxtemplater fill (text only)",
