@@ -19,7 +19,7 @@ import { QuireError, UnavailableError, UnprocessableError } from "@/lib/errors";
 import { withoutComments } from "@/lib/pdf/docx-comments";
 import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
 import { findMissingDependency } from "@/lib/pdf/office-dependencies";
-import { closedError, type HelperReply, type HelperRequest, INSTALL_HINT, OfficeProcess } from "@/lib/pdf/office-process";
+import { closedError, type HelperReply, type HelperRequest, INSTALL_HINT, OfficeCrashed, OfficeProcess } from "@/lib/pdf/office-process";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
 
 const FORMATS: Record<ConvertibleKind, { importFilter: string; exportFilter: string }> = {
@@ -84,9 +84,6 @@ export interface LibreOfficePoolStats {
   /** soffice launcher pids of running slots (they change when a slot is restarted). */
   sofficePids: number[];
 }
-
-/** What the helper reports when soffice dies under a call (a crash, not an answer about the file). */
-const SOFFICE_DIED = /bridge disposed|DisposedException|soffice (exited|died)|connection (reset|closed)/i;
 
 /** Where one job's document and PDF live (in the pool's job directory), removed once the job is settled and off the slot. */
 interface JobFiles {
@@ -284,7 +281,7 @@ export class LibreOfficePool implements PdfConverter {
           { in: files.input, out: files.output, import: importFilter, filter: exportFilter },
           job.timeoutMs,
         ).catch(crashAsReply);
-        if (!reply.ok && !reply.input && SOFFICE_DIED.test(reply.error ?? "")) {
+        if (!reply.ok && reply.crashed) {
           // soffice died while reading this document. Once may be soffice; twice on the same file is the
           // file (422, not 503): the document, not the converter, needs fixing.
           this.retire(slot, proc);
@@ -502,8 +499,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Pr
  * ready, which makes the second order more frequent; both are handled as the same crash.
  */
 function crashAsReply(err: unknown): HelperReply {
-  if (err instanceof UnavailableError && err.code !== "PdfConversionTimeout" && SOFFICE_DIED.test(err.message))
-    return { id: 0, ok: false, input: false, error: err.message };
+  if (err instanceof OfficeCrashed) return { id: 0, ok: false, input: false, crashed: true, error: err.message };
   throw err;
 }
 

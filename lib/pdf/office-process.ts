@@ -26,7 +26,19 @@ export interface HelperReply {
   size?: number;
   /** On failure: true when the document is at fault, false when LibreOffice is. */
   input?: boolean;
+  /** soffice or the UNO bridge broke under this call (the helper exits after saying so). */
+  crashed?: boolean;
   error?: string;
+}
+
+/**
+ * soffice or its helper exited on its own (the pool did not kill it). Under a call it is a crash the
+ * document may have caused, told apart by type, not by the wording of LibreOffice's messages.
+ */
+export class OfficeCrashed extends UnavailableError {
+  constructor(message: string) {
+    super(message, "PdfConverterUnavailable");
+  }
 }
 
 interface OfficeProcessOptions {
@@ -210,9 +222,9 @@ export class OfficeProcess {
     if (this.helper.exitCode === null && this.helper.signalCode === null) this.helper.kill("SIGKILL");
   }
 
-  private failure(what: string): UnavailableError {
+  private failure(what: string): OfficeCrashed {
     const tail = this.stderrTail.trim();
-    return new UnavailableError(`LibreOffice stopped: ${what}${tail ? `: ${tail}` : ""}`, "PdfConverterUnavailable");
+    return new OfficeCrashed(`LibreOffice stopped: ${what}${tail ? `: ${tail}` : ""}`);
   }
 
   private keepStderr(chunk: Buffer): void {

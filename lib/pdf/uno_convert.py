@@ -12,8 +12,10 @@ Protocol: one JSON object per line.
                      {"quit": true}   -> ask soffice to terminate cleanly, then exit
   stdout, per job:   {"id": 1, "ok": true, "size": 41234}          the PDF's size in bytes
                      {"id": 1, "ok": false, "input": true,  "error": "..."}   the document is bad
-                     {"id": 1, "ok": false, "input": false, "error": "..."}   office failed; when
-                                                          the UNO bridge broke the helper then exits
+                     {"id": 1, "ok": false, "input": false, "error": "..."}   office failed
+                     {"id": 1, "ok": false, "input": false, "crashed": true, "error": "..."}
+                                                          soffice or the UNO bridge broke; the helper
+                                                          then exits
 Nothing else may be written to stdout; diagnostics go to stderr.
 """
 import argparse
@@ -242,10 +244,11 @@ def main():
             result = office.convert(job)
         except (DisposedException, RuntimeException) as e:
             # The bridge or soffice itself broke: report it, then exit so Node restarts the slot.
-            send({"id": job.get("id"), "ok": False, "input": False, "error": "LibreOffice failed: %s" % e.Message})
+            # "crashed" is the fact Node acts on: the wording of e.Message varies with when soffice went.
+            send({"id": job.get("id"), "ok": False, "input": False, "crashed": True, "error": "LibreOffice failed: %s" % e.Message})
             return 1
         except Exception as e:
-            send({"id": job.get("id"), "ok": False, "input": False, "error": "LibreOffice failed: %s" % e})
+            send({"id": job.get("id"), "ok": False, "input": False, "crashed": True, "error": "LibreOffice failed: %s" % e})
             return 1
         doc = result.pop("close", None)
         result["id"] = job.get("id")

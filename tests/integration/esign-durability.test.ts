@@ -140,9 +140,11 @@ describe("kill -9 during the last signature, one instance", () => {
 
     // 2. Killed right after the signature commits; then, on each restart, the worker takes the job and
     //    is killed during sealing, then after storing the sealed PDF; the fourth process completes it.
+    //    No request in between: the restarted worker may die sealing under it (a cut socket, not an
+    //    answer). The during-seal marker below proves the signature committed: only a fully signed
+    //    document is sealed.
     expect(await sign(baseUrl, doc.token)).toBeNull();
     await restartAfterCrash(quire);
-    expect((await api(`/esign/documents/${doc.id}`)).json.data.recipients[0].status).toBe("completed");
     await restartAfterCrash(quire); // died during sealing
     await restartAfterCrash(quire); // died after sealing, before the completion committed
     for (const point of ALL_POINTS.split(",")) expect(fs.existsSync(path.join(dataDir, `.test-crashed-${point}`)), point).toBe(true);

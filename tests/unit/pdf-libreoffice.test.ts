@@ -327,6 +327,98 @@ describe("LibreOfficePool recycling", () => {
   });
 });
 
+/**
+ * A stand-in soffice (it just waits) and a scripted UNO helper: how the pool tells a crash from an
+ * answer, without depending on when a real soffice happens to die or on what LibreOffice then says.
+ * The helper reads what to do for each job from a list of steps, one per request, across restarts.
+ */
+describe("LibreOfficePool crash handling (scripted helper)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-scripted-"));
+  const soffice = path.join(dir, "soffice");
+  fs.writeFileSync(soffice, "#!/bin/sh\nexec sleep 600\n", { mode: 0o755 });
+  const helper = path.join(dir, "helper.py");
+  const steps = path.join(dir, "steps.json");
+  fs.writeFileSync(
+    helper,
+    `import json, sys
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    job = json.loads(line)
+    if job.get("quit"):
+        sys.exit(0)
+    with open(${JSON.stringify(steps)}) as f:
+        todo = json.load(f)
+    step = todo.pop(0)
+    with open(${JSON.stringify(steps)}, "w") as f:
+        json.dump(todo, f)
+    if step == "pdf":
+        with open(job["out"], "wb") as out:
+            out.write(b"%PDF-1.4 scripted")
+        print(json.dumps({"id": job["id"], "ok": True, "size": 17}), flush=True)
+    elif step.startswith("answer:"):
+        print(json.dumps({"id": job["id"], "ok": False, "input": False, "error": step[7:]}), flush=True)
+    elif step == "exit":
+        sys.exit(1)  # gone without a word, as when soffice takes the bridge down mid-call
+    else:
+        print(json.dumps({"id": job["id"], "ok": False, "input": False, "crashed": True, "error": "LibreOffice failed: " + step}), flush=True)
+        sys.exit(1)
+`,
+  );
+  const pools: LibreOfficePool[] = [];
+  const scriptedPool = (...todo: string[]) => {
+    fs.writeFileSync(steps, JSON.stringify(todo));
+    const pool = new LibreOfficePool({
+      size: 1,
+      timeoutMs: 10_000,
+      sofficePath: soffice,
+      helperScript: helper,
+      tmpDir: fs.mkdtempSync(path.join(dir, "pool-")),
+    });
+    pools.push(pool);
+    return pool;
+  };
+  afterAll(async () => {
+    await Promise.all(pools.map((p) => p.close()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("retries once after a crash whatever LibreOffice's message says, on a new soffice", { timeout: 30_000 }, async () => {
+    const pool = scriptedPool("Binary URP bridge already disposed", "pdf");
+    await pool.warmUp();
+    const [first] = pool.stats().sofficePids;
+    const pdf = await pool.convert(docx, "docx");
+    expect(pdf.toString("latin1")).toBe("%PDF-1.4 scripted");
+    expect(JSON.parse(fs.readFileSync(steps, "utf8"))).toEqual([]);
+    expect(pool.stats().sofficePids).not.toContain(first);
+  });
+
+  it("retries once when the helper exits mid-call without answering", { timeout: 30_000 }, async () => {
+    const pool = scriptedPool("exit", "pdf");
+    expect((await pool.convert(docx, "docx")).toString("latin1")).toBe("%PDF-1.4 scripted");
+  });
+
+  it("blames the document (422, not 503) when it crashes soffice twice, in any wording, and keeps converting", { timeout: 30_000 }, async () => {
+    const pool = scriptedPool("com.sun.star.uno.RuntimeException", "exit", "pdf");
+    const err = await pool.convert(docx, "docx").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnprocessableError);
+    expect((err as UnprocessableError).code).toBe("DocumentNotConvertible");
+    expect((err as Error).message).toMatch(/LibreOffice stops every time it opens it/);
+    expect((await pool.convert(docx, "docx")).toString("latin1")).toBe("%PDF-1.4 scripted");
+  });
+
+  it("does not retry a failure that is not a crash: 503 at once, on the same soffice", { timeout: 30_000 }, async () => {
+    const pool = scriptedPool("pdf", "answer:PDF export failed: disk full", "pdf");
+    await pool.convert(docx, "docx");
+    const pids = pool.stats().sofficePids;
+    const err = await pool.convert(docx, "docx").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect((err as Error).message).toMatch(/disk full/);
+    expect(JSON.parse(fs.readFileSync(steps, "utf8"))).toEqual(["pdf"]);
+    expect((await pool.convert(docx, "docx")).toString("latin1")).toBe("%PDF-1.4 scripted");
+    expect(pool.stats().sofficePids).toEqual(pids);
+  });
+});
+
 describe("LibreOfficePool without LibreOffice", () => {
   it("reports unavailable and explains what to install", async () => {
     const pool = new LibreOfficePool({ size: 1, timeoutMs: 5_000, sofficePath: "/nonexistent/soffice" });
