@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import PizZip from "pizzip";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../tests/support/quire-server";
-import { CONTRACT_VARIABLES, httpRequest, percentile, printTable, recordFigure, type Timing, treeCpuMs, warmUp } from "./bench-shared";
+import { CONTRACT_VARIABLES, httpRequest, printTable, recordFigure, type Timing, timingOf, treeCpuMs, warmUp } from "./bench-shared";
 
 /** Quire's default pool size (lib/config.ts): one warm soffice per core. Every floor and peer gets as many. */
 const POOL = Math.max(1, os.availableParallelism());
@@ -98,7 +98,7 @@ async function inRounds(contestants: Contestant[], rounds: number, perRound: num
 }
 
 function timing(c: Contestant): Timing {
-  return { label: c.label, p50: percentile(c.latencies, 50), p99: percentile(c.latencies, 99) };
+  return timingOf(c.label, c.latencies);
 }
 
 function throughputs(c: Contestant): Throughput[] {
@@ -243,21 +243,17 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
     await inRounds(all, ROUNDS, perRound);
 
     const [rawFill, quireFill] = fills.map(timing);
-    printTable([rawFill, quireFill, timing(rawConvert), timing(peer), ...quireContestants.map(timing)]);
+    const convert = timing(rawConvert);
+    const quireResults = quireContestants.map((c, i) => ({ db: quires[i].db, label: c.label, create: timing(c), rows: throughputs(c) }));
+    const carboneRows = throughputs(peer);
+    printTable([rawFill, quireFill, convert, timing(peer), ...quireResults.map((q) => q.create)]);
     const [rawThroughput] = throughputs(rawConvert);
     printThroughput(`Raw conversion, ${POOL} warm processes (bench process and its children CPU)`, [rawThroughput]);
-    for (const q of quireContestants) printThroughput(`${q.label} (server process tree CPU)`, throughputs(q));
-    printThroughput(`Carbone 3.8.2, ${POOL} LibreOffice factories (bench process and its children CPU)`, throughputs(peer));
+    for (const q of quireResults) printThroughput(`${q.label} (server process tree CPU)`, q.rows);
+    printThroughput(`Carbone 3.8.2, ${POOL} LibreOffice factories (bench process and its children CPU)`, carboneRows);
     recordFillFigure(rawFill, quireFill);
-    for (const [i, q] of quireContestants.entries())
-      recordGenerationFigures(quires[i].db, {
-        rawFill,
-        rawConvert: timing(rawConvert),
-        create: timing(q),
-        rawThroughput,
-        quireRows: throughputs(q),
-        carboneRows: throughputs(peer),
-      });
+    for (const q of quireResults)
+      recordGenerationFigures(q.db, { rawFill, rawConvert: convert, create: q.create, rawThroughput, quireRows: q.rows, carboneRows });
   } finally {
     await carbone?.close();
     await raw.close();

@@ -300,6 +300,11 @@ export async function time(label: string, fn: () => Promise<unknown>, requests: 
     if (i % 10 === 9) process.stderr.write(`  ${label}: ${i + 1}/${requests}\r`);
   }
   process.stderr.write("\n");
+  return timingOf(label, samples);
+}
+
+/** p50 and p99 of latencies in milliseconds. */
+export function timingOf(label: string, samples: number[]): Timing {
   return { label, p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
