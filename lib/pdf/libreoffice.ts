@@ -240,7 +240,7 @@ export class LibreOfficePool implements PdfConverter {
     this.closed = true;
     for (const job of this.queue.splice(0)) this.settle(job, closedError());
     await Promise.all(this.slots.map((s) => s.starting?.catch(() => null)));
-    await Promise.all([...this.live].map((p) => p.quit(QUIT_GRACE_MS)));
+    await Promise.all([...this.live].map((p) => p.quit(QUIT_GRACE_MS, "the pool is closing")));
     const jobDir = await this.jobDir?.catch(() => null);
     if (jobDir) await fsp.rm(jobDir, { recursive: true, force: true });
     if (this.exitHook) process.off("exit", this.exitHook);
@@ -284,7 +284,7 @@ export class LibreOfficePool implements PdfConverter {
         if (!reply.ok && reply.crashed) {
           // soffice died while reading this document. Once may be soffice; twice on the same file is the
           // file (422, not 503): the document, not the converter, needs fixing.
-          this.retire(slot, proc);
+          this.retire(slot, proc, "soffice crashed under a conversion");
           if (job.crashedOnce) {
             throw new UnprocessableError(
               `The ${job.kind.toUpperCase()} file could not be converted to PDF: LibreOffice stops every time it opens it. Open it in Word or LibreOffice, save it again (as .${job.kind}) and upload the new file.`,
@@ -299,7 +299,9 @@ export class LibreOfficePool implements PdfConverter {
             : new UnavailableError(`LibreOffice could not convert the document: ${reply.error}`, "PdfConverterUnavailable");
         } else {
           output = { file: files.output, size: reply.size };
-          if (++proc.conversions >= this.maxConversionsPerProcess || (proc.residentBytes() ?? 0) > this.maxResidentBytes) this.retire(slot, proc);
+          proc.conversions++;
+          const worn = this.wornOut(proc);
+          if (worn) this.retire(slot, proc, worn);
         }
       }
     } catch (err) {
@@ -381,9 +383,16 @@ export class LibreOfficePool implements PdfConverter {
   }
 
   /** Swaps in a fresh soffice; the old one shuts down cleanly in the background. */
-  private retire(slot: Slot, proc: OfficeProcess): void {
+  /** Why a slot's soffice should be replaced now, or null while it is fit. */
+  private wornOut(proc: OfficeProcess): string | null {
+    if (proc.conversions >= this.maxConversionsPerProcess) return `${proc.conversions} conversions`;
+    const resident = proc.residentBytes() ?? 0;
+    return resident > this.maxResidentBytes ? `${Math.round(resident / 2 ** 20)} MiB resident` : null;
+  }
+
+  private retire(slot: Slot, proc: OfficeProcess, why: string): void {
     if (slot.proc === proc) slot.proc = null;
-    void proc.quit(QUIT_GRACE_MS);
+    void proc.quit(QUIT_GRACE_MS, why);
     if (!this.closed) this.ensureStarted(slot).catch(() => {});
   }
 
@@ -434,7 +443,7 @@ export class LibreOfficePool implements PdfConverter {
       throw err;
     }
     if (this.closed) {
-      await proc.quit(QUIT_GRACE_MS);
+      await proc.quit(QUIT_GRACE_MS, "the pool closed while it started");
       throw closedError();
     }
     this.lastStartError = null;

@@ -70,6 +70,8 @@ export class OfficeProcess {
   private stdoutBuffer = "";
   private stderrTail = "";
   private filesRemoved = false;
+  /** quit() asked soffice to stop: its exit is expected. */
+  private quitting = false;
   private markReady!: () => void;
   private failReady!: (err: Error) => void;
 
@@ -152,19 +154,26 @@ export class OfficeProcess {
     });
   }
 
-  /** Immediate: SIGKILL both processes; files are removed once they are gone. */
+  /** Immediate: SIGKILL both processes; files are removed once they are gone. Logged with the reason. */
   kill(reason: Error): void {
+    if (!this.dead) log.warn(this.logFields({ reason: reason.message }), "LibreOffice process killed");
     this.die(reason);
   }
 
-  /** Lets soffice shut down cleanly, then kills whatever is left. */
-  async quit(graceMs: number): Promise<void> {
+  /** Lets soffice shut down cleanly, then kills whatever is left. `why` is logged: a slot's history explains its throughput. */
+  async quit(graceMs: number, why: string): Promise<void> {
     if (!this.dead) {
+      log.info(this.logFields({ reason: why }), "LibreOffice process retired");
+      this.quitting = true;
       this.helper.stdin!.write(`${JSON.stringify({ quit: true })}\n`);
       // Ref'd on purpose: the processes are unref'd, and without it Node could exit mid-shutdown.
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.gone, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      const stopped = await Promise.race([
+        this.gone.then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
+      ]);
       clearTimeout(timer);
+      if (!stopped) log.warn(this.logFields({ graceMs }), "LibreOffice did not stop in time; killed");
       this.die(closedError());
     }
     await this.gone;
@@ -205,6 +214,8 @@ export class OfficeProcess {
 
   private die(reason: Error): void {
     if (this.dead) return;
+    // An exit nobody asked for: the one event that explains a slot lost mid-load.
+    if (reason instanceof OfficeCrashed && !this.quitting) log.warn(this.logFields({ reason: reason.message }), "LibreOffice process stopped on its own");
     this.dead = reason;
     this.signalAll();
     this.failReady(reason);
@@ -220,6 +231,10 @@ export class OfficeProcess {
       // already gone
     }
     if (this.helper.exitCode === null && this.helper.signalCode === null) this.helper.kill("SIGKILL");
+  }
+
+  private logFields(extra: Record<string, unknown>): Record<string, unknown> {
+    return { pdfConverter: "libreoffice", sofficePid: this.sofficePid, conversions: this.conversions, uptimeMs: Date.now() - this.startedAt, ...extra };
   }
 
   private failure(what: string): OfficeCrashed {

@@ -8,8 +8,9 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import PizZip from "pizzip";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { LibreOfficePool } from "@/lib/pdf/libreoffice";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
 import { buildDocx, withWordComment } from "../support/ooxml";
@@ -384,17 +385,30 @@ for line in sys.stdin:
 
   it("retries once after a crash whatever LibreOffice's message says, on a new soffice", { timeout: 30_000 }, async () => {
     const pool = scriptedPool("Binary URP bridge already disposed", "pdf");
+    const info = vi.spyOn(log, "info");
+    onTestFinished(() => info.mockRestore());
     await pool.warmUp();
     const [first] = pool.stats().sofficePids;
     const pdf = await pool.convert(docx, "docx");
     expect(pdf.toString("latin1")).toBe("%PDF-1.4 scripted");
     expect(JSON.parse(fs.readFileSync(steps, "utf8"))).toEqual([]);
     expect(pool.stats().sofficePids).not.toContain(first);
+    expect(info).toHaveBeenCalledWith(
+      expect.objectContaining({ sofficePid: first, reason: "soffice crashed under a conversion" }),
+      "LibreOffice process retired",
+    );
   });
 
   it("retries once when the helper exits mid-call without answering", { timeout: 30_000 }, async () => {
     const pool = scriptedPool("exit", "pdf");
+    const warn = vi.spyOn(log, "warn");
+    onTestFinished(() => warn.mockRestore());
     expect((await pool.convert(docx, "docx")).toString("latin1")).toBe("%PDF-1.4 scripted");
+    // Logged, with what an operator needs to tell a crash-prone document from a failing machine.
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ pdfConverter: "libreoffice", conversions: 0, reason: expect.stringMatching(/the UNO helper exited \(code 1\)/) }),
+      "LibreOffice process stopped on its own",
+    );
   });
 
   it("blames the document (422, not 503) when it crashes soffice twice, in any wording, and keeps converting", { timeout: 30_000 }, async () => {
