@@ -24,7 +24,7 @@ ARG WITH_LIBREOFFICE=false
 RUN apt-get update \
  && apt-get install -y --no-install-recommends fonts-dejavu-core ca-certificates \
  && if [ "$WITH_LIBREOFFICE" = "true" ]; then \
-      apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-impress-nogui python3-uno \
+      apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-impress-nogui python3-uno libjemalloc2 \
         fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea; \
     fi \
  && rm -rf /var/lib/apt/lists/*

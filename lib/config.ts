@@ -62,6 +62,13 @@ const envSchema = z.object({
   LIBREOFFICE_MAX_CONVERSIONS: z.coerce.number().int().min(1).optional(),
   LIBREOFFICE_MAX_MEMORY_MB: z.coerce.number().int().min(64).optional(),
   SOFFICE_PATH: z.string().min(1).default("soffice"),
+  /** "system": the C library's malloc; a path: that library, preloaded; unset: jemalloc when installed. */
+  LIBREOFFICE_MALLOC: z
+    .string()
+    .optional()
+    .refine((v) => !v || v === "system" || (path.isAbsolute(v) && fs.existsSync(v)), {
+      message: 'must be "system" or the absolute path of an existing malloc library (such as /usr/lib/x86_64-linux-gnu/libjemalloc.so.2)',
+    }),
   PYTHON_UNO_PATH: z.string().min(1).default("/usr/bin/python3"),
   QUIRE_RATE_LIMIT_DISABLED: booleanFromEnv,
   AI_BASE_URL: z.url().optional(),
@@ -124,7 +131,15 @@ export interface QuireConfig {
   /** Longest a single DOCX/PPTX -> PDF conversion may take, with either converter. */
   pdfConvertTimeoutMs: number;
   /** Local converter: one warm soffice per pool slot, each driven by a python3-uno helper. */
-  libreoffice: { poolSize: number; sofficePath: string; pythonPath: string; maxConversionsPerProcess?: number; maxResidentBytes?: number };
+  libreoffice: {
+    poolSize: number;
+    sofficePath: string;
+    pythonPath: string;
+    maxConversionsPerProcess?: number;
+    maxResidentBytes?: number;
+    /** Undefined: the pool's default (jemalloc when installed); null: the C library's. */
+    mallocLibrary?: string | null;
+  };
   rateLimitDisabled: boolean;
   /** OpenAI-compatible chat-completions provider for variables that carry only an aiPrompt. */
   ai: { baseUrl: string; apiKey: string; model: string } | null;
@@ -212,6 +227,7 @@ export function parseConfig(env: Env): QuireConfig {
       // Unset: the pool's own defaults (lib/pdf/libreoffice.ts).
       maxConversionsPerProcess: e.LIBREOFFICE_MAX_CONVERSIONS,
       maxResidentBytes: e.LIBREOFFICE_MAX_MEMORY_MB === undefined ? undefined : e.LIBREOFFICE_MAX_MEMORY_MB * 1024 * 1024,
+      mallocLibrary: e.LIBREOFFICE_MALLOC === "system" ? null : e.LIBREOFFICE_MALLOC || undefined,
     },
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,

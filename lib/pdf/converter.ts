@@ -28,6 +28,7 @@ export function pdfConverter(): PdfConverter {
             pythonPath: config.libreoffice.pythonPath,
             maxConversionsPerProcess: config.libreoffice.maxConversionsPerProcess,
             maxResidentBytes: config.libreoffice.maxResidentBytes,
+            mallocLibrary: config.libreoffice.mallocLibrary,
           });
   }
   return g[GLOBAL_KEY]!;

@@ -18,7 +18,7 @@ import path from "node:path";
 import { QuireError, UnavailableError, UnprocessableError } from "@/lib/errors";
 import { withoutComments } from "@/lib/pdf/docx-comments";
 import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
-import { findMissingDependency } from "@/lib/pdf/office-dependencies";
+import { findMallocLibrary, findMissingDependency } from "@/lib/pdf/office-dependencies";
 import { closedError, type HelperReply, type HelperRequest, INSTALL_HINT, OfficeCrashed, OfficeProcess } from "@/lib/pdf/office-process";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
 
@@ -68,6 +68,8 @@ export interface LibreOfficePoolOptions {
   maxResidentBytes?: number;
   /** What is done to a DOCX before soffice sees it. Default: Word comments removed (docx-comments.ts). */
   prepareDocx?: (docx: Buffer) => Buffer;
+  /** A malloc library soffice runs with (LD_PRELOAD). Default: jemalloc when installed (findMallocLibrary); null: the C library's. */
+  mallocLibrary?: string | null;
 }
 
 export interface LibreOfficeConvertOptions extends ConvertOptions {
@@ -136,6 +138,7 @@ export class LibreOfficePool implements PdfConverter {
   private readonly helperScript: string;
   private readonly tmpDir: string;
   private readonly prepareDocx: (docx: Buffer) => Buffer;
+  private readonly mallocLibrary: string | null;
   private readonly maxConversionsPerProcess: number;
   private readonly maxResidentBytes: number;
   private readonly slots: Slot[];
@@ -158,6 +161,7 @@ export class LibreOfficePool implements PdfConverter {
     this.pythonPath = options.pythonPath ?? "/usr/bin/python3";
     this.helperScript = options.helperScript ?? path.join(process.cwd(), "lib", "pdf", "uno_convert.py");
     this.tmpDir = options.tmpDir ?? os.tmpdir();
+    this.mallocLibrary = options.mallocLibrary === undefined ? findMallocLibrary() : options.mallocLibrary;
     this.prepareDocx = options.prepareDocx ?? withoutComments;
     this.maxConversionsPerProcess = options.maxConversionsPerProcess ?? DEFAULT_MAX_CONVERSIONS_PER_PROCESS;
     this.maxResidentBytes = options.maxResidentBytes ?? DEFAULT_MAX_RESIDENT_BYTES;
@@ -428,6 +432,7 @@ export class LibreOfficePool implements PdfConverter {
       profileDir,
       pipeName: `quire-${process.pid}-${slot.index}-${crypto.randomBytes(6).toString("hex")}`,
       connectTimeoutMs: this.startTimeoutMs,
+      mallocLibrary: this.mallocLibrary,
     });
     this.live.add(proc);
     void proc.gone.then(() => this.live.delete(proc));

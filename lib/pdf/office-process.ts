@@ -48,6 +48,8 @@ interface OfficeProcessOptions {
   profileDir: string;
   pipeName: string;
   connectTimeoutMs: number;
+  /** A malloc library soffice runs with (LD_PRELOAD), or null for the C library's. */
+  mallocLibrary: string | null;
 }
 
 /** One soffice and the helper that drives it. Never reused once dead: the slot starts a new one. */
@@ -98,7 +100,7 @@ export class OfficeProcess {
         `-env:UserInstallation=${this.profileUrl}`,
         `--accept=pipe,name=${opts.pipeName};urp;StarOffice.ComponentContext`,
       ],
-      { detached: true, stdio: ["ignore", "ignore", "pipe"] },
+      { detached: true, stdio: ["ignore", "ignore", "pipe"], env: withPreload(process.env, opts.mallocLibrary) },
     );
     this.sofficePid = this.soffice.pid ?? -1;
     this.helper = spawn(
@@ -168,10 +170,7 @@ export class OfficeProcess {
       this.helper.stdin!.write(`${JSON.stringify({ quit: true })}\n`);
       // Ref'd on purpose: the processes are unref'd, and without it Node could exit mid-shutdown.
       let timer: NodeJS.Timeout | undefined;
-      const stopped = await Promise.race([
-        this.gone.then(() => true),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
-      ]);
+      const stopped = await Promise.race([this.gone.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)))]);
       clearTimeout(timer);
       if (!stopped) log.warn(this.logFields({ graceMs }), "LibreOffice did not stop in time; killed");
       this.die(closedError());
@@ -294,6 +293,12 @@ export class OfficeProcess {
   private leftovers(): string[] {
     return [this.opts.profileDir, ...officePipeFiles(this.opts.pipeName, this.profileUrl)];
   }
+}
+
+/** The environment with `library` first in LD_PRELOAD (the launcher passes it on to soffice.bin). */
+function withPreload(env: NodeJS.ProcessEnv, library: string | null): NodeJS.ProcessEnv {
+  if (!library) return env;
+  return { ...env, LD_PRELOAD: [library, env.LD_PRELOAD].filter(Boolean).join(":") };
 }
 
 /**

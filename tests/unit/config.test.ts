@@ -55,6 +55,17 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ DATA_DIR: tmpDir(), DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
   });
 
+  it("LIBREOFFICE_MALLOC: unset leaves the pool's default, system means the C library's, else an existing library's path", () => {
+    const dir = tmpDir();
+    expect(parseConfig({ DATA_DIR: dir }).libreoffice.mallocLibrary).toBeUndefined();
+    expect(parseConfig({ DATA_DIR: dir, LIBREOFFICE_MALLOC: "system" }).libreoffice.mallocLibrary).toBeNull();
+    const library = path.join(dir, "libfake.so");
+    fs.writeFileSync(library, "");
+    expect(parseConfig({ DATA_DIR: dir, LIBREOFFICE_MALLOC: library }).libreoffice.mallocLibrary).toBe(library);
+    for (const bad of [path.join(dir, "missing.so"), "libjemalloc.so.2", "jemalloc"])
+      expect(() => parseConfig({ DATA_DIR: dir, LIBREOFFICE_MALLOC: bad })).toThrow(/LIBREOFFICE_MALLOC.*"system" or the absolute path/);
+  });
+
   it("picks S3 storage with its options and refuses half-given credentials", () => {
     const c = parseConfig({
       DATA_DIR: tmpDir(),

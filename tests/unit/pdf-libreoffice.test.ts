@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "v
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { LibreOfficePool } from "@/lib/pdf/libreoffice";
+import { findMallocLibrary } from "@/lib/pdf/office-dependencies";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
 import { buildDocx, withWordComment } from "../support/ooxml";
 
@@ -430,6 +431,31 @@ for line in sys.stdin:
     expect(JSON.parse(fs.readFileSync(steps, "utf8"))).toEqual(["pdf"]);
     expect((await pool.convert(docx, "docx")).toString("latin1")).toBe("%PDF-1.4 scripted");
     expect(pool.stats().sofficePids).toEqual(pids);
+  });
+});
+
+describe("LibreOfficePool malloc", () => {
+  /** The libraries mapped into the pool's soffice.bin (the launcher's child). */
+  const sofficeLibraries = (pool: LibreOfficePool) => {
+    const [launcher] = pool.stats().sofficePids;
+    const children = fs
+      .readdirSync(`/proc/${launcher}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${launcher}/task/${task}/children`, "utf8").split(" ").filter(Boolean));
+    expect(children).toHaveLength(1);
+    return fs.readFileSync(`/proc/${children[0]}/maps`, "utf8");
+  };
+
+  it("runs soffice with jemalloc by default (installed with LibreOffice), and with the C library's when asked", { timeout: 60_000 }, async () => {
+    const jemalloc = findMallocLibrary();
+    expect(jemalloc, "libjemalloc2 is installed (scripts/install-system-deps.sh)").toMatch(/libjemalloc\.so\.2$/);
+    const pools = [new LibreOfficePool({ size: 1, timeoutMs: 30_000 }), new LibreOfficePool({ size: 1, timeoutMs: 30_000, mallocLibrary: null })];
+    try {
+      for (const pool of pools) expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
+      expect(sofficeLibraries(pools[0])).toContain(fs.realpathSync(jemalloc!));
+      expect(sofficeLibraries(pools[1])).not.toContain("jemalloc");
+    } finally {
+      await Promise.all(pools.map((p) => p.close()));
+    }
   });
 });
 
