@@ -62,6 +62,13 @@ const envSchema = z.object({
   LIBREOFFICE_MAX_CONVERSIONS: z.coerce.number().int().min(1).optional(),
   LIBREOFFICE_MAX_MEMORY_MB: z.coerce.number().int().min(64).optional(),
   SOFFICE_PATH: z.string().min(1).default("soffice"),
+  /** Where local LibreOffice works (profiles, its temporary files, documents); unset: memory when it can. */
+  LIBREOFFICE_TMPDIR: z
+    .string()
+    .optional()
+    .refine((v) => !v || (path.isAbsolute(v) && fs.existsSync(v) && fs.statSync(v).isDirectory()), {
+      message: "must be the absolute path of an existing directory",
+    }),
   /** "system": the C library's malloc; a path: that library, preloaded; unset: jemalloc when installed. */
   LIBREOFFICE_MALLOC: z
     .string()
@@ -139,6 +146,8 @@ export interface QuireConfig {
     maxResidentBytes?: number;
     /** Undefined: the pool's default (jemalloc when installed); null: the C library's. */
     mallocLibrary?: string | null;
+    /** Undefined: the pool's default (/dev/shm when it is memory with room, else the system's temp directory). */
+    tmpDir?: string;
   };
   rateLimitDisabled: boolean;
   /** OpenAI-compatible chat-completions provider for variables that carry only an aiPrompt. */
@@ -228,6 +237,7 @@ export function parseConfig(env: Env): QuireConfig {
       maxConversionsPerProcess: e.LIBREOFFICE_MAX_CONVERSIONS,
       maxResidentBytes: e.LIBREOFFICE_MAX_MEMORY_MB === undefined ? undefined : e.LIBREOFFICE_MAX_MEMORY_MB * 1024 * 1024,
       mallocLibrary: e.LIBREOFFICE_MALLOC === "system" ? null : e.LIBREOFFICE_MALLOC || undefined,
+      tmpDir: e.LIBREOFFICE_TMPDIR || undefined,
     },
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,

@@ -29,6 +29,7 @@ export function pdfConverter(): PdfConverter {
             maxConversionsPerProcess: config.libreoffice.maxConversionsPerProcess,
             maxResidentBytes: config.libreoffice.maxResidentBytes,
             mallocLibrary: config.libreoffice.mallocLibrary,
+            tmpDir: config.libreoffice.tmpDir,
           });
   }
   return g[GLOBAL_KEY]!;

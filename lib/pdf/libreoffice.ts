@@ -18,7 +18,7 @@ import path from "node:path";
 import { QuireError, UnavailableError, UnprocessableError } from "@/lib/errors";
 import { withoutComments } from "@/lib/pdf/docx-comments";
 import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
-import { findMallocLibrary, findMissingDependency } from "@/lib/pdf/office-dependencies";
+import { findMallocLibrary, findMemoryTempDir, findMissingDependency } from "@/lib/pdf/office-dependencies";
 import { closedError, type HelperReply, type HelperRequest, INSTALL_HINT, OfficeCrashed, OfficeProcess } from "@/lib/pdf/office-process";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
 
@@ -60,7 +60,7 @@ export interface LibreOfficePoolOptions {
   helperScript?: string;
   /** Limit for starting soffice and connecting to it. Default max(timeoutMs, 30 s). */
   startTimeoutMs?: number;
-  /** Where soffice profiles and per-conversion files go. Default os.tmpdir(). */
+  /** Where soffice profiles (its temporary files inside) and per-conversion files go. Default /dev/shm when it is memory with room (findMemoryTempDir), else os.tmpdir(). */
   tmpDir?: string;
   /** A slot's soffice is replaced after this many conversions. Default 1000. */
   maxConversionsPerProcess?: number;
@@ -160,7 +160,7 @@ export class LibreOfficePool implements PdfConverter {
     this.sofficePath = options.sofficePath ?? "soffice";
     this.pythonPath = options.pythonPath ?? "/usr/bin/python3";
     this.helperScript = options.helperScript ?? path.join(process.cwd(), "lib", "pdf", "uno_convert.py");
-    this.tmpDir = options.tmpDir ?? os.tmpdir();
+    this.tmpDir = options.tmpDir ?? findMemoryTempDir() ?? os.tmpdir();
     this.mallocLibrary = options.mallocLibrary === undefined ? findMallocLibrary() : options.mallocLibrary;
     this.prepareDocx = options.prepareDocx ?? withoutComments;
     this.maxConversionsPerProcess = options.maxConversionsPerProcess ?? DEFAULT_MAX_CONVERSIONS_PER_PROCESS;

@@ -15,6 +15,28 @@ export function findMallocLibrary(): string | null {
   return dirs.map((dir) => path.join(dir, "libjemalloc.so.2")).find((file) => fs.existsSync(file)) ?? null;
 }
 
+/** statfs's f_type for tmpfs (linux/magic.h). */
+const TMPFS_MAGIC = 0x01021994;
+/** Room a memory file system needs to hold the pool's work: profiles, documents and soffice's temporary copies. */
+const MIN_FREE_MEMORY_FS_BYTES = 1024 ** 3;
+
+/**
+ * /dev/shm, when it is memory (tmpfs) with room to spare: soffice syncs its temporary files to disk
+ * (fsync, three per conversion), and on memory a conversion took 10% less CPU and a third less time
+ * (2026-11-27). Docker gives containers a 64 MB /dev/shm: too small, so the system's temp directory.
+ */
+export function findMemoryTempDir(): string | null {
+  const dir = "/dev/shm";
+  try {
+    const fsStat = fs.statfsSync(dir);
+    if (fsStat.type !== TMPFS_MAGIC || fsStat.bavail * fsStat.bsize < MIN_FREE_MEMORY_FS_BYTES) return null;
+    fs.accessSync(dir, fs.constants.W_OK);
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
 /** Null when everything is installed, else what is missing. */
 export async function findMissingDependency(sofficePath: string, pythonPath: string, helperScript: string): Promise<string | null> {
   if (!(await findExecutable(sofficePath))) return `LibreOffice (${sofficePath}) is not installed`;

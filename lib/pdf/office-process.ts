@@ -100,7 +100,7 @@ export class OfficeProcess {
         `-env:UserInstallation=${this.profileUrl}`,
         `--accept=pipe,name=${opts.pipeName};urp;StarOffice.ComponentContext`,
       ],
-      { detached: true, stdio: ["ignore", "ignore", "pipe"], env: withPreload(process.env, opts.mallocLibrary) },
+      { detached: true, stdio: ["ignore", "ignore", "pipe"], env: sofficeEnvironment(process.env, opts) },
     );
     this.sofficePid = this.soffice.pid ?? -1;
     this.helper = spawn(
@@ -295,10 +295,14 @@ export class OfficeProcess {
   }
 }
 
-/** The environment with `library` first in LD_PRELOAD (the launcher passes it on to soffice.bin). */
-function withPreload(env: NodeJS.ProcessEnv, library: string | null): NodeJS.ProcessEnv {
-  if (!library) return env;
-  return { ...env, LD_PRELOAD: [library, env.LD_PRELOAD].filter(Boolean).join(":") };
+/**
+ * What soffice runs with (the launcher passes it on to soffice.bin): its temporary files in its profile,
+ * so they go where the pool works (memory, when it can) and are removed with the profile, even after a
+ * SIGKILL (in /tmp they were left behind); the malloc library first in LD_PRELOAD.
+ */
+function sofficeEnvironment(env: NodeJS.ProcessEnv, opts: OfficeProcessOptions): NodeJS.ProcessEnv {
+  const preload = opts.mallocLibrary ? { LD_PRELOAD: [opts.mallocLibrary, env.LD_PRELOAD].filter(Boolean).join(":") } : {};
+  return { ...env, TMPDIR: opts.profileDir, ...preload };
 }
 
 /**

@@ -66,6 +66,15 @@ describe("parseConfig", () => {
       expect(() => parseConfig({ DATA_DIR: dir, LIBREOFFICE_MALLOC: bad })).toThrow(/LIBREOFFICE_MALLOC.*"system" or the absolute path/);
   });
 
+  it("LIBREOFFICE_TMPDIR: an existing directory's absolute path, else unset (the pool's choice)", () => {
+    const dir = tmpDir();
+    expect(parseConfig({ DATA_DIR: dir }).libreoffice.tmpDir).toBeUndefined();
+    expect(parseConfig({ DATA_DIR: dir, LIBREOFFICE_TMPDIR: dir }).libreoffice.tmpDir).toBe(dir);
+    fs.writeFileSync(path.join(dir, "file"), "");
+    for (const bad of [path.join(dir, "missing"), path.join(dir, "file"), "relative/dir"])
+      expect(() => parseConfig({ DATA_DIR: dir, LIBREOFFICE_TMPDIR: bad })).toThrow(/LIBREOFFICE_TMPDIR.*existing directory/);
+  });
+
   it("picks S3 storage with its options and refuses half-given credentials", () => {
     const c = parseConfig({
       DATA_DIR: tmpDir(),

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "v
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { LibreOfficePool } from "@/lib/pdf/libreoffice";
-import { findMallocLibrary } from "@/lib/pdf/office-dependencies";
+import { findMallocLibrary, findMemoryTempDir } from "@/lib/pdf/office-dependencies";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
 import { buildDocx, withWordComment } from "../support/ooxml";
 
@@ -434,27 +434,54 @@ for line in sys.stdin:
   });
 });
 
-describe("LibreOfficePool malloc", () => {
-  /** The libraries mapped into the pool's soffice.bin (the launcher's child). */
-  const sofficeLibraries = (pool: LibreOfficePool) => {
+describe("LibreOfficePool: what soffice runs with", () => {
+  /** The pool's soffice.bin (the launcher's child): its pid, read from /proc. */
+  const sofficeBin = (pool: LibreOfficePool) => {
     const [launcher] = pool.stats().sofficePids;
     const children = fs
       .readdirSync(`/proc/${launcher}/task`)
       .flatMap((task) => fs.readFileSync(`/proc/${launcher}/task/${task}/children`, "utf8").split(" ").filter(Boolean));
     expect(children).toHaveLength(1);
-    return fs.readFileSync(`/proc/${children[0]}/maps`, "utf8");
+    return children[0];
   };
+  const environment = (pid: string) =>
+    new Map(
+      fs
+        .readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .filter(Boolean)
+        .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+    );
 
-  it("runs soffice with jemalloc by default (installed with LibreOffice), and with the C library's when asked", { timeout: 60_000 }, async () => {
+  it("jemalloc by default (installed with LibreOffice), the C library's malloc when asked", { timeout: 60_000 }, async () => {
     const jemalloc = findMallocLibrary();
     expect(jemalloc, "libjemalloc2 is installed (scripts/install-system-deps.sh)").toMatch(/libjemalloc\.so\.2$/);
     const pools = [new LibreOfficePool({ size: 1, timeoutMs: 30_000 }), new LibreOfficePool({ size: 1, timeoutMs: 30_000, mallocLibrary: null })];
     try {
       for (const pool of pools) expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
-      expect(sofficeLibraries(pools[0])).toContain(fs.realpathSync(jemalloc!));
-      expect(sofficeLibraries(pools[1])).not.toContain("jemalloc");
+      const maps = pools.map((pool) => fs.readFileSync(`/proc/${sofficeBin(pool)}/maps`, "utf8"));
+      expect(maps[0]).toContain(fs.realpathSync(jemalloc!));
+      expect(maps[1]).not.toContain("jemalloc");
     } finally {
       await Promise.all(pools.map((p) => p.close()));
+    }
+  });
+
+  it("works in memory by default (/dev/shm is tmpfs here), its temporary files in its profile, gone even after a SIGKILL", { timeout: 60_000 }, async () => {
+    expect(findMemoryTempDir(), "/dev/shm is a tmpfs with room on this machine").toBe("/dev/shm");
+    const pool = new LibreOfficePool({ size: 1, timeoutMs: 30_000 });
+    try {
+      expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
+      const [launcher] = pool.stats().sofficePids;
+      const tmp = environment(sofficeBin(pool)).get("TMPDIR")!;
+      expect(tmp).toMatch(/^\/dev\/shm\/quire-soffice-/);
+      // soffice made its temporary directory there (lu<pid><id>.tmp), not in /tmp.
+      expect(fs.readdirSync(tmp).some((name) => /^lu.*\.tmp$/.test(name))).toBe(true);
+      process.kill(-launcher, "SIGKILL");
+      await until(() => !fs.existsSync(tmp), 10_000);
+      expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
+    } finally {
+      await pool.close();
     }
   });
 });
