@@ -147,7 +147,7 @@ async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: C
   const labels = normalizeLabels(input.tags ?? []);
   const id = crypto.randomUUID();
   const pdfKey = `deliverables/${actor.orgId}/${id}.pdf`;
-  // Where LibreOffice will write the PDF is made ready (a directory, locally) while the template is
+  // Where the converter will put the PDF is made ready (a directory, locally) while the template is
   // read and filled: a millisecond off every create. Nothing is written there until the conversion.
   const staging = deps.storage.stagingFile(pdfKey);
   staging.catch(() => {}); // awaited below; a create that stops earlier has nothing to clean up
@@ -169,9 +169,9 @@ async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: C
   const sourceKey = `deliverables/${actor.orgId}/${id}.${kind}`;
   const written: string[] = [];
   const store = (key: string, write: Promise<unknown>) => write.then(() => void written.push(key));
-  // The source is stored while LibreOffice converts it. LibreOffice writes the PDF where the storage
-  // takes it in without a copy (beside its key's file, locally: a rename). Every path below waits for
-  // the source's write before it cleans up.
+  // The source is stored while LibreOffice converts it. The converter puts the PDF where the storage
+  // takes it in (beside its key's file, locally: then a rename), never through this process's memory.
+  // Every path below waits for the source's write before it cleans up.
   const sourceStored = store(sourceKey, deps.storage.put(sourceKey, rendered.file));
   sourceStored.catch(() => {});
   let staged: string | null = null;

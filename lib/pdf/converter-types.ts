@@ -20,9 +20,9 @@ export interface PdfConverter {
   readonly kind: "libreoffice" | "gotenberg";
   convert(input: Buffer, kind: ConvertibleKind, opts?: ConvertOptions): Promise<Buffer>;
   /**
-   * convert(), with the PDF written at `file` (a path the caller chose, nothing there yet) instead of
-   * returned: the local converter has LibreOffice write it there, so a caller that stores it as a file
-   * copies nothing. Resolves with its size; on any failure nothing is left at `file`.
+   * convert(), with the PDF put at `file` (a path the caller chose, nothing there yet) instead of
+   * returned: a caller that stores it as a file never holds it in memory. Resolves with its size; on any
+   * failure nothing is left at `file`.
    */
   convertToFile(input: Buffer, kind: ConvertibleKind, file: string, opts?: ConvertOptions): Promise<{ size: number }>;
   status(): Promise<ConverterStatus>;

@@ -102,8 +102,8 @@ interface JobResult {
 interface Job {
   /** Written while the job waits in the queue, so a freed soffice starts on it at once. */
   files: Promise<JobFiles>;
-  /** The PDF goes to the caller's file (convertToFile): kept when the job succeeds, removed otherwise. */
-  toCallersFile: boolean;
+  /** convertToFile: where the PDF is moved once converted (nothing is put there otherwise). */
+  callersFile: string | null;
   kind: ConvertibleKind;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -111,8 +111,6 @@ interface Job {
   resolve: (result: JobResult) => void;
   reject: (err: unknown) => void;
   done: boolean;
-  /** Settled without an error: a PDF in the caller's file then stays there. */
-  succeeded?: boolean;
   /** A slot holds it: its files stay until the slot lets go. */
   running?: boolean;
   filesRemoved?: boolean;
@@ -189,11 +187,11 @@ export class LibreOfficePool implements PdfConverter {
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<JobResult>((resolve, reject) => {
-      const files = this.writeJobFiles(kind === "docx" ? this.prepareDocx(input) : input, kind, callersFile);
+      const files = this.writeJobFiles(kind === "docx" ? this.prepareDocx(input) : input, kind);
       files.catch(() => {}); // reported by run() when a slot takes the job
       const job: Job = {
         files,
-        toCallersFile: callersFile !== null,
+        callersFile,
         kind,
         timeoutMs: opts.timeoutMs ?? this.timeoutMs,
         signal,
@@ -319,7 +317,7 @@ export class LibreOfficePool implements PdfConverter {
     this.dispatch();
     let result: JobResult | undefined;
     if (output)
-      result = await collectPdf(output, job.toCallersFile).catch((err) => {
+      result = await collectPdf(output, job).catch((err) => {
         failure = conversionFailure(err);
         return undefined;
       });
@@ -329,11 +327,11 @@ export class LibreOfficePool implements PdfConverter {
   }
 
   /** The job's input written under a fresh name (its PDF beside it, or in the caller's file); nothing is left behind when writing fails. */
-  private async writeJobFiles(input: Buffer, kind: ConvertibleKind, callersFile: string | null): Promise<JobFiles> {
+  private async writeJobFiles(input: Buffer, kind: ConvertibleKind): Promise<JobFiles> {
     const name = crypto.randomUUID();
     const write = async () => {
       const dir = await this.jobDirectory();
-      const files = { input: path.join(dir, `${name}.${kind}`), output: callersFile ?? path.join(dir, `${name}.pdf`) };
+      const files = { input: path.join(dir, `${name}.${kind}`), output: path.join(dir, `${name}.pdf`) };
       try {
         await fsp.writeFile(files.input, input, { flag: "wx" });
       } catch (err) {
@@ -403,7 +401,6 @@ export class LibreOfficePool implements PdfConverter {
   private settle(job: Job, err: unknown, result?: JobResult): void {
     if (job.done) return;
     job.done = true;
-    job.succeeded = !err;
     // A job a slot still holds is cleaned up by run() once soffice lets go of its files.
     if (!job.running) removeJobFiles(job);
     job.signal?.removeEventListener("abort", job.onAbort);
@@ -518,13 +515,39 @@ function crashAsReply(err: unknown): HelperReply {
 }
 
 /**
- * The PDF soffice wrote: read for convert(), left where it is for convertToFile(). The helper checked
- * its `%PDF-` header before answering ok (uno_convert.py), for both.
+ * The PDF soffice wrote in the job directory (the helper checked its `%PDF-` header): read for convert(),
+ * moved to the caller's file for convertToFile(). soffice syncs what it writes (fsync): on a disk that
+ * held the slot for the sync, so it writes in the job directory (memory, when it can) and the PDF is
+ * moved after, a rename or a copy. A job settled meanwhile (aborted) leaves nothing at the caller's path.
  */
-async function collectPdf(output: { file: string; size?: number }, inCallersFile: boolean): Promise<JobResult> {
-  if (inCallersFile) return { pdf: null, size: output.size ?? (await fsp.stat(output.file)).size };
-  const pdf = await fsp.readFile(output.file);
-  return { pdf, size: pdf.length };
+async function collectPdf(output: { file: string; size?: number }, job: Job): Promise<JobResult | undefined> {
+  if (job.callersFile === null) {
+    const pdf = await fsp.readFile(output.file);
+    return { pdf, size: pdf.length };
+  }
+  if (job.done) return undefined;
+  await moveFile(output.file, job.callersFile);
+  if (job.done) {
+    await fsp.rm(job.callersFile, { force: true });
+    return undefined;
+  }
+  return { pdf: null, size: output.size ?? (await fsp.stat(job.callersFile)).size };
+}
+
+/** A rename, or across file systems a copy; a copy that fails leaves nothing at `to`. */
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await fsp.rename(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+    try {
+      await fsp.copyFile(from, to);
+    } catch (copyErr) {
+      await fsp.rm(to, { force: true });
+      throw copyErr;
+    }
+    await fsp.unlink(from).catch(() => {});
+  }
 }
 
 /** Temp-file errors (ENOSPC, EACCES) are the server's problem, not the document's. */
@@ -534,11 +557,10 @@ function conversionFailure(err: unknown): QuireError {
     : new UnavailableError(`PDF conversion failed: ${err instanceof Error ? err.message : String(err)}`, "PdfConverterUnavailable");
 }
 
-/** The input, and the PDF unless it is the caller's and the job succeeded (a failed one leaves nothing at the caller's path). */
+/** The input and the PDF in the job directory (a PDF moved to the caller's file is no longer there). */
 function removeJobFiles(job: Job): void {
   if (job.filesRemoved) return;
   job.filesRemoved = true;
-  const keepOutput = job.toCallersFile && job.succeeded;
   const unlink = (file: string) => fsp.unlink(file).catch(() => {});
-  job.files.then((files) => Promise.all((keepOutput ? [files.input] : [files.input, files.output]).map(unlink))).catch(() => {});
+  job.files.then((files) => Promise.all([files.input, files.output].map(unlink))).catch(() => {});
 }

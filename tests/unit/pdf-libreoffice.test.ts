@@ -157,7 +157,9 @@ describe("LibreOfficePool (2 slots)", () => {
     }
   });
 
-  it("convertToFile: soffice writes the PDF at the caller's path, and the size it answers is that file's", { timeout: 30_000 }, async () => {
+  it("convertToFile: the PDF is moved to the caller's path (same file system: a rename), and the size it answers is that file's", {
+    timeout: 30_000,
+  }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-out-"));
     try {
       const file = path.join(dir, "contract.pdf");
@@ -464,6 +466,23 @@ describe("LibreOfficePool: what soffice runs with", () => {
       expect(maps[1]).not.toContain("jemalloc");
     } finally {
       await Promise.all(pools.map((p) => p.close()));
+    }
+  });
+
+  it("convertToFile from its job directory in memory to a file on disk: copied whole, nothing left behind in memory", { timeout: 60_000 }, async () => {
+    const pool = new LibreOfficePool({ size: 1, timeoutMs: 30_000 });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-out-"));
+    try {
+      expect(fs.statSync(dir).dev, "the caller's file is on another file system than /dev/shm").not.toBe(fs.statSync("/dev/shm").dev);
+      const file = path.join(dir, "contract.pdf");
+      const { size } = await pool.convertToFile(docx, "docx", file);
+      expect(fs.statSync(file).size).toBe(size);
+      expect(pdfText(fs.readFileSync(file))).toContain("Services Agreement");
+      const jobDirs = fs.readdirSync("/dev/shm").filter((name) => name.startsWith("quire-pdf-"));
+      for (const jobDir of jobDirs) expect(fs.readdirSync(path.join("/dev/shm", jobDir)).filter((name) => name.endsWith(".pdf"))).toEqual([]);
+    } finally {
+      await pool.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
