@@ -43,6 +43,8 @@ const DEFAULT_MAX_RESIDENT_BYTES = 512 * 1024 * 1024;
  * slow first conversion), which at JODConverter's 200 was ~5 ms on every document.
  */
 const DEFAULT_MAX_CONVERSIONS_PER_PROCESS = 1000;
+/** How often a slot's memory is read after its conversions (the first one included). */
+const MEMORY_CHECK_INTERVAL_MS = 1000;
 
 export interface LibreOfficePoolOptions {
   /** Number of soffice instances, i.e. conversions that run at the same time. */
@@ -388,6 +390,10 @@ export class LibreOfficePool implements PdfConverter {
   /** Why a slot's soffice should be replaced now, or null while it is fit. */
   private wornOut(proc: OfficeProcess): string | null {
     if (proc.conversions >= this.maxConversionsPerProcess) return `${proc.conversions} conversions`;
+    // Memory grows over many documents, not one: read (a dozen /proc files, on this thread) at most once a second.
+    const now = Date.now();
+    if (now - proc.memoryCheckedAt < MEMORY_CHECK_INTERVAL_MS) return null;
+    proc.memoryCheckedAt = now;
     const resident = proc.residentBytes() ?? 0;
     return resident > this.maxResidentBytes ? `${Math.round(resident / 2 ** 20)} MiB resident` : null;
   }

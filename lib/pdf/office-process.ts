@@ -62,6 +62,8 @@ export class OfficeProcess {
   readonly gone: Promise<void>;
   dead: Error | null = null;
   conversions = 0;
+  /** When the pool last read residentBytes() (0: never). */
+  memoryCheckedAt = 0;
   onDeath: (() => void) | null = null;
 
   private readonly soffice: ChildProcess;

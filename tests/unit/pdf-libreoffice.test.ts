@@ -13,6 +13,7 @@ import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { LibreOfficePool } from "@/lib/pdf/libreoffice";
 import { findMallocLibrary, findMemoryTempDir } from "@/lib/pdf/office-dependencies";
+import { OfficeProcess } from "@/lib/pdf/office-process";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
 import { buildDocx, withWordComment } from "../support/ooxml";
 
@@ -296,6 +297,22 @@ describe("LibreOfficePool recycling", () => {
       await until(() => pool.stats().running === 1 && pool.stats().sofficePids[0] !== first, 15_000);
       expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
       await until(() => !alive(first), 5_000);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("reads a slot's memory after its first conversion, then at most once a second", { timeout: 30_000 }, async () => {
+    const pool = new LibreOfficePool({ size: 1, timeoutMs: 30_000 });
+    const reads = vi.spyOn(OfficeProcess.prototype, "residentBytes");
+    onTestFinished(() => reads.mockRestore());
+    try {
+      await pool.convert(docx, "docx");
+      expect(reads).toHaveBeenCalledTimes(1);
+      const first = Date.now();
+      for (let i = 0; i < 5; i++) await pool.convert(docx, "docx");
+      // Five conversions take well under a second here: usually no read at all.
+      expect(reads.mock.calls.length - 1).toBeLessThanOrEqual(Math.floor((Date.now() - first) / 1000));
     } finally {
       await pool.close();
     }
