@@ -328,7 +328,7 @@ export class LibreOfficePool implements PdfConverter {
     if (job.done) removeJobFiles(job);
   }
 
-  /** The job's input written under a fresh name (its PDF beside it, or in the caller's file); nothing is left behind when writing fails. */
+  /** The job's input written under a fresh name, its PDF to come beside it; nothing is left behind when writing fails. */
   private async writeJobFiles(input: Buffer, kind: ConvertibleKind): Promise<JobFiles> {
     const name = crypto.randomUUID();
     const write = async () => {
@@ -386,7 +386,6 @@ export class LibreOfficePool implements PdfConverter {
     });
   }
 
-  /** Swaps in a fresh soffice; the old one shuts down cleanly in the background. */
   /** Why a slot's soffice should be replaced now, or null while it is fit. */
   private wornOut(proc: OfficeProcess): string | null {
     if (proc.conversions >= this.maxConversionsPerProcess) return `${proc.conversions} conversions`;
@@ -398,6 +397,7 @@ export class LibreOfficePool implements PdfConverter {
     return resident > this.maxResidentBytes ? `${Math.round(resident / 2 ** 20)} MiB resident` : null;
   }
 
+  /** Swaps in a fresh soffice; the old one shuts down cleanly in the background (`why` is logged). */
   private retire(slot: Slot, proc: OfficeProcess, why: string): void {
     if (slot.proc === proc) slot.proc = null;
     void proc.quit(QUIT_GRACE_MS, why);
