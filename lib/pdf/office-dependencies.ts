@@ -6,7 +6,7 @@ import path from "node:path";
 
 /**
  * jemalloc, where the system has it (Debian: libjemalloc2). soffice allocates and frees heavily while it
- * loads and exports a document: with jemalloc preloaded it used 12-14% less CPU per conversion and less
+ * loads and exports a document: with jemalloc preloaded it used 10-14% less CPU per conversion and less
  * memory than with glibc's malloc (tcmalloc 10%, mimalloc 7%; LibreOffice 7.4, 2026-11-27).
  */
 export function findMallocLibrary(): string | null {
