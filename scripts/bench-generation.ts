@@ -21,6 +21,14 @@ const CLIENTS = [1, 2, 4, 8];
 const ROUNDS = 5;
 /** Documents each contestant makes at each client count in a round. */
 const DOCS_PER_ROUND = 24;
+/**
+ * Documents each contestant makes, 8 at a time, before anything is measured. A server runs for days, so
+ * the figures are its steady state: V8 compiles Quire's code over its first ~1,000 documents (~480
+ * functions, each hot after a few hundred requests), and that compiling cost ~7 ms of CPU per document
+ * on its own threads after 40 documents, ~4 ms after 600 (2026-11-28, `--trace-opt`, per-thread /proc
+ * ticks). Carbone and the floors get the same warm-up.
+ */
+const STEADY_STATE_DOCS = 600;
 const SECTION = "generation";
 
 /** One contestant: a floor, the peer or Quire on one database. */
@@ -64,19 +72,24 @@ async function sequential(c: Contestant, count: number): Promise<void> {
   }
 }
 
-/** DOCS_PER_ROUND documents from `clients` callers in a loop, added to the contestant's tally at that count. */
-async function burst(c: Contestant, clients: number): Promise<void> {
+/** `count` calls from `clients` callers in a loop. */
+async function inParallel(once: () => Promise<unknown>, count: number, clients: number): Promise<void> {
   let next = 0;
-  const cpuBefore = c.cpuMs();
-  const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (next < DOCS_PER_ROUND) {
+      while (next < count) {
         next++;
-        await c.once();
+        await once();
       }
     }),
   );
+}
+
+/** DOCS_PER_ROUND documents from `clients` callers in a loop, added to the contestant's tally at that count. */
+async function burst(c: Contestant, clients: number): Promise<void> {
+  const cpuBefore = c.cpuMs();
+  const started = performance.now();
+  await inParallel(c.once, DOCS_PER_ROUND, clients);
   const ms = performance.now() - started;
   const tally = c.tallies.get(clients) ?? { docs: 0, ms: 0, cpuMs: 0, rates: [] };
   tally.docs += DOCS_PER_ROUND;
@@ -239,7 +252,11 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
       contestant(`Quire create with PDF over HTTP (POST /v1/deliverable), ${q.db}`, q.createOne, () => treeCpuMs(q.running.pid()), CLIENTS),
     );
     const all = [...fills, rawConvert, peer, ...quireContestants];
-    for (const c of all) await warmUp(c.once, warmupSeconds);
+    for (const c of all) {
+      process.stderr.write(`  generation: warming up ${c.label}\r`);
+      await warmUp(c.once, warmupSeconds);
+      await inParallel(c.once, STEADY_STATE_DOCS, 8);
+    }
     await inRounds(all, ROUNDS, perRound);
 
     const [rawFill, quireFill] = fills.map(timing);
