@@ -17,6 +17,16 @@ COPY . .
 # NEXT_OUTPUT=standalone makes next.config.ts emit .next/standalone (server.js plus traced node_modules).
 RUN NEXT_OUTPUT=standalone npm run build
 
+# Quire's dladdr cache for soffice (native/dladdr-cache.c; copied always, preloaded only when LibreOffice is there).
+FROM node:${NODE_VERSION}-bookworm-slim AS native
+WORKDIR /app
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/*
+COPY native ./native
+COPY scripts/build-native.mjs ./scripts/build-native.mjs
+RUN node scripts/build-native.mjs && test -f build/native/libquire-dladdr-cache.so
+
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ARG WITH_LIBREOFFICE=false
 # DejaVu fonts stamp non-Latin names into signed PDFs; LibreOffice (optional) converts DOCX/PPTX locally.
@@ -47,6 +57,7 @@ COPY --from=build --chown=quire:quire /app/public ./public
 # Read at run time from the working directory: migrations applied on start, the UNO helper.
 COPY --from=build --chown=quire:quire /app/prisma/migrations ./prisma/migrations
 COPY --from=build --chown=quire:quire /app/lib/pdf/uno_convert.py ./lib/pdf/uno_convert.py
+COPY --from=native --chown=quire:quire /app/build/native ./build/native
 USER quire
 EXPOSE 3000
 VOLUME ["/app/data"]

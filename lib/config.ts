@@ -76,6 +76,13 @@ const envSchema = z.object({
     .refine((v) => !v || v === "system" || (path.isAbsolute(v) && fs.existsSync(v)), {
       message: 'must be "system" or the absolute path of an existing malloc library (such as /usr/lib/x86_64-linux-gnu/libjemalloc.so.2)',
     }),
+  /** "off": soffice without Quire's dladdr cache; a path: that build of it; unset: the one `npm run build` made, if any. */
+  LIBREOFFICE_DLADDR_CACHE: z
+    .string()
+    .optional()
+    .refine((v) => !v || v === "off" || (path.isAbsolute(v) && fs.existsSync(v)), {
+      message: 'must be "off" or the absolute path of an existing library (such as build/native/libquire-dladdr-cache.so, made by npm run build)',
+    }),
   PYTHON_UNO_PATH: z.string().min(1).default("/usr/bin/python3"),
   QUIRE_RATE_LIMIT_DISABLED: booleanFromEnv,
   AI_BASE_URL: z.url().optional(),
@@ -146,6 +153,8 @@ export interface QuireConfig {
     maxResidentBytes?: number;
     /** Undefined: the pool's default (jemalloc when installed); null: the C library's. */
     mallocLibrary?: string | null;
+    /** Undefined: the pool's default (the built dladdr cache, if any); null: none. */
+    dladdrCache?: string | null;
     /** Undefined: the pool's default (/dev/shm when it is memory with room, else the system's temp directory). */
     tmpDir?: string;
   };
@@ -237,6 +246,7 @@ export function parseConfig(env: Env): QuireConfig {
       maxConversionsPerProcess: e.LIBREOFFICE_MAX_CONVERSIONS,
       maxResidentBytes: e.LIBREOFFICE_MAX_MEMORY_MB === undefined ? undefined : e.LIBREOFFICE_MAX_MEMORY_MB * 1024 * 1024,
       mallocLibrary: e.LIBREOFFICE_MALLOC === "system" ? null : e.LIBREOFFICE_MALLOC || undefined,
+      dladdrCache: e.LIBREOFFICE_DLADDR_CACHE === "off" ? null : e.LIBREOFFICE_DLADDR_CACHE || undefined,
       tmpDir: e.LIBREOFFICE_TMPDIR || undefined,
     },
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,

@@ -29,6 +29,7 @@ export function pdfConverter(): PdfConverter {
             maxConversionsPerProcess: config.libreoffice.maxConversionsPerProcess,
             maxResidentBytes: config.libreoffice.maxResidentBytes,
             mallocLibrary: config.libreoffice.mallocLibrary,
+            dladdrCache: config.libreoffice.dladdrCache,
             tmpDir: config.libreoffice.tmpDir,
           });
   }

@@ -18,7 +18,7 @@ import path from "node:path";
 import { QuireError, UnavailableError, UnprocessableError } from "@/lib/errors";
 import { withoutComments } from "@/lib/pdf/docx-comments";
 import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
-import { findMallocLibrary, findMemoryTempDir, findMissingDependency } from "@/lib/pdf/office-dependencies";
+import { findDladdrCache, findMallocLibrary, findMemoryTempDir, findMissingDependency } from "@/lib/pdf/office-dependencies";
 import { closedError, type HelperReply, type HelperRequest, INSTALL_HINT, OfficeCrashed, OfficeProcess } from "@/lib/pdf/office-process";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
 
@@ -72,6 +72,8 @@ export interface LibreOfficePoolOptions {
   prepareDocx?: (docx: Buffer) => Buffer;
   /** A malloc library soffice runs with (LD_PRELOAD). Default: jemalloc when installed (findMallocLibrary); null: the C library's. */
   mallocLibrary?: string | null;
+  /** Quire's dladdr cache, preloaded into soffice. Default: the one `npm run build` made (findDladdrCache); null: none. */
+  dladdrCache?: string | null;
 }
 
 export interface LibreOfficeConvertOptions extends ConvertOptions {
@@ -139,6 +141,7 @@ export class LibreOfficePool implements PdfConverter {
   private readonly tmpDir: string;
   private readonly prepareDocx: (docx: Buffer) => Buffer;
   private readonly mallocLibrary: string | null;
+  private readonly dladdrCache: string | null;
   private readonly maxConversionsPerProcess: number;
   private readonly maxResidentBytes: number;
   private readonly slots: Slot[];
@@ -162,6 +165,7 @@ export class LibreOfficePool implements PdfConverter {
     this.helperScript = options.helperScript ?? path.join(process.cwd(), "lib", "pdf", "uno_convert.py");
     this.tmpDir = options.tmpDir ?? findMemoryTempDir() ?? os.tmpdir();
     this.mallocLibrary = options.mallocLibrary === undefined ? findMallocLibrary() : options.mallocLibrary;
+    this.dladdrCache = options.dladdrCache === undefined ? findDladdrCache() : options.dladdrCache;
     this.prepareDocx = options.prepareDocx ?? withoutComments;
     this.maxConversionsPerProcess = options.maxConversionsPerProcess ?? DEFAULT_MAX_CONVERSIONS_PER_PROCESS;
     this.maxResidentBytes = options.maxResidentBytes ?? DEFAULT_MAX_RESIDENT_BYTES;
@@ -436,6 +440,7 @@ export class LibreOfficePool implements PdfConverter {
       pipeName: `quire-${process.pid}-${slot.index}-${crypto.randomBytes(6).toString("hex")}`,
       connectTimeoutMs: this.startTimeoutMs,
       mallocLibrary: this.mallocLibrary,
+      dladdrCache: this.dladdrCache,
     });
     this.live.add(proc);
     void proc.gone.then(() => this.live.delete(proc));

@@ -15,6 +15,18 @@ export function findMallocLibrary(): string | null {
   return dirs.map((dir) => path.join(dir, "libjemalloc.so.2")).find((file) => fs.existsSync(file)) ?? null;
 }
 
+/**
+ * Quire's dladdr cache (native/dladdr-cache.c), built by `npm run build` (scripts/build-native.mjs) when
+ * the machine has a C compiler: soffice asks dladdr() where its own code is ~45 times per document and
+ * glibc scans a huge symbol table each time; with the answers kept, a conversion took 14-17% less CPU
+ * (LibreOffice 7.4, 2026-11-28). Looked for under the working directory, where `next start`, the
+ * standalone server and the tests run.
+ */
+export function findDladdrCache(): string | null {
+  const file = path.join(process.cwd(), "build", "native", "libquire-dladdr-cache.so");
+  return process.platform === "linux" && fs.existsSync(file) ? file : null;
+}
+
 /** statfs's f_type for tmpfs (linux/magic.h). */
 const TMPFS_MAGIC = 0x01021994;
 /** Room a memory file system needs to hold the pool's work: profiles, documents and soffice's temporary copies. */

@@ -50,6 +50,8 @@ interface OfficeProcessOptions {
   connectTimeoutMs: number;
   /** A malloc library soffice runs with (LD_PRELOAD), or null for the C library's. */
   mallocLibrary: string | null;
+  /** Quire's dladdr cache (LD_PRELOAD, after the malloc library), or null. */
+  dladdrCache: string | null;
 }
 
 /** One soffice and the helper that drives it. Never reused once dead: the slot starts a new one. */
@@ -300,11 +302,11 @@ export class OfficeProcess {
 /**
  * What soffice runs with (the launcher passes it on to soffice.bin): its temporary files in its profile,
  * so they go where the pool works (memory, when it can) and are removed with the profile, even after a
- * SIGKILL (in /tmp they were left behind); the malloc library first in LD_PRELOAD.
+ * SIGKILL (in /tmp they were left behind); the malloc library first in LD_PRELOAD, then the dladdr cache.
  */
 function sofficeEnvironment(env: NodeJS.ProcessEnv, opts: OfficeProcessOptions): NodeJS.ProcessEnv {
-  const preload = opts.mallocLibrary ? { LD_PRELOAD: [opts.mallocLibrary, env.LD_PRELOAD].filter(Boolean).join(":") } : {};
-  return { ...env, TMPDIR: opts.profileDir, ...preload };
+  const preload = [opts.mallocLibrary, opts.dladdrCache, env.LD_PRELOAD].filter(Boolean).join(":");
+  return { ...env, TMPDIR: opts.profileDir, ...(preload ? { LD_PRELOAD: preload } : {}) };
 }
 
 /**

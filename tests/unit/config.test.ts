@@ -66,6 +66,17 @@ describe("parseConfig", () => {
       expect(() => parseConfig({ DATA_DIR: dir, LIBREOFFICE_MALLOC: bad })).toThrow(/LIBREOFFICE_MALLOC.*"system" or the absolute path/);
   });
 
+  it("LIBREOFFICE_DLADDR_CACHE: unset leaves the pool's default, off means none, else an existing library's path", () => {
+    const dir = tmpDir();
+    expect(parseConfig({ DATA_DIR: dir }).libreoffice.dladdrCache).toBeUndefined();
+    expect(parseConfig({ DATA_DIR: dir, LIBREOFFICE_DLADDR_CACHE: "off" }).libreoffice.dladdrCache).toBeNull();
+    const library = path.join(dir, "libquire-dladdr-cache.so");
+    fs.writeFileSync(library, "");
+    expect(parseConfig({ DATA_DIR: dir, LIBREOFFICE_DLADDR_CACHE: library }).libreoffice.dladdrCache).toBe(library);
+    for (const bad of [path.join(dir, "missing.so"), "build/native/libquire-dladdr-cache.so", "on"])
+      expect(() => parseConfig({ DATA_DIR: dir, LIBREOFFICE_DLADDR_CACHE: bad })).toThrow(/LIBREOFFICE_DLADDR_CACHE.*"off" or the absolute path/);
+  });
+
   it("LIBREOFFICE_TMPDIR: an existing directory's absolute path, else unset (the pool's choice)", () => {
     const dir = tmpDir();
     expect(parseConfig({ DATA_DIR: dir }).libreoffice.tmpDir).toBeUndefined();

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "v
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { LibreOfficePool } from "@/lib/pdf/libreoffice";
-import { findMallocLibrary, findMemoryTempDir } from "@/lib/pdf/office-dependencies";
+import { findDladdrCache, findMallocLibrary, findMemoryTempDir } from "@/lib/pdf/office-dependencies";
 import { OfficeProcess } from "@/lib/pdf/office-process";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
 import { buildDocx, withWordComment } from "../support/ooxml";
@@ -481,6 +481,26 @@ describe("LibreOfficePool: what soffice runs with", () => {
       const maps = pools.map((pool) => fs.readFileSync(`/proc/${sofficeBin(pool)}/maps`, "utf8"));
       expect(maps[0]).toContain(fs.realpathSync(jemalloc!));
       expect(maps[1]).not.toContain("jemalloc");
+    } finally {
+      await Promise.all(pools.map((p) => p.close()));
+    }
+  });
+
+  it("Quire's dladdr cache by default (npm run build makes it), none when asked: the same PDF either way", { timeout: 60_000 }, async () => {
+    execFileSync(process.execPath, [path.join(process.cwd(), "scripts", "build-native.mjs")]);
+    const cache = findDladdrCache();
+    expect(cache, "built under build/native by scripts/build-native.mjs").toMatch(/libquire-dladdr-cache\.so$/);
+    const pools = [new LibreOfficePool({ size: 1, timeoutMs: 30_000 }), new LibreOfficePool({ size: 1, timeoutMs: 30_000, dladdrCache: null })];
+    try {
+      // Twice each: the second conversion is the one the cache answers most of.
+      const texts = [];
+      for (const pool of pools) for (let i = 0; i < 2; i++) texts.push(pdfText(await pool.convert(docx, "docx")));
+      expect(texts[0]).toContain("Services Agreement");
+      expect(new Set(texts).size).toBe(1);
+      const [withCache, without] = pools.map((pool) => sofficeBin(pool));
+      expect(fs.readFileSync(`/proc/${withCache}/maps`, "utf8")).toContain(cache!);
+      expect(environment(withCache).get("LD_PRELOAD")).toBe([findMallocLibrary(), cache].join(":"));
+      expect(fs.readFileSync(`/proc/${without}/maps`, "utf8")).not.toContain("dladdr-cache");
     } finally {
       await Promise.all(pools.map((p) => p.close()));
     }
