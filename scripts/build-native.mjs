@@ -1,7 +1,8 @@
 // Builds Quire's one native library, native/dladdr-cache.c, into build/native/ (part of `npm run build`).
 // LibreOffice's pool preloads it into soffice when it is there (lib/pdf/office-dependencies.ts); without a
-// C compiler, or off Linux, nothing is built and soffice runs without it, a little slower: a note, not a
-// failure. Rebuilt only when the source is newer than the library.
+// C compiler, off Linux, or if the compiler refuses the file, nothing is built and soffice runs without
+// it, a little slower: a note, not a failure that would stop `npm start` (the tests do fail without it).
+// Rebuilt only when the source is newer than the library.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -27,16 +28,15 @@ function build() {
   fs.mkdirSync(path.dirname(DLADDR_CACHE_LIBRARY), { recursive: true });
   // Written beside, then renamed: a soffice starting meanwhile never preloads a half-written library.
   const partial = `${DLADDR_CACHE_LIBRARY}.${process.pid}.tmp`;
-  const args = ["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-o", partial, source, "-ldl", "-lpthread"];
+  const args = ["-O2", "-Wall", "-Wextra", "-shared", "-fPIC", "-o", partial, source, "-ldl", "-lpthread"];
   const result = spawnSync(cc, args, { encoding: "utf8" });
+  if (result.stderr) process.stderr.write(result.stderr);
   if (result.status !== 0) {
     fs.rmSync(partial, { force: true });
-    throw new Error(`${cc} ${args.join(" ")} failed:\n${result.stderr}`);
+    return `not built (${cc} ${args.join(" ")} failed, above); soffice runs without the dladdr cache`;
   }
   fs.renameSync(partial, DLADDR_CACHE_LIBRARY);
   return `built ${path.relative(root, DLADDR_CACHE_LIBRARY)}`;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  console.log(`native: ${build()}`);
-}
+console.log(`native: ${build()}`);

@@ -22,7 +22,7 @@ else
 fi
 
 step "3/5 Build"
-if [ ! -f .next/BUILD_ID ] || [ -n "$(find app lib components prisma public instrumentation.ts next.config.ts package-lock.json -newer .next/BUILD_ID -not -path 'lib/generated/*' -print -quit 2>/dev/null)" ]; then
+if [ ! -f .next/BUILD_ID ] || [ -n "$(find app lib components native prisma public instrumentation.ts next.config.ts package-lock.json -newer .next/BUILD_ID -not -path 'lib/generated/*' -print -quit 2>/dev/null)" ]; then
   npm run build
 else
   echo "up to date"
