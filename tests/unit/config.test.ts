@@ -55,26 +55,19 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ DATA_DIR: tmpDir(), DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
   });
 
-  it("LIBREOFFICE_MALLOC: unset leaves the pool's default, system means the C library's, else an existing library's path", () => {
+  // Libraries preloaded into soffice: unset leaves the pool's default, one word turns it off, else an existing library's absolute path.
+  it.each([
+    { variable: "LIBREOFFICE_MALLOC", field: "mallocLibrary", off: "system", bad: ["libjemalloc.so.2", "jemalloc"] },
+    { variable: "LIBREOFFICE_DLADDR_CACHE", field: "dladdrCache", off: "off", bad: ["build/native/libquire-dladdr-cache.so", "on"] },
+  ] as const)("$variable: unset, $off, or an existing library's absolute path", ({ variable, field, off, bad }) => {
     const dir = tmpDir();
-    expect(parseConfig({ DATA_DIR: dir }).libreoffice.mallocLibrary).toBeUndefined();
-    expect(parseConfig({ DATA_DIR: dir, LIBREOFFICE_MALLOC: "system" }).libreoffice.mallocLibrary).toBeNull();
+    expect(parseConfig({ DATA_DIR: dir }).libreoffice[field]).toBeUndefined();
+    expect(parseConfig({ DATA_DIR: dir, [variable]: off }).libreoffice[field]).toBeNull();
     const library = path.join(dir, "libfake.so");
     fs.writeFileSync(library, "");
-    expect(parseConfig({ DATA_DIR: dir, LIBREOFFICE_MALLOC: library }).libreoffice.mallocLibrary).toBe(library);
-    for (const bad of [path.join(dir, "missing.so"), "libjemalloc.so.2", "jemalloc"])
-      expect(() => parseConfig({ DATA_DIR: dir, LIBREOFFICE_MALLOC: bad })).toThrow(/LIBREOFFICE_MALLOC.*"system" or the absolute path/);
-  });
-
-  it("LIBREOFFICE_DLADDR_CACHE: unset leaves the pool's default, off means none, else an existing library's path", () => {
-    const dir = tmpDir();
-    expect(parseConfig({ DATA_DIR: dir }).libreoffice.dladdrCache).toBeUndefined();
-    expect(parseConfig({ DATA_DIR: dir, LIBREOFFICE_DLADDR_CACHE: "off" }).libreoffice.dladdrCache).toBeNull();
-    const library = path.join(dir, "libquire-dladdr-cache.so");
-    fs.writeFileSync(library, "");
-    expect(parseConfig({ DATA_DIR: dir, LIBREOFFICE_DLADDR_CACHE: library }).libreoffice.dladdrCache).toBe(library);
-    for (const bad of [path.join(dir, "missing.so"), "build/native/libquire-dladdr-cache.so", "on"])
-      expect(() => parseConfig({ DATA_DIR: dir, LIBREOFFICE_DLADDR_CACHE: bad })).toThrow(/LIBREOFFICE_DLADDR_CACHE.*"off" or the absolute path/);
+    expect(parseConfig({ DATA_DIR: dir, [variable]: library }).libreoffice[field]).toBe(library);
+    for (const value of [path.join(dir, "missing.so"), ...bad])
+      expect(() => parseConfig({ DATA_DIR: dir, [variable]: value })).toThrow(new RegExp(`${variable}.*"${off}" or the absolute path`));
   });
 
   it("LIBREOFFICE_TMPDIR: an existing directory's absolute path, else unset (the pool's choice)", () => {
