@@ -14,7 +14,9 @@
  * in an answer belong to the loaded object, which is still loaded while the answer is served.
  *
  * Answers that glibc did not find (0) are not kept. The lock is held only to copy an entry, never while
- * calling into glibc, and is made anew in a child after fork().
+ * calling into glibc, and only ever tried: a call that finds it taken (another thread, or a signal handler
+ * interrupting this one) asks glibc directly, so the cache can slow nothing down or deadlock. It is made
+ * anew in a child after fork().
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -93,24 +95,24 @@ int dladdr(const void *addr, Dl_info *info) {
   unsigned long long subs = objects_unloaded();
   unsigned first = slot_of(addr);
   int hit = 0;
-  pthread_mutex_lock(&lock);
-  if (subs != cached_subs) {
-    memset(cache, 0, sizeof cache);
-    cached_subs = subs;
-  } else if (addr) {
-    int slot = find(addr, first);
-    if (slot >= 0) {
-      *info = cache[slot].info;
-      hit = 1;
-      hits++;
+  if (pthread_mutex_trylock(&lock) == 0) {
+    if (subs != cached_subs) {
+      memset(cache, 0, sizeof cache);
+      cached_subs = subs;
+    } else if (addr) {
+      int slot = find(addr, first);
+      if (slot >= 0) {
+        *info = cache[slot].info;
+        hit = 1;
+        hits++;
+      }
     }
+    pthread_mutex_unlock(&lock);
   }
-  pthread_mutex_unlock(&lock);
   if (hit) return 1;
 
   int found = real_dladdr(addr, info);
-  if (found && addr && subs != ~0ULL) {
-    pthread_mutex_lock(&lock);
+  if (found && addr && subs != ~0ULL && pthread_mutex_trylock(&lock) == 0) {
     if (subs == cached_subs && find(addr, first) < 0) {
       unsigned slot = free_slot(first);
       cache[slot].addr = addr;
