@@ -18,7 +18,7 @@ done
 # Metric-compatible twins of Arial/Times/Courier (Liberation), Calibri (Carlito) and Cambria (Caladea):
 # documents made in Word keep their line and page breaks when LibreOffice converts them. jemalloc: soffice
 # runs with it (LIBREOFFICE_MALLOC), 10-14% less CPU per conversion. gcc: npm run build compiles Quire's
-# dladdr cache for soffice (native/dladdr-cache.c, LIBREOFFICE_DLADDR_CACHE), 14-17% less CPU per conversion.
+# dladdr cache for soffice (native/dladdr-cache.c, LIBREOFFICE_DLADDR_CACHE), 14-23% less CPU per conversion.
 packages=(libreoffice-writer-nogui libreoffice-impress-nogui python3-uno libjemalloc2 gcc libc6-dev fonts-dejavu-core fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea)
 if [ "$want_test" = 1 ]; then
   # poppler-utils and qpdf read Quire's PDFs back independently (pdftotext -bbox, pdfsig, qpdf --check).
