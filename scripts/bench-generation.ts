@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import PizZip from "pizzip";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../tests/support/quire-server";
-import { CONTRACT_VARIABLES, httpRequest, printTable, recordFigure, type Timing, timingOf, treeCpuMs, warmUp } from "./bench-shared";
+import { CONTRACT_VARIABLES, httpRequest, inParallel, printTable, recordFigure, type Timing, timingOf, treeCpuMs, warmUp } from "./bench-shared";
 
 /** Quire's default pool size (lib/config.ts): one warm soffice per core. Every floor and peer gets as many. */
 const POOL = Math.max(1, os.availableParallelism());
@@ -70,19 +70,6 @@ async function sequential(c: Contestant, count: number): Promise<void> {
     await c.once();
     c.latencies.push(performance.now() - started);
   }
-}
-
-/** `count` calls from `clients` callers in a loop. */
-async function inParallel(once: () => Promise<unknown>, count: number, clients: number): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (next < count) {
-        next++;
-        await once();
-      }
-    }),
-  );
 }
 
 /** DOCS_PER_ROUND documents from `clients` callers in a loop, added to the contestant's tally at that count. */

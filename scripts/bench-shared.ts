@@ -313,6 +313,19 @@ export function timingOf(label: string, samples: number[]): Timing {
  * each code path on its first requests, and its JIT keeps optimizing for a while after (a create's
  * Node.js CPU fell from 16.8 to 12.4 ms per document over its first 2,000 documents, 2026-11-27).
  */
+/** `count` calls from `clients` callers, each taking the next call as soon as its last one is done. */
+export async function inParallel(once: () => Promise<unknown>, count: number, clients: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < count) {
+        next++;
+        await once();
+      }
+    }),
+  );
+}
+
 export async function warmUp(fn: () => Promise<unknown>, seconds: number): Promise<void> {
   const until = performance.now() + seconds * 1000;
   for (let i = 0; i < 10 || performance.now() < until; i++) await fn();

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestDatabase } from "../tests/support/quire-server";
 import { startQuireServer } from "../tests/support/quire-server";
-import { childrenCpuMs, createBenchWebhook, postgresReachable, recordFigure } from "./bench-shared";
+import { childrenCpuMs, createBenchWebhook, inParallel, postgresReachable, recordFigure } from "./bench-shared";
 
 const URLS = 10;
 const DB_LABEL: Record<TestDatabase, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
@@ -120,21 +120,19 @@ async function benchFanOut(requests: number, kind: TestDatabase) {
 
     // Test Webhook over HTTP: each call creates and sends one delivery per URL before it answers.
     const calls = 40;
-    let next = 0;
     const started = performance.now();
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < calls) {
-          next++;
-          const res = await fetch(`${server.baseUrl}/api/webhooks/signature/test`, {
-            method: "POST",
-            headers: { ...headers, "content-type": "application/json" },
-            body: "{}",
-          });
-          if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-          await res.arrayBuffer();
-        }
-      }),
+    await inParallel(
+      async () => {
+        const res = await fetch(`${server.baseUrl}/api/webhooks/signature/test`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: "{}",
+        });
+        if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      },
+      calls,
+      8,
     );
     const seconds = (performance.now() - started) / 1000;
     console.log(
