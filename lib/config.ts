@@ -22,6 +22,20 @@ const booleanFromEnv = flagFromEnv(false);
 export const CRASH_POINTS = ["before-signature-commit", "after-signature-commit", "during-seal", "after-seal", "bulk-row-sent"] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
+/**
+ * A library preloaded into soffice: unset (undefined) leaves the pool's default, the word `off` means
+ * none (null), anything else must be an existing library's absolute path.
+ */
+function preloadedLibrary(off: string, what: string) {
+  return z
+    .string()
+    .optional()
+    .refine((v) => !v || v === off || (path.isAbsolute(v) && fs.existsSync(v)), {
+      message: `must be "${off}" or the absolute path of an existing ${what}`,
+    })
+    .transform((v) => (v === off ? null : v || undefined));
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -70,19 +84,9 @@ const envSchema = z.object({
       message: "must be the absolute path of an existing directory",
     }),
   /** "system": the C library's malloc; a path: that library, preloaded; unset: jemalloc when installed. */
-  LIBREOFFICE_MALLOC: z
-    .string()
-    .optional()
-    .refine((v) => !v || v === "system" || (path.isAbsolute(v) && fs.existsSync(v)), {
-      message: 'must be "system" or the absolute path of an existing malloc library (such as /usr/lib/x86_64-linux-gnu/libjemalloc.so.2)',
-    }),
+  LIBREOFFICE_MALLOC: preloadedLibrary("system", "malloc library (such as /usr/lib/x86_64-linux-gnu/libjemalloc.so.2)"),
   /** "off": soffice without Quire's dladdr cache; a path: that build of it; unset: the one `npm run build` made, if any. */
-  LIBREOFFICE_DLADDR_CACHE: z
-    .string()
-    .optional()
-    .refine((v) => !v || v === "off" || (path.isAbsolute(v) && fs.existsSync(v)), {
-      message: 'must be "off" or the absolute path of an existing library (such as build/native/libquire-dladdr-cache.so, made by npm run build)',
-    }),
+  LIBREOFFICE_DLADDR_CACHE: preloadedLibrary("off", "library (such as build/native/libquire-dladdr-cache.so, made by npm run build)"),
   PYTHON_UNO_PATH: z.string().min(1).default("/usr/bin/python3"),
   QUIRE_RATE_LIMIT_DISABLED: booleanFromEnv,
   AI_BASE_URL: z.url().optional(),
@@ -245,8 +249,8 @@ export function parseConfig(env: Env): QuireConfig {
       // Unset: the pool's own defaults (lib/pdf/libreoffice.ts).
       maxConversionsPerProcess: e.LIBREOFFICE_MAX_CONVERSIONS,
       maxResidentBytes: e.LIBREOFFICE_MAX_MEMORY_MB === undefined ? undefined : e.LIBREOFFICE_MAX_MEMORY_MB * 1024 * 1024,
-      mallocLibrary: e.LIBREOFFICE_MALLOC === "system" ? null : e.LIBREOFFICE_MALLOC || undefined,
-      dladdrCache: e.LIBREOFFICE_DLADDR_CACHE === "off" ? null : e.LIBREOFFICE_DLADDR_CACHE || undefined,
+      mallocLibrary: e.LIBREOFFICE_MALLOC,
+      dladdrCache: e.LIBREOFFICE_DLADDR_CACHE,
       tmpDir: e.LIBREOFFICE_TMPDIR || undefined,
     },
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
