@@ -1,6 +1,11 @@
 // Admits one API request for a key already identified: in one statement, the key must still be unrevoked
 // (a revocation on any instance is seen by the next request everywhere), its organization's plan is read
 // fresh, and the per-key fixed-window count, kept in the database so every instance shares it, goes up.
+// That count commits without waiting for its WAL to reach the disk (synchronous_commit off for this
+// statement's own transaction only): every request of a key updates the same row, so with a synchronous
+// commit each one waited, row held, for its flush, and the key's requests queued behind each other's
+// flushes. Seen by every instance at once all the same; a crash of PostgreSQL itself may forget the last
+// fraction of a second of counts, which only lets a few more requests through (ADR 0004, addendum).
 import type { Plan } from "@/lib/auth/roles";
 import type { SqlRunner } from "@/lib/db/driver";
 import { RateLimitedError, UnauthenticatedError } from "@/lib/errors";
@@ -25,13 +30,16 @@ const ADMIT = `
     WHERE k.id = $1::uuid AND k."revokedAt" IS NULL
   ), counted AS (
     INSERT INTO rate_limit_window ("keyId", "windowStart", "count")
-    SELECT id, $2::timestamptz, 1 FROM k WHERE $3::boolean
+    SELECT id, $2::timestamptz, 1 FROM k WHERE $3::boolean AND set_config('synchronous_commit', 'off', true) IS NOT NULL
     ON CONFLICT ("keyId", "windowStart") DO UPDATE SET "count" = rate_limit_window."count" + 1
     RETURNING "count"
   )
   SELECT k.*, (SELECT "count" FROM counted) AS "count" FROM k`;
 
-/** The key's plan, once the request is admitted; UnauthenticatedError for a revoked or deleted key. */
+/**
+ * The key's plan, once the request is admitted; UnauthenticatedError for a revoked or deleted key. Run
+ * it on its own, never inside a transaction that writes anything else: that would commit asynchronously too.
+ */
 export async function admitKey(sql: SqlRunner, keyId: string, options: { rateLimited: boolean; now?: number }): Promise<Plan> {
   const now = options.now ?? Date.now();
   const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);

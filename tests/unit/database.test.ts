@@ -88,4 +88,25 @@ describe("admitKey", () => {
     await expect(admitKey(runner, key.id, { rateLimited: false, now })).rejects.toBeInstanceOf(UnauthenticatedError);
     await expect(admitKey(runner, key.id, { rateLimited: true, now: now + 120_000 })).rejects.toBeInstanceOf(UnauthenticatedError);
   });
+
+  it("commits its count without waiting for the disk, for its own transaction only", async () => {
+    const runner = sqlRunner({ kind: "pglite", pglite });
+    const org = await prisma.organization.create({ data: { name: "Async", slug: `async-${Date.now()}` } });
+    const user = await prisma.user.create({ data: { email: `async-${Date.now()}@x.test`, name: "A", passwordHash: "x" } });
+    const key = await prisma.apiKey.create({ data: { orgId: org.id, userId: user.id, name: "k", role: "viewer", prefix: `qa_${Date.now()}`, hash: "h" } });
+    const setting = async (on: { query: typeof runner.query }) =>
+      (await on.query<{ synchronous_commit: string }>("SHOW synchronous_commit"))[0].synchronous_commit;
+    // Alone, the statement is its own transaction; wrapped in one here so the setting can be read before it ends.
+    const during = await runner.transaction(async (tx) => {
+      await admitKey(tx, key.id, { rateLimited: true });
+      return setting(tx);
+    });
+    expect(during).toBe("off");
+    // Gone with the transaction: the connection's next writes commit as they always do.
+    expect(await setting(runner)).toBe("on");
+    await admitKey(runner, key.id, { rateLimited: true });
+    expect(await setting(runner)).toBe("on");
+    // Without the limiter nothing is written, and nothing is changed.
+    expect(await runner.transaction(async (tx) => (await admitKey(tx, key.id, { rateLimited: false }), setting(tx)))).toBe("on");
+  });
 });
