@@ -63,11 +63,16 @@ describe("applyMigrations", () => {
 });
 
 describe("admitKey", () => {
+  /** An organization of its own (with `plan` settings), a user in it and a viewer key of theirs. */
+  const newKey = async (name: string, plan: { rateLimitPerMinute?: number } = {}) => {
+    const org = await prisma.organization.create({ data: { name, slug: `${name}-${Date.now()}`, ...plan } });
+    const user = await prisma.user.create({ data: { email: `${name}-${Date.now()}@x.test`, name, passwordHash: "x" } });
+    return prisma.apiKey.create({ data: { orgId: org.id, userId: user.id, name: "k", role: "viewer", prefix: `q${name}_${Date.now()}`, hash: "h" } });
+  };
+
   it("counts per key per minute window and reports seconds to the next window", async () => {
     const runner = sqlRunner({ kind: "pglite", pglite });
-    const org = await prisma.organization.create({ data: { name: "Rate", slug: `rate-${Date.now()}`, rateLimitPerMinute: 3 } });
-    const user = await prisma.user.create({ data: { email: `rate-${Date.now()}@x.test`, name: "R", passwordHash: "x" } });
-    const key = await prisma.apiKey.create({ data: { orgId: org.id, userId: user.id, name: "k", role: "viewer", prefix: `qk_${Date.now()}`, hash: "h" } });
+    const key = await newKey("rate", { rateLimitPerMinute: 3 });
     const now = Date.UTC(2026, 0, 1, 12, 0, 45); // 15 s before the window ends
     for (let i = 0; i < 3; i++) expect((await admitKey(runner, key.id, { rateLimited: true, now })).rateLimitPerMinute).toBe(3);
     const err = await admitKey(runner, key.id, { rateLimited: true, now }).catch((e: unknown) => e);
@@ -91,9 +96,7 @@ describe("admitKey", () => {
 
   it("commits its count without waiting for the disk, for its own transaction only", async () => {
     const runner = sqlRunner({ kind: "pglite", pglite });
-    const org = await prisma.organization.create({ data: { name: "Async", slug: `async-${Date.now()}` } });
-    const user = await prisma.user.create({ data: { email: `async-${Date.now()}@x.test`, name: "A", passwordHash: "x" } });
-    const key = await prisma.apiKey.create({ data: { orgId: org.id, userId: user.id, name: "k", role: "viewer", prefix: `qa_${Date.now()}`, hash: "h" } });
+    const key = await newKey("async");
     const setting = async (on: { query: typeof runner.query }) =>
       (await on.query<{ synchronous_commit: string }>("SHOW synchronous_commit"))[0].synchronous_commit;
     // Alone, the statement is its own transaction; wrapped in one here so the setting can be read before it ends.
