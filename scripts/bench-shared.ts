@@ -308,11 +308,6 @@ export function timingOf(label: string, samples: number[]): Timing {
   return { label, p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
-/**
- * Calls `fn` unmeasured, at least 10 times and for `seconds`: a server just started loads and compiles
- * each code path on its first requests, and its JIT keeps optimizing for a while after (a create's
- * Node.js CPU fell from 16.8 to 12.4 ms per document over its first 2,000 documents, 2026-11-27).
- */
 /** `count` calls from `clients` callers, each taking the next call as soon as its last one is done. */
 export async function inParallel(once: () => Promise<unknown>, count: number, clients: number): Promise<void> {
   let next = 0;
@@ -326,6 +321,11 @@ export async function inParallel(once: () => Promise<unknown>, count: number, cl
   );
 }
 
+/**
+ * Calls `fn` unmeasured, at least 10 times and for `seconds`: a server just started loads and compiles
+ * each code path on its first requests, and its JIT keeps optimizing for a while after (a create's
+ * Node.js CPU fell from 16.8 to 12.4 ms per document over its first 2,000 documents, 2026-11-27).
+ */
 export async function warmUp(fn: () => Promise<unknown>, seconds: number): Promise<void> {
   const until = performance.now() + seconds * 1000;
   for (let i = 0; i < 10 || performance.now() < until; i++) await fn();
