@@ -95,13 +95,23 @@ async function costMeter(): Promise<() => Promise<{ cpuMs: number; dbCpuMs: numb
  */
 const STEADY_STATE_REQUESTS = 2_000;
 
+/** An autocannon run whose figures nobody reads: a warm-up. */
+function unmeasured(opts: autocannon.Options): Promise<void> {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
 /** One steady-rate run (bench-paced.ts) after its warm-up, as a row of the table. */
 async function paced(scenario: string, opts: Omit<PacedOptions, "progress">): Promise<LoadRow> {
   if (warmupSeconds > 0) {
     process.stderr.write(`  ${scenario}: ${STEADY_STATE_REQUESTS} requests and ${warmupSeconds} s warm-up\r`);
-    await new Promise<void>((resolve, reject) => {
-      const request = { method: "GET" as const, path: opts.path, headers: opts.headers };
-      autocannon({ url: opts.url, connections: 8, amount: STEADY_STATE_REQUESTS, timeout: 10, requests: [request] }, (err) => (err ? reject(err) : resolve()));
+    await unmeasured({
+      url: opts.url,
+      connections: 8,
+      amount: STEADY_STATE_REQUESTS,
+      timeout: 10,
+      requests: [{ method: "GET", path: opts.path, headers: opts.headers }],
     });
     await pacedLoad({ ...opts, seconds: warmupSeconds });
   }
@@ -144,9 +154,7 @@ async function cannon(
   // (new query texts, code paths the JIT has not seen) pulled a 10-second figure down by a fifth.
   if (opts.duration && warmupSeconds > 0) {
     process.stderr.write(`  ${scenario}: ${warmupSeconds} s warm-up\r`);
-    await new Promise<void>((resolve, reject) => {
-      autocannon({ ...opts, duration: warmupSeconds, requests: [request as autocannon.Request] }, (err) => (err ? reject(err) : resolve()));
-    });
+    await unmeasured({ ...opts, duration: warmupSeconds, requests: [request as autocannon.Request] });
   }
   const errorCodes: Record<string, number> = {};
   let badBodies = 0;
