@@ -57,6 +57,24 @@ describe("embedded database maintenance", () => {
     expect(await maintainEmbeddedDatabase(sql)).toEqual([]);
   });
 
+  it("follows a table's own storage parameters, as autovacuum does: raised thresholds spare it, a lowered one takes it sooner, autovacuum_enabled off leaves it alone", async () => {
+    await sql.exec("ALTER TABLE big SET (autovacuum_vacuum_insert_threshold = 100000, autovacuum_analyze_threshold = 100000)");
+    await sql.exec("ALTER TABLE small SET (autovacuum_enabled = off)");
+    await sql.exec("ALTER TABLE tiny SET (autovacuum_analyze_threshold = 5)");
+    // big: 3,000 inserts, under its own 100,000; small: due by the defaults, but switched off; tiny: 10
+    // changes pass its own 5 + 10% of 10.
+    expect(await maintainEmbeddedDatabase(sql)).toEqual([{ table: "public.tiny", vacuumed: false }]);
+    expect(await stats("big")).toMatchObject({ vacuumed: false, changedSinceAnalyze: 3000 });
+    expect(await stats("small")).toMatchObject({ changedSinceAnalyze: 500 });
+    // The dead-row threshold too: 1,000 updated rows are under 5,000 for big and its scale factor 0.
+    await sql.exec("ALTER TABLE big SET (autovacuum_vacuum_threshold = 5000, autovacuum_vacuum_scale_factor = 0)");
+    await sql.exec("UPDATE big SET v = v + 1 WHERE id <= 1000");
+    await publishCounters();
+    expect(await maintainEmbeddedDatabase(sql)).toEqual([]);
+    await sql.exec("ALTER TABLE big RESET (autovacuum_vacuum_threshold, autovacuum_vacuum_scale_factor)");
+    expect(await maintainEmbeddedDatabase(sql)).toEqual([{ table: "public.big", vacuumed: true }]);
+  });
+
   it("reclaims dead rows once there are more than autovacuum allows", async () => {
     await maintainEmbeddedDatabase(sql);
     await sql.exec("UPDATE big SET v = v + 1 WHERE id <= 1000");
