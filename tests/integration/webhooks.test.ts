@@ -278,6 +278,26 @@ describe("webhook CRUD", () => {
     expect(second.id).not.toBe(first.id);
     // By name, the active one wins.
     expect((await api("/api/webhooks/signature")).json.data.id).toBe(second.id);
+    // The list: active ones first, the latest changed first among them, the paused one last, each masked.
+    const list = await api("/api/webhooks");
+    expect(list.status).toBe(200);
+    expect(list.json.data.results.map((w: { id: string }) => w.id)).toEqual([second.id, expect.any(String), first.id]);
+    expect(list.json.data.results[1].name).toBe("other");
+    expect(list.json.data.results[2]).toEqual({
+      id: first.id,
+      orgId: org.orgId,
+      name: "signature",
+      urls: ["https://hooks.example.com/1"],
+      events: [COMPLETED],
+      maskedSecret: `whsec_…${first.secret.slice(-4)}`,
+      secretExists: true,
+      isActive: false,
+      pausedReason: null,
+      createdBy: expect.stringMatching(UUID),
+      createdOn: expect.stringMatching(ISO),
+      updatedOn: expect.stringMatching(ISO),
+    });
+    expect(Date.parse(list.json.data.results[2].updatedOn)).toBeGreaterThan(Date.parse(list.json.data.results[2].createdOn));
 
     // Delete the active one; the paused one is found by name again and can be resumed.
     const deleted = await api("/api/webhooks/signature", { method: "DELETE" });

@@ -7,6 +7,7 @@ import { StatusBadge, WebhookPanel } from "@/components/webhooks/webhook-panel";
 import { requireDashboard } from "@/lib/auth/dashboard";
 import { pageLinks, pageOf } from "@/lib/dashboard/list-params";
 import { db } from "@/lib/db/client";
+import { sql } from "@/lib/db/sql";
 import { listDeliveries } from "@/lib/webhooks/delivery-admin";
 import { AVAILABLE_EVENTS, getWebhook, listWebhooks } from "@/lib/webhooks/webhooks";
 import { AdminOnly } from "./parts";
@@ -23,7 +24,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   if (role !== "administrator") return <AdminOnly />;
   const params = await searchParams;
   const client = await db();
-  const hooks = await listWebhooks(client, org.id);
+  const hooks = await listWebhooks(await sql(), org.id);
   const selectedId = hooks.find((h) => h.id === params.webhook)?.id ?? hooks[0]?.id;
   const selected = selectedId ? await getWebhook(client, org.id, { id: selectedId }) : null;
   const status = STATUSES.find((s) => s === params.status);

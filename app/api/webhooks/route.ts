@@ -10,5 +10,5 @@ export const POST = apiRoute(webhookOperations.createWebhook, async ({ principal
 });
 
 export const GET = apiRoute(webhookOperations.listWebhooks, async ({ principal }) => {
-  return Response.json({ data: { results: await listWebhooks((await webhookDeps()).db, principal.orgId) } });
+  return Response.json({ data: { results: await listWebhooks((await webhookDeps()).sql, principal.orgId) } });
 });
