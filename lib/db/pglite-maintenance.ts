@@ -60,7 +60,7 @@ interface TableCounters {
  * with autovacuum_enabled off. A migration can so spare a table whose every request updates one row
  * (rate_limit_window) the pass it would otherwise get every round, on both databases.
  */
-export function autovacuumAction(t: TableCounters, server: ServerSettings): "vacuum" | "analyze" | null {
+function autovacuumAction(t: TableCounters, server: ServerSettings): "vacuum" | "analyze" | null {
   const own = new Map((t.options ?? []).map((option) => [option.slice(0, option.indexOf("=")), option.slice(option.indexOf("=") + 1)]));
   const setting = (name: Setting) => Number(own.get(name) ?? server[name] ?? Number.NaN);
   if (/^(f|false|n|no|off|0)$/i.test(own.get("autovacuum_enabled") ?? "on")) return null;
@@ -85,7 +85,7 @@ export interface Maintained {
 /** One round: every table that is due, in turn, until `stopping` says so. Returns what it did. */
 export async function maintainEmbeddedDatabase(sql: SqlRunner, stopping: () => boolean = () => false): Promise<Maintained[]> {
   const [tables, [server]] = await Promise.all([sql.query<TableCounters>(COUNTERS_SQL), sql.query<ServerSettings>(SETTINGS_SQL)]);
-  // The most neglected first, as autovacuum would: dead rows and changes since the last ANALYZE.
+  // The most neglected first: dead rows and changes since the last ANALYZE.
   const due = tables
     .map((t) => ({ ...t, action: autovacuumAction(t, server) }))
     .filter((t) => t.action !== null)
