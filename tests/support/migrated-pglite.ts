@@ -28,3 +28,9 @@ export function migratedPGlite(): Readonly<MigratedPGlite> {
   });
   return db;
 }
+
+/** The statistics system publishes a backend's counters at most once a second; tests cannot wait for that. */
+export async function publishCounters(sql: SqlRunner): Promise<void> {
+  await sql.query("SELECT pg_stat_force_next_flush()");
+  await sql.query("SELECT 1");
+}

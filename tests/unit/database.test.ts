@@ -11,6 +11,7 @@ import { applyMigrations, migrationsDir } from "@/lib/db/migrate";
 import { maintainEmbeddedDatabase } from "@/lib/db/pglite-maintenance";
 import { RateLimitedError, UnauthenticatedError } from "@/lib/errors";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { publishCounters } from "../support/migrated-pglite";
 
 let pglite: PGlite;
 let prisma: PrismaClient;
@@ -124,8 +125,7 @@ describe("admitKey", () => {
     const now = Date.UTC(2026, 0, 1, 13, 0, 0);
     await maintainEmbeddedDatabase(runner); // what was never analyzed, as the first round after a start
     for (let i = 0; i < 1000; i++) await admitKey(runner, key.id, { rateLimited: true, now });
-    // The statistics system publishes a backend's counters at most once a second; the test cannot wait.
-    await runner.query("SELECT pg_stat_force_next_flush()");
+    await publishCounters(runner);
     const [table] = await runner.query<{ changed: number; pages: number }>(
       `SELECT n_mod_since_analyze::int AS changed, (pg_relation_size('rate_limit_window') / 8192)::int AS pages
        FROM pg_stat_user_tables WHERE relname = 'rate_limit_window'`,

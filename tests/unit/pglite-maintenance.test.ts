@@ -4,15 +4,10 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sqlRunner, type SqlRunner } from "@/lib/db/driver";
 import { maintainEmbeddedDatabase } from "@/lib/db/pglite-maintenance";
+import { publishCounters } from "../support/migrated-pglite";
 
 let pglite: PGlite;
 let sql: SqlRunner;
-
-/** The statistics system publishes a backend's counters at most once a second; tests cannot wait for that. */
-async function publishCounters() {
-  await sql.query("SELECT pg_stat_force_next_flush()");
-  await sql.query("SELECT 1");
-}
 
 async function stats(table: string) {
   const [row] = await sql.query<{ dead: number; vacuumed: boolean; changedSinceAnalyze: number }>(
@@ -36,7 +31,7 @@ beforeEach(async () => {
     await sql.exec(`ANALYZE ${table}`);
     await sql.exec(`INSERT INTO ${table} (v) SELECT g FROM generate_series(1, ${rows}) g`);
   }
-  await publishCounters();
+  await publishCounters(sql);
 });
 
 afterEach(async () => {
@@ -53,7 +48,7 @@ describe("embedded database maintenance", () => {
     expect(await stats("big")).toMatchObject({ vacuumed: true, changedSinceAnalyze: 0 });
     expect(await stats("small")).toMatchObject({ vacuumed: false, changedSinceAnalyze: 0 });
     expect(await stats("tiny")).toMatchObject({ vacuumed: false, changedSinceAnalyze: 10 });
-    await publishCounters();
+    await publishCounters(sql);
     expect(await maintainEmbeddedDatabase(sql)).toEqual([]);
   });
 
@@ -69,7 +64,7 @@ describe("embedded database maintenance", () => {
     // The dead-row threshold too: 1,000 updated rows are under 5,000 for big and its scale factor 0.
     await sql.exec("ALTER TABLE big SET (autovacuum_vacuum_threshold = 5000, autovacuum_vacuum_scale_factor = 0)");
     await sql.exec("UPDATE big SET v = v + 1 WHERE id <= 1000");
-    await publishCounters();
+    await publishCounters(sql);
     expect(await maintainEmbeddedDatabase(sql)).toEqual([]);
     await sql.exec("ALTER TABLE big RESET (autovacuum_vacuum_threshold, autovacuum_vacuum_scale_factor)");
     expect(await maintainEmbeddedDatabase(sql)).toEqual([{ table: "public.big", vacuumed: true }]);
@@ -78,7 +73,7 @@ describe("embedded database maintenance", () => {
   it("reclaims dead rows once there are more than autovacuum allows", async () => {
     await maintainEmbeddedDatabase(sql);
     await sql.exec("UPDATE big SET v = v + 1 WHERE id <= 1000");
-    await publishCounters();
+    await publishCounters(sql);
     expect((await stats("big")).dead).toBe(1000);
     expect(await maintainEmbeddedDatabase(sql)).toEqual([{ table: "public.big", vacuumed: true }]);
     expect((await stats("big")).dead).toBe(0);
@@ -101,11 +96,11 @@ describe("embedded database maintenance", () => {
     await sql.exec("CREATE TABLE loaded (id int)");
     await sql.exec("INSERT INTO loaded SELECT g FROM generate_series(1, 200) g");
     await sql.query("SELECT pg_stat_reset()");
-    await publishCounters();
+    await publishCounters(sql);
     expect(await maintainEmbeddedDatabase(sql)).toEqual([{ table: "public.loaded", vacuumed: false }]);
     const [{ reltuples }] = await sql.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'loaded'");
     expect(reltuples).toBe(200);
-    await publishCounters();
+    await publishCounters(sql);
     expect(await maintainEmbeddedDatabase(sql)).toEqual([]);
   });
 
@@ -121,7 +116,7 @@ describe("embedded database maintenance", () => {
     await sql.exec("INSERT INTO trail (doc, seq) SELECT g, 1 FROM generate_series(21, 5000) g");
     // Grown a hundredfold, the table is still read whole: nothing made the kept plan stale.
     expect(await plan()).toMatch(/Seq Scan on trail/);
-    await publishCounters();
+    await publishCounters(sql);
     expect(await maintainEmbeddedDatabase(sql)).toContainEqual({ table: "public.trail", vacuumed: true });
     expect(await plan()).toMatch(/Index (Only )?Scan Backward using trail_doc_seq_key/);
   });
@@ -130,14 +125,14 @@ describe("embedded database maintenance", () => {
     let tables = 0;
     const done = await maintainEmbeddedDatabase(sql, () => tables++ >= 1);
     expect(done).toEqual([{ table: "public.big", vacuumed: true }]);
-    await publishCounters();
+    await publishCounters(sql);
     expect(await maintainEmbeddedDatabase(sql)).toEqual([{ table: "public.small", vacuumed: false }]);
   });
 
   it("quotes table names it did not choose", async () => {
     await sql.exec(`CREATE TABLE "odd ""name"" ; DROP TABLE big" (id int)`);
     await sql.exec(`INSERT INTO "odd ""name"" ; DROP TABLE big" SELECT g FROM generate_series(1, 2000) g`);
-    await publishCounters();
+    await publishCounters(sql);
     const done = await maintainEmbeddedDatabase(sql);
     expect(done).toContainEqual({ table: `public."odd ""name"" ; DROP TABLE big"`, vacuumed: true });
     expect(await stats("big")).toBeDefined();
