@@ -118,6 +118,8 @@ interface Job {
   /** A slot holds it: its files stay until the slot lets go. */
   running?: boolean;
   filesRemoved?: boolean;
+  /** Its PDF was renamed to the caller's file: nothing is left at `output` to remove. */
+  outputMoved?: boolean;
   /** soffice died under this job once already: a second death blames the document. */
   crashedOnce?: boolean;
 }
@@ -140,6 +142,7 @@ export class LibreOfficePool implements PdfConverter {
   private readonly helperScript: string;
   private readonly tmpDir: string;
   private readonly prepareDocx: (docx: Buffer) => Buffer;
+  private readonly moves: MoveState = { crossDevice: false };
   private readonly mallocLibrary: string | null;
   private readonly dladdrCache: string | null;
   private readonly maxConversionsPerProcess: number;
@@ -323,7 +326,7 @@ export class LibreOfficePool implements PdfConverter {
     this.dispatch();
     let result: JobResult | undefined;
     if (output)
-      result = await collectPdf(output, job).catch((err) => {
+      result = await collectPdf(output, job, this.moves).catch((err) => {
         failure = conversionFailure(err);
         return undefined;
       });
@@ -531,13 +534,13 @@ function crashAsReply(err: unknown): HelperReply {
  * held the slot for the sync, so it writes in the job directory (memory, when it can) and the PDF is
  * moved after, a rename or a copy. A job settled meanwhile (aborted) leaves nothing at the caller's path.
  */
-async function collectPdf(output: { file: string; size?: number }, job: Job): Promise<JobResult | undefined> {
+async function collectPdf(output: { file: string; size?: number }, job: Job, moves: MoveState): Promise<JobResult | undefined> {
   if (job.callersFile === null) {
     const pdf = await fsp.readFile(output.file);
     return { pdf, size: pdf.length };
   }
   if (job.done) return undefined;
-  await moveFile(output.file, job.callersFile);
+  job.outputMoved = await moveFile(output.file, job.callersFile, moves);
   if (job.done) {
     await fsp.rm(job.callersFile, { force: true });
     return undefined;
@@ -545,20 +548,37 @@ async function collectPdf(output: { file: string; size?: number }, job: Job): Pr
   return { pdf: null, size: output.size ?? (await fsp.stat(job.callersFile)).size };
 }
 
-/** A rename, or across file systems a copy; a copy that fails leaves nothing at `to`. */
-async function moveFile(from: string, to: string): Promise<void> {
-  try {
-    await fsp.rename(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+/** What the pool has learnt about moving a PDF out of its job directory. */
+interface MoveState {
+  /**
+   * A rename answered EXDEV: the job directory (memory) and the caller's files are on different file
+   * systems, so later PDFs are copied straight away. A failed rename cost a thread-pool round trip and
+   * an Error with its stack on every document; a copy is right on any file system.
+   */
+  crossDevice: boolean;
+}
+
+/**
+ * A rename, or across file systems a copy; true when `from` is gone (renamed). A copied `from` stays
+ * for removeJobFiles(), which removes it with the input. A copy that fails leaves nothing at `to`.
+ */
+async function moveFile(from: string, to: string, moves: MoveState): Promise<boolean> {
+  if (!moves.crossDevice) {
     try {
-      await fsp.copyFile(from, to);
-    } catch (copyErr) {
-      await fsp.rm(to, { force: true });
-      throw copyErr;
+      await fsp.rename(from, to);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+      moves.crossDevice = true;
     }
-    await fsp.unlink(from).catch(() => {});
   }
+  try {
+    await fsp.copyFile(from, to);
+  } catch (copyErr) {
+    await fsp.rm(to, { force: true });
+    throw copyErr;
+  }
+  return false;
 }
 
 /** Temp-file errors (ENOSPC, EACCES) are the server's problem, not the document's. */
@@ -568,10 +588,10 @@ function conversionFailure(err: unknown): QuireError {
     : new UnavailableError(`PDF conversion failed: ${err instanceof Error ? err.message : String(err)}`, "PdfConverterUnavailable");
 }
 
-/** The input and the PDF in the job directory (a PDF moved to the caller's file is no longer there). */
+/** The input and the PDF in the job directory (a PDF renamed to the caller's file is no longer there). */
 function removeJobFiles(job: Job): void {
   if (job.filesRemoved) return;
   job.filesRemoved = true;
   const unlink = (file: string) => fsp.unlink(file).catch(() => {});
-  job.files.then((files) => Promise.all([files.input, files.output].map(unlink))).catch(() => {});
+  job.files.then((files) => Promise.all((job.outputMoved ? [files.input] : [files.input, files.output]).map(unlink))).catch(() => {});
 }

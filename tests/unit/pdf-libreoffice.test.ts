@@ -3,6 +3,7 @@
 // (scripts/install-system-deps.sh installs them).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -506,20 +507,35 @@ describe("LibreOfficePool: what soffice runs with", () => {
     }
   });
 
-  it("convertToFile from its job directory in memory to a file on disk: copied whole, nothing left behind in memory", { timeout: 60_000 }, async () => {
-    const pool = new LibreOfficePool({ size: 1, timeoutMs: 30_000 });
+  it("convertToFile from its job directory in memory to a file on disk: copied whole (one rename tried, then straight copies), nothing left behind in memory", {
+    timeout: 60_000,
+  }, async () => {
+    const memory = fs.mkdtempSync("/dev/shm/quire-test-moves-");
+    const pool = new LibreOfficePool({ size: 1, timeoutMs: 30_000, tmpDir: memory });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-out-"));
+    const renames = vi.spyOn(fsp, "rename");
     try {
       expect(fs.statSync(dir).dev, "the caller's file is on another file system than /dev/shm").not.toBe(fs.statSync("/dev/shm").dev);
-      const file = path.join(dir, "contract.pdf");
-      const { size } = await pool.convertToFile(docx, "docx", file);
-      expect(fs.statSync(file).size).toBe(size);
-      expect(pdfText(fs.readFileSync(file))).toContain("Services Agreement");
-      const jobDirs = fs.readdirSync("/dev/shm").filter((name) => name.startsWith("quire-pdf-"));
-      for (const jobDir of jobDirs) expect(fs.readdirSync(path.join("/dev/shm", jobDir)).filter((name) => name.endsWith(".pdf"))).toEqual([]);
+      for (const name of ["first.pdf", "second.pdf"]) {
+        const file = path.join(dir, name);
+        const { size } = await pool.convertToFile(docx, "docx", file);
+        expect(fs.statSync(file).size).toBe(size);
+        expect(pdfText(fs.readFileSync(file))).toContain("Services Agreement");
+      }
+      // The first rename answered EXDEV; the second PDF was copied without trying again.
+      expect(renames.mock.calls.filter(([, to]) => String(to).startsWith(dir))).toHaveLength(1);
+      // The job directory empties: each document's input and PDF are removed once it is settled.
+      const jobFiles = () =>
+        fs
+          .readdirSync(memory)
+          .filter((name) => name.startsWith("quire-pdf-"))
+          .flatMap((jobDir) => fs.readdirSync(path.join(memory, jobDir)));
+      await until(() => jobFiles().length === 0, 5_000);
     } finally {
+      renames.mockRestore();
       await pool.close();
       fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(memory, { recursive: true, force: true });
     }
   });
 

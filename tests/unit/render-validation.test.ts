@@ -228,6 +228,18 @@ describe("template text Word writes that is not template content", () => {
     expect(new PizZip(file).file("docProps/core.xml")!.asText()).toBe(core);
   });
 
+  it("copies the document properties' entries byte for byte (date, checksum, compressed data), not inflated and written again", async () => {
+    const PizZip = (await import("pizzip")).default;
+    const zip = new PizZip(docx(para("Dear {Name}")));
+    // A date no fresh entry could carry: a rewritten entry would take today's.
+    zip.file("docProps/app.xml", `<?xml version="1.0"?><Properties><Company>${"Acme ".repeat(40)}</Company></Properties>`, {
+      date: new Date(2001, 1, 3, 4, 5, 6),
+    });
+    const template = zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
+    const { file } = await renderTemplate(template, "docx", [{ placeholder: "{Name}", text: "Ada", mimeType: "text" }], { fetchImage: noFetch });
+    expect(localEntry(file, "docProps/app.xml")).toEqual(localEntry(template, "docProps/app.xml"));
+  });
+
   it('names a {=…} tag and where it is, instead of "Cannot parser delimiters"', async () => {
     const { inspectTemplate } = await import("@/lib/templates/inspect");
     const err = await rejection(inspectTemplate(docx(para("Total: {= price * 2}")), "formula.docx", { maxBytes: 1e7 }));
@@ -260,3 +272,13 @@ describe("template text Word writes that is not template content", () => {
     expect(err.message).toContain("{Item} has a variableStack, which repeats its whole table row, and that table row also holds {#vip}");
   });
 });
+
+/** A ZIP entry as its local header stores it: DOS time and date, CRC-32, sizes, and its (compressed) bytes. */
+function localEntry(zip: Buffer, name: string): { header: string; data: string } {
+  const nameAt = zip.indexOf(Buffer.from(name, "latin1"));
+  const header = nameAt - 30;
+  expect(zip.readUInt32LE(header), `a local file header for ${name}`).toBe(0x04034b50);
+  const compressedSize = zip.readUInt32LE(header + 18);
+  const dataAt = nameAt + zip.readUInt16LE(header + 26) + zip.readUInt16LE(header + 28);
+  return { header: zip.subarray(header + 8, header + 26).toString("hex"), data: zip.subarray(dataAt, dataAt + compressedSize).toString("hex") };
+}

@@ -41,10 +41,11 @@ export async function renderTemplate(template: Buffer, kind: TemplateKind, varia
 
   try {
     let zip = new PizZip(template);
-    // Document properties stay as they are: set aside while docxtemplater works, put back after.
+    // Document properties stay as they are: set aside while docxtemplater works, put back after as
+    // the entries they were, so their bytes go out still compressed (never inflated nor deflated again).
     const untouched = Object.keys(zip.files)
       .filter((name) => NOT_TEMPLATED.test(name) && !zip.files[name].dir)
-      .map((name) => [name, zip.file(name)!.asUint8Array()] as const);
+      .map((name) => [name, zip.files[name]] as const);
     for (const [name] of untouched) zip.remove(name);
     if (plan.stacks.size > 0) zip = expandStacks(zip, kind, plan.stacks, digest);
     const pkg = new PackageContext(zip, kind);
@@ -66,7 +67,7 @@ export async function renderTemplate(template: Buffer, kind: TemplateKind, varia
       nullGetter: () => "",
     });
     doc.render(state.data);
-    for (const [name, data] of untouched) zip.file(name, data);
+    for (const [name, entry] of untouched) zip.files[name] = entry;
     for (const name of Object.keys(zip.files).filter((n) => CONTENT_PARTS[kind].test(n))) {
       const xml = zip.file(name)!.asText();
       const cleaned = dropEmptiedParagraphs(xml, kind === "docx" ? "w" : "a");
