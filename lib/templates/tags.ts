@@ -11,6 +11,7 @@
 //   {#items}…{/items}                     loop when it holds tags, else condition
 //   {^flag}…{/flag}, {#total > 1000}      condition
 import expressionParser from "docxtemplater/expressions.js";
+import { LruCache } from "@/lib/cache/lru";
 
 export type TagKind = "text" | "html" | "image" | "loop" | "condition" | "path" | "expression";
 
@@ -85,8 +86,19 @@ function pathsOf(objectIdentifiers: Record<string, unknown>, prefix = ""): strin
 /** Whether a tag's content (without braces or a #/^ prefix) is read as a path or an expression. */
 export function isAdvanced(content: string): boolean {
   const c = content.trim();
-  return PATH.test(c) || (EXPRESSION_SYNTAX.test(c) && expressionParses(c));
+  if (!EXPRESSION_SYNTAX.test(c)) return PATH.test(c);
+  // Every render asks again for every tag, and a name that looks like an expression but is not one
+  // ({Fee: total}, an image's {%Logo}) costs a failed parse, an exception with its stack (~10 µs): the
+  // answers are kept, for tags short enough to keep.
+  const known = parsedExpressions.get(c);
+  if (known !== undefined) return known;
+  const advanced = PATH.test(c) || expressionParses(c);
+  if (c.length <= MAX_REMEMBERED_TAG) parsedExpressions.set(c, advanced);
+  return advanced;
 }
+
+const MAX_REMEMBERED_TAG = 200;
+const parsedExpressions = new LruCache<string, boolean>(4096);
 
 function expressionParses(c: string): boolean {
   try {
