@@ -199,6 +199,19 @@ describe("advanced templates", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("reads a tag the same way on every render, from the verdict it remembers (a name that only looks like an expression, a real one, one too long to remember)", async () => {
+    const long = `Note: ${"n".repeat(220)}`;
+    const template = docx(para(`{Fee: total} / {a + b} / {${long}}`));
+    const variables = [
+      { placeholder: "{Fee: total}", text: "100 EUR", mimeType: "text" as const },
+      json("{a}", 2),
+      json("{b}", 3),
+      { placeholder: `{${long}}`, text: "long one", mimeType: "text" as const },
+    ];
+    for (let i = 0; i < 3; i++)
+      expect(visibleText(documentXml((await render(template, variables)).file)), `render ${i + 1}`).toContain("100 EUR / 5 / long one");
+  });
+
   it("refuses at upload an expression that does not parse, saying where", async () => {
     const err = await rejection<TemplateFileError>(inspectTemplate(docx(para("Amount: {price * }")), "broken.docx", { maxBytes: 1e7 }));
     expect(err).toMatchObject({ code: "TemplateTagError" });
