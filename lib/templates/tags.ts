@@ -86,27 +86,28 @@ function pathsOf(objectIdentifiers: Record<string, unknown>, prefix = ""): strin
 /** Whether a tag's content (without braces or a #/^ prefix) is read as a path or an expression. */
 export function isAdvanced(content: string): boolean {
   const c = content.trim();
-  if (!EXPRESSION_SYNTAX.test(c)) return PATH.test(c);
-  // Every render asks again for every tag, and a name that looks like an expression but is not one
-  // ({Fee: total}, an image's {%Logo}) costs a failed parse, an exception with its stack (~10 µs): the
-  // answers are kept, for tags short enough to keep.
-  const known = parsedExpressions.get(c);
-  if (known !== undefined) return known;
-  const advanced = PATH.test(c) || expressionParses(c);
-  if (c.length <= MAX_REMEMBERED_TAG) parsedExpressions.set(c, advanced);
-  return advanced;
+  return PATH.test(c) || (EXPRESSION_SYNTAX.test(c) && expressionParses(c));
 }
 
 const MAX_REMEMBERED_TAG = 200;
-const parsedExpressions = new LruCache<string, boolean>(4096);
+const parseVerdicts = new LruCache<string, boolean>(4096);
 
+/**
+ * Every render asks again for every tag, and a name that looks like an expression but is not one
+ * ({Fee: total}, an image's {%Logo}) costs a failed parse, an exception with its stack (~10 µs): the
+ * verdicts are kept, for tags short enough to keep.
+ */
 function expressionParses(c: string): boolean {
+  const known = parseVerdicts.get(c);
+  if (known !== undefined) return known;
+  let parses = true;
   try {
     parse(c);
-    return true;
   } catch {
-    return false;
+    parses = false;
   }
+  if (c.length <= MAX_REMEMBERED_TAG) parseVerdicts.set(c, parses);
+  return parses;
 }
 
 /**
