@@ -23,12 +23,15 @@ const ROUNDS = 5;
 const DOCS_PER_ROUND = 24;
 /**
  * Documents each contestant makes, 8 at a time, before anything is measured. A server runs for days, so
- * the figures are its steady state: V8 compiles Quire's code over its first ~1,000 documents (~480
- * functions, each hot after a few hundred requests), and that compiling cost ~7 ms of CPU per document
- * on its own threads after 40 documents, ~4 ms after 600 (2026-11-28, `--trace-opt`, per-thread /proc
- * ticks). Carbone and the floors get the same warm-up.
+ * the figures are its steady state. V8 takes a few thousand documents to get there: a function Quire
+ * calls once per request turns hot only after thousands of calls, so TurboFan was still compiling ~100
+ * of them per 300 documents after 600, ~70 after 3,000 (`--trace-opt`). Measured in one server, per
+ * thread (/proc), against the same soffice work: Quire's own CPU per document fell by a fifth between
+ * 600 and 3,000 documents (its main thread 9.3-9.9 -> 8.5-9.8 ms, V8's and libuv's threads 3.7-4.1 ->
+ * 1.9 ms, a slow hour) and not further by 6,000 (2026-11-28). Carbone and the floors get the same
+ * warm-up.
  */
-const STEADY_STATE_DOCS = 600;
+const STEADY_STATE_DOCS = 3_000;
 const SECTION = "generation";
 
 /** One contestant: a floor, the peer or Quire on one database. */
