@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import PizZip from "pizzip";
+import { findMemoryTempDir } from "../lib/pdf/office-dependencies";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../tests/support/quire-server";
 import { CONTRACT_VARIABLES, httpRequest, inParallel, printTable, recordFigure, type Timing, timingOf, treeCpuMs, warmUp } from "./bench-shared";
 
@@ -155,11 +156,20 @@ function carbonePath(): string {
   return ["/usr/lib/libreoffice/program", "/usr/bin", process.env.PATH ?? ""].join(path.delimiter);
 }
 
-/** Carbone rendering the sample contract, warm, with as many LibreOffice processes as Quire's pool. */
+/**
+ * Carbone rendering the sample contract, warm, with as many LibreOffice processes as Quire's pool.
+ * It works where Quire's pool does: in memory when /dev/shm has room (its files, and soffice's own
+ * through TMPDIR). On the disk it cost both of them: this machine's root file system is ext4 without a
+ * journal, where the kernel passes over every inode deleted in the last minutes before it hands out a
+ * new one (ialloc.c, recently_deleted), so Carbone's few deleted files per render made each file a
+ * Quire server stored in the same directory tree cost up to a millisecond of kernel CPU (2026-11-28).
+ */
 async function startCarbone(contract: Buffer): Promise<{ render: () => Promise<Buffer>; close: () => Promise<void> }> {
   process.env.PATH = carbonePath();
   const carbone = (await import("carbone" as string)).default as Carbone;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-carbone-"));
+  const dir = fs.mkdtempSync(path.join(findMemoryTempDir() ?? os.tmpdir(), "quire-bench-carbone-"));
+  // Read by the soffice processes Carbone spawns from here on (the Quire servers and the raw pool have started).
+  process.env.TMPDIR = dir;
   fs.writeFileSync(path.join(dir, "contract.docx"), toCarboneTemplate(contract));
   carbone.set({ templatePath: dir, tempPath: dir, factories: POOL, startFactory: true });
   const render = () =>
