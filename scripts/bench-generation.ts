@@ -159,16 +159,17 @@ function carbonePath(): string {
 /**
  * Carbone rendering the sample contract, warm, with as many LibreOffice processes as Quire's pool.
  * It works where Quire's pool does: in memory when /dev/shm has room (its files, and soffice's own
- * through TMPDIR). On the disk it cost both of them: this machine's root file system is ext4 without a
- * journal, where the kernel passes over every inode deleted in the last minutes before it hands out a
- * new one (ialloc.c, recently_deleted), so Carbone's few deleted files per render made each file a
- * Quire server stored in the same directory tree cost up to a millisecond of kernel CPU (2026-11-28).
+ * through TMPDIR). On the disk it could cost both of them: this machine's root file system is ext4
+ * without a journal, where the kernel passes over every inode deleted in the last minutes before it
+ * hands out a new one (ialloc.c, recently_deleted), and a new file in /tmp, where Carbone deleted a few
+ * per render and the Quire servers store theirs, cost up to a millisecond of kernel CPU (2026-11-28).
  */
 async function startCarbone(contract: Buffer): Promise<{ render: () => Promise<Buffer>; close: () => Promise<void> }> {
   process.env.PATH = carbonePath();
   const carbone = (await import("carbone" as string)).default as Carbone;
   const dir = fs.mkdtempSync(path.join(findMemoryTempDir() ?? os.tmpdir(), "quire-bench-carbone-"));
   // Read by the soffice processes Carbone spawns from here on (the Quire servers and the raw pool have started).
+  const tmpdirBefore = process.env.TMPDIR;
   process.env.TMPDIR = dir;
   fs.writeFileSync(path.join(dir, "contract.docx"), toCarboneTemplate(contract));
   carbone.set({ templatePath: dir, tempPath: dir, factories: POOL, startFactory: true });
@@ -185,6 +186,8 @@ async function startCarbone(contract: Buffer): Promise<{ render: () => Promise<B
     const converter = (converterModule.default ?? converterModule) as { exit: (cb: () => void) => void };
     await new Promise<void>((resolve) => converter.exit(resolve));
     fs.rmSync(dir, { recursive: true, force: true });
+    if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdirBefore;
   };
   return { render, close };
 }
