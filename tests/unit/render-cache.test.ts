@@ -1,17 +1,22 @@
-// The caches behind rendering (a template's inspection is reused only for the same bytes, a template's
-// file once read) and the native DEFLATE PizZip uses.
+// The caches behind rendering (a template's inspection is reused only for the same bytes, its parts'
+// lexed tokens only for the same text, a template's file once read) and the native DEFLATE PizZip uses.
 import crypto from "node:crypto";
+import { createRequire } from "node:module";
 import zlib from "node:zlib";
+import Docxtemplater from "docxtemplater";
+import fc from "fast-check";
 import PizZip from "pizzip";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { LruCache } from "@/lib/cache/lru";
 import type { FileStorage } from "@/lib/storage";
 import { templateFile } from "@/lib/templates/template-files";
-import { renderTemplate } from "@/lib/deliverables/render";
+import { renderTemplate, type VariableInput } from "@/lib/deliverables/render";
 import { clearInspectionCache, inspectForRender } from "@/lib/deliverables/render/inspection-cache";
+import { clearLexedParts, LexCachingDocxtemplater } from "@/lib/deliverables/render/lexed-cache";
 import { clearStackCache } from "@/lib/deliverables/render/stacks";
 import { installNativeDeflate } from "@/lib/deliverables/render/zip-codec";
-import { docx, documentXml, noFetch, para, rejection, visibleText } from "./render-fixtures";
+import { buildSampleProposalPptx } from "@/lib/templates/samples";
+import { docx, documentXml, noFetch, para, pptxSlide, rejection, slideXml, tableFrame, visibleText, withParts, zipText } from "./render-fixtures";
 
 const render = (template: Buffer, name: string) =>
   renderTemplate(template, "docx", [{ placeholder: `{${name}}`, text: "filled", mimeType: "text" }], { fetchImage: noFetch });
@@ -106,6 +111,126 @@ describe("stack expansion cache", () => {
     const cached = documentXml((await stacked(["x", "y", "z"])).file);
     clearStackCache();
     expect(documentXml((await stacked(["x", "y", "z"])).file)).toBe(cached);
+  });
+});
+
+describe("lexed parts cache", () => {
+  // docxtemplater's lexer, the module the cache calls (and docxtemplater itself, uncached).
+  const lexer = createRequire(import.meta.url)("docxtemplater/js/lexer.js") as { xmlparse: (...args: unknown[]) => unknown };
+  afterEach(() => {
+    vi.restoreAllMocks();
+    clearLexedParts();
+  });
+
+  // Every construct whose compile writes into the lexer's tokens: text with edge spaces (xml:space),
+  // a paragraph loop and a condition (their paragraphs are dropped or repeated), an HTML block and an
+  // inline HTML run (the paragraph replaced, the run split), a stack, and a header part.
+  const TEMPLATE = docx(
+    [
+      para("  Dear {Name},  "),
+      para("{@Scope}"),
+      para("Note: {Note} ends here"),
+      para("{#items}"),
+      para("- {label}"),
+      para("{/items}"),
+      para("{#vip}Priority{/vip}"),
+      para("Item {Item}"),
+    ].join(""),
+    { header: para("Ref {Name}") },
+  );
+  const valuesOf = (v: { name: string; scope: string; note: string; items: string[]; vip: boolean; stack: string[] }): VariableInput[] => [
+    { placeholder: "{Name}", text: v.name, mimeType: "text" },
+    { placeholder: "{@Scope}", text: v.scope, mimeType: "html" },
+    { placeholder: "{Note}", text: v.note, mimeType: "html" },
+    { placeholder: "{items}", value: JSON.stringify(v.items.map((label) => ({ label }))), mimeType: "text" },
+    { placeholder: "{vip}", value: JSON.stringify(v.vip), mimeType: "text" },
+    { placeholder: "{Item}", mimeType: "text", variableStack: v.stack.map((text) => ({ text, mimeType: "text" as const })) },
+  ];
+  const parts = async (variables: VariableInput[]) => {
+    const { file } = await renderTemplate(TEMPLATE, "docx", variables, { fetchImage: noFetch });
+    return { document: documentXml(file), header: zipText(file, "word/header1.xml") };
+  };
+  const words = fc.string({ unit: fc.constantFrom("a", "Z", " ", "&", "<", "\n", "é", "{", "}"), maxLength: 12 });
+  const values = fc.record({
+    name: words,
+    scope: fc.constantFrom("", "<p>One</p>", "<p>Build <b>it</b></p><ul><li>x</li><li>y</li></ul>", "plain & simple"),
+    note: fc.constantFrom("", "<b>bold</b> and <i>it</i>", '<a href="https://example.com">link</a>'),
+    items: fc.array(words, { maxLength: 3 }),
+    vip: fc.boolean(),
+    stack: fc.array(words, { maxLength: 3 }),
+  });
+
+  it("lexes a template's parts once for repeated renders, and renders each create's own values", async () => {
+    const lexed = vi.spyOn(lexer, "xmlparse");
+    const first = await parts(valuesOf({ name: "Ada", scope: "<p>One</p>", note: "<b>n</b>", items: ["a", "b"], vip: true, stack: ["s1", "s2"] }));
+    const lexedFirst = lexed.mock.calls.length;
+    expect(lexedFirst).toBeGreaterThan(0);
+    const second = await parts(valuesOf({ name: "Grace", scope: "", note: "", items: [], vip: false, stack: ["t1", "t2"] }));
+    expect(lexed.mock.calls.length).toBe(lexedFirst); // same stack shape: nothing lexed again
+    expect(visibleText(first.document)).toContain("Ada");
+    expect(visibleText(second.document)).toMatch(/Dear Grace,[\s\S]*Item t1[\s\S]*Item t2/);
+    expect(visibleText(second.document)).not.toMatch(/Ada|One|Priority|- a/);
+    expect(visibleText(second.header).trim()).toBe("Ref Grace");
+  });
+
+  it("renders from cached tokens exactly what docxtemplater's own lexing renders, whatever ran before (property)", async () => {
+    const uncached = async (variables: VariableInput[]) => {
+      const ownCompilers = vi.spyOn(LexCachingDocxtemplater.prototype, "createTemplateClassFromContent").mockImplementation(function (
+        this: LexCachingDocxtemplater,
+        ...args
+      ) {
+        return (Docxtemplater.prototype as unknown as LexCachingDocxtemplater).createTemplateClassFromContent.apply(this, args);
+      });
+      try {
+        return await parts(variables);
+      } finally {
+        ownCompilers.mockRestore();
+      }
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(values, { minLength: 2, maxLength: 4 }), async (runs) => {
+        const cached = [];
+        for (const run of runs) cached.push(await parts(valuesOf(run)));
+        for (const [i, run] of runs.entries()) expect(cached[i]).toEqual(await uncached(valuesOf(run)));
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("gives every render of a table-row loop the template's row ids to count from, not the last render's", async () => {
+    // docxtemplater numbers a repeated slide-table row's a16:rowId by writing into the row's token.
+    const deck = withParts(await buildSampleProposalPptx(), {
+      "ppt/slides/slide3.xml": pptxSlide(
+        tableFrame(2, [
+          ["Item", "Cost"],
+          ["{#rows}{name}", "{cost}{/rows}"],
+        ]),
+      ),
+    });
+    const rowIds = async (count: number) => {
+      const rows = Array.from({ length: count }, (_, i) => ({ name: `item ${i}`, cost: i }));
+      const { file } = await renderTemplate(deck, "pptx", [{ placeholder: "{rows}", value: JSON.stringify(rows), mimeType: "text" }], { fetchImage: noFetch });
+      return [...slideXml(file, 3).matchAll(/<a16:rowId [^>]*val="(\d+)"/g)].map((m) => Number(m[1]));
+    };
+    expect(await rowIds(3)).toEqual([1000, 1001, 1002, 1003]);
+    expect(await rowIds(3)).toEqual([1000, 1001, 1002, 1003]);
+    expect(await rowIds(1)).toEqual([1000, 1001]);
+  });
+
+  it("keeps no part that does not lex: its errors name the file every time", () => {
+    const broken = new PizZip(docx(para("Dear {Name")));
+    const lexed = vi.spyOn(lexer, "xmlparse");
+    for (let i = 1; i <= 2; i++) {
+      const error = (() => {
+        try {
+          new LexCachingDocxtemplater(new PizZip(broken.generate({ type: "nodebuffer" })), { errorLogging: false });
+        } catch (err) {
+          return err as { properties: { errors: { properties: { file: string; id: string } }[] } };
+        }
+      })();
+      expect(error?.properties.errors.map((e) => [e.properties.id, e.properties.file])).toEqual([["unclosed_tag", "word/document.xml"]]);
+      expect(lexed.mock.calls.length).toBe(i);
+    }
   });
 });
 

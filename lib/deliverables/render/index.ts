@@ -9,7 +9,7 @@
 //   4. render with docxtemplater, our module deciding how each tag is written (module.ts) and the
 //      image module placing pictures (image-module.ts)
 //   5. write package-level additions (links, numbering, default font) and count fonts
-import Docxtemplater from "docxtemplater";
+import type Docxtemplater from "docxtemplater";
 import PizZip from "pizzip";
 import { ValidationError } from "@/lib/errors";
 import { DOCXTEMPLATER_OPTIONS, NOT_TEMPLATED } from "@/lib/templates/inspect";
@@ -21,6 +21,7 @@ import { inspectForRender, templateDigest } from "./inspection-cache";
 import { createRenderModule, type RenderModuleState } from "./module";
 import { CONTENT_PARTS, PackageContext } from "./package";
 import { planVariables } from "./plan";
+import { LexCachingDocxtemplater } from "./lexed-cache";
 import { toRenderError } from "./render-errors";
 import { expandStacks } from "./stacks";
 import { MAX_FONT_NAME, type RenderOptions, type RenderResult, type TemplateKind, type VariableInput } from "./types";
@@ -59,7 +60,7 @@ export async function renderTemplate(template: Buffer, kind: TemplateKind, varia
       createRenderModule(kind, plan, pkg, state),
       createImageModule(kind, images, state.occurrences, () => pkg.drawingId()),
     ] as unknown as Docxtemplater.DXT.Module[];
-    const doc = new Docxtemplater(zip, {
+    const doc = new LexCachingDocxtemplater(zip, {
       ...DOCXTEMPLATER_OPTIONS,
       modules,
       errorLogging: false,
