@@ -13,6 +13,7 @@ import { templateFile } from "@/lib/templates/template-files";
 import { renderTemplate, type VariableInput } from "@/lib/deliverables/render";
 import { clearInspectionCache, inspectForRender } from "@/lib/deliverables/render/inspection-cache";
 import { clearLexedParts, LexCachingDocxtemplater } from "@/lib/deliverables/render/lexed-cache";
+import { clearTemplateFacts, readTemplateFacts } from "@/lib/deliverables/render/package";
 import { clearStackCache } from "@/lib/deliverables/render/stacks";
 import { installNativeDeflate } from "@/lib/deliverables/render/zip-codec";
 import { buildSampleProposalPptx } from "@/lib/templates/samples";
@@ -230,6 +231,37 @@ describe("lexed parts cache", () => {
       })();
       expect(error?.properties.errors.map((e) => [e.properties.id, e.properties.file])).toEqual([["unclosed_tag", "word/document.xml"]]);
       expect(lexed.mock.calls.length).toBe(i);
+    }
+  });
+});
+
+describe("template facts cache", () => {
+  afterEach(() => clearTemplateFacts());
+  const heading = (styleId: string) =>
+    `<w:style w:type="paragraph" w:styleId="${styleId}"><w:name w:val="heading 1"/><w:rPr><w:rFonts w:ascii="Verdana" w:hAnsi="Verdana"/></w:rPr></w:style>`;
+
+  it("reads a template's styles, text width and ids once for its bytes", () => {
+    const template = docx(para("{Body}"), { styles: heading("Kop1") });
+    const first = readTemplateFacts(new PizZip(template), "docx", "digest-a");
+    expect(first.styles.headingStyles[1]).toBe("Kop1");
+    expect(first.contentWidth).toBe(12240 - 2 * 1440);
+    expect(readTemplateFacts(new PizZip(template), "docx", "digest-a")).toBe(first);
+    clearTemplateFacts();
+    const again = readTemplateFacts(new PizZip(template), "docx", "digest-a");
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
+
+  it("gives each template its own facts when creates from two templates alternate", async () => {
+    const dutch = docx(para("{Body}"), { styles: heading("Kop1") });
+    const german = docx(para("{Body}"), { styles: heading("berschrift1") });
+    const styleOf = async (template: Buffer) => {
+      const { file } = await renderTemplate(template, "docx", [{ placeholder: "{Body}", mimeType: "html", text: "<h1>Title</h1>" }], { fetchImage: noFetch });
+      return /<w:pStyle w:val="([^"]+)"\/>/.exec(documentXml(file))?.[1];
+    };
+    for (let i = 0; i < 2; i++) {
+      expect(await styleOf(dutch)).toBe("Kop1");
+      expect(await styleOf(german)).toBe("berschrift1");
     }
   });
 });

@@ -3,7 +3,8 @@
 // through the caller's fetchImage.
 //
 // Stages:
-//   1. inspect the template (same checks and placeholder list as at upload; once per distinct content)
+//   1. inspect the template (same checks and placeholder list as at upload; once per distinct content),
+//      and read its styles, text width and highest ids (package.ts; once per distinct content too)
 //   2. validate every variable up front and resolve its value (plan.ts); fetch/decode images
 //   3. if any variable has a variableStack: repeat its paragraphs/rows (stacks.ts)
 //   4. render with docxtemplater, our module deciding how each tag is written (module.ts) and the
@@ -19,7 +20,7 @@ import { createImageModule } from "./image-module";
 import { prepareImages } from "./images";
 import { inspectForRender, templateDigest } from "./inspection-cache";
 import { createRenderModule, type RenderModuleState } from "./module";
-import { CONTENT_PARTS, PackageContext } from "./package";
+import { CONTENT_PARTS, PackageContext, readTemplateFacts } from "./package";
 import { planVariables } from "./plan";
 import { LexCachingDocxtemplater } from "./lexed-cache";
 import { toRenderError } from "./render-errors";
@@ -42,6 +43,7 @@ export async function renderTemplate(template: Buffer, kind: TemplateKind, varia
 
   try {
     let zip = new PizZip(template);
+    const facts = readTemplateFacts(zip, kind, digest);
     // Document properties stay as they are: set aside while docxtemplater works, put back after as
     // the entries they were, so their bytes go out still compressed (never inflated nor deflated again).
     const untouched = Object.keys(zip.files)
@@ -49,7 +51,7 @@ export async function renderTemplate(template: Buffer, kind: TemplateKind, varia
       .map((name) => [name, zip.files[name]] as const);
     for (const [name] of untouched) zip.remove(name);
     if (plan.stacks.size > 0) zip = expandStacks(zip, kind, plan.stacks, digest);
-    const pkg = new PackageContext(zip, kind);
+    const pkg = new PackageContext(zip, kind, facts);
     if (images.size > 0) pkg.ensureRelationshipParts();
     // Filled while docxtemplater compiles (in its constructor), read when it renders.
     // Plain text values also go in under their names, so expressions ({price * quantity}) can use them.

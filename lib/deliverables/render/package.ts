@@ -3,6 +3,7 @@
 // the default font). Content registers needs while rendering; finish() writes them once afterwards,
 // when docxtemplater and the image module have written their own changes to the zip.
 import type PizZip from "pizzip";
+import { LruCache } from "@/lib/cache/lru";
 import { type DocxStyles, readDocxStyles, readThemeFonts, type ThemeFonts } from "./docx-styles";
 import type { TemplateKind } from "./types";
 import { attrValue, buildElement, ensureRootNamespaces, escapeAttr, parseElement, setChild } from "./xml";
@@ -40,6 +41,49 @@ interface ListDefinition {
   start: number;
 }
 
+/**
+ * What a render needs to know of its template's package: fonts, styles, the text width, and the
+ * highest numbering and drawing ids. The stack pre-pass only repeats paragraphs and rows, which
+ * changes none of these, so they are read once per template (by its bytes' digest).
+ */
+export interface TemplateFacts {
+  theme: ThemeFonts;
+  styles: DocxStyles;
+  /** DOCX: the narrowest text width of the document's sections, in twips. */
+  contentWidth: number;
+  maxNumId: number;
+  maxDrawingId: number;
+}
+
+/** Facts are small (a map of the template's styles): as many as the inspections kept. */
+const templateFacts = new LruCache<string, TemplateFacts>(256);
+
+/** The facts of the template loaded in `zip`, read once per `digest`. */
+export function readTemplateFacts(zip: PizZip, kind: TemplateKind, digest: string): TemplateFacts {
+  const key = `${kind}:${digest}`;
+  let facts = templateFacts.get(key);
+  if (facts) return facts;
+  const text = (path: string) => zip.file(path)?.asText();
+  const theme = kind === "docx" ? readThemeFonts(text("word/theme/theme1.xml")) : {};
+  // Drawing ids must be unique in the whole document (DOCX) or slide (PPTX): new ones start above every existing one.
+  const idPattern = kind === "docx" ? /<wp:docPr\b[^>]*\bid="(\d+)"/g : /<p:cNvPr\b[^>]*\bid="(\d+)"/g;
+  const parts = Object.keys(zip.files).filter((name) => CONTENT_PARTS[kind].test(name));
+  facts = {
+    theme,
+    styles: kind === "docx" ? readDocxStyles(text("word/styles.xml"), theme) : readDocxStyles(undefined, {}),
+    contentWidth: kind === "docx" ? sectionContentWidth(text("word/document.xml") ?? "") : DEFAULT_CONTENT_WIDTH,
+    maxNumId: maxNumber(text("word/numbering.xml") ?? "", /<w:num\b[^>]*\bw:numId="(\d+)"/g),
+    maxDrawingId: Math.max(0, ...parts.map((name) => maxNumber(text(name) ?? "", idPattern))),
+  };
+  templateFacts.set(key, facts);
+  return facts;
+}
+
+/** For tests: forget every template's facts. */
+export function clearTemplateFacts(): void {
+  templateFacts.clear();
+}
+
 export class PackageContext {
   readonly styles: DocxStyles;
   readonly theme: ThemeFonts;
@@ -54,16 +98,13 @@ export class PackageContext {
   constructor(
     private readonly zip: PizZip,
     readonly kind: TemplateKind,
+    facts: TemplateFacts,
   ) {
-    const text = (path: string) => zip.file(path)?.asText();
-    this.theme = kind === "docx" ? readThemeFonts(text("word/theme/theme1.xml")) : {};
-    this.styles = kind === "docx" ? readDocxStyles(text("word/styles.xml"), this.theme) : readDocxStyles(undefined, {});
-    this.contentWidth = kind === "docx" ? sectionContentWidth(text("word/document.xml") ?? "") : DEFAULT_CONTENT_WIDTH;
-    this.nextNumId = maxNumber(text("word/numbering.xml") ?? "", /<w:num\b[^>]*\bw:numId="(\d+)"/g) + 1;
-    // Drawing ids must be unique in the whole document (DOCX) or slide (PPTX); start above every existing one.
-    const idPattern = kind === "docx" ? /<wp:docPr\b[^>]*\bid="(\d+)"/g : /<p:cNvPr\b[^>]*\bid="(\d+)"/g;
-    const parts = Object.keys(zip.files).filter((name) => CONTENT_PARTS[kind].test(name));
-    this.nextDrawingId = Math.max(0, ...parts.map((name) => maxNumber(text(name) ?? "", idPattern))) + 1;
+    this.theme = facts.theme;
+    this.styles = facts.styles;
+    this.contentWidth = facts.contentWidth;
+    this.nextNumId = facts.maxNumId + 1;
+    this.nextDrawingId = facts.maxDrawingId + 1;
   }
 
   /**
