@@ -13,7 +13,7 @@ import { templateFile } from "@/lib/templates/template-files";
 import { renderTemplate, type VariableInput } from "@/lib/deliverables/render";
 import { clearInspectionCache, inspectForRender } from "@/lib/deliverables/render/inspection-cache";
 import { clearLexedParts, LexCachingDocxtemplater } from "@/lib/deliverables/render/lexed-cache";
-import { clearTemplateFacts, readTemplateFacts } from "@/lib/deliverables/render/package";
+import { clearTemplateFacts, readTemplateFacts } from "@/lib/deliverables/render/template-facts";
 import { clearStackCache } from "@/lib/deliverables/render/stacks";
 import { installNativeDeflate } from "@/lib/deliverables/render/zip-codec";
 import { buildSampleProposalPptx } from "@/lib/templates/samples";

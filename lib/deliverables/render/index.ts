@@ -4,7 +4,7 @@
 //
 // Stages:
 //   1. inspect the template (same checks and placeholder list as at upload; once per distinct content),
-//      and read its styles, text width and highest ids (package.ts; once per distinct content too)
+//      and read its styles, text width and highest ids (template-facts.ts; once per distinct content too)
 //   2. validate every variable up front and resolve its value (plan.ts); fetch/decode images
 //   3. if any variable has a variableStack: repeat its paragraphs/rows (stacks.ts)
 //   4. render with docxtemplater, our module deciding how each tag is written (module.ts) and the
@@ -19,12 +19,13 @@ import { dropEmptiedParagraphs } from "./emptied-paragraphs";
 import { createImageModule } from "./image-module";
 import { prepareImages } from "./images";
 import { inspectForRender, templateDigest } from "./inspection-cache";
-import { createRenderModule, type RenderModuleState } from "./module";
-import { CONTENT_PARTS, PackageContext, readTemplateFacts } from "./package";
-import { planVariables } from "./plan";
 import { LexCachingDocxtemplater } from "./lexed-cache";
+import { createRenderModule, type RenderModuleState } from "./module";
+import { CONTENT_PARTS, PackageContext } from "./package";
+import { planVariables } from "./plan";
 import { toRenderError } from "./render-errors";
 import { expandStacks } from "./stacks";
+import { readTemplateFacts } from "./template-facts";
 import { MAX_FONT_NAME, type RenderOptions, type RenderResult, type TemplateKind, type VariableInput } from "./types";
 import { installNativeDeflate } from "./zip-codec";
 

@@ -3,10 +3,10 @@
 // the default font). Content registers needs while rendering; finish() writes them once afterwards,
 // when docxtemplater and the image module have written their own changes to the zip.
 import type PizZip from "pizzip";
-import { LruCache } from "@/lib/cache/lru";
-import { type DocxStyles, readDocxStyles, readThemeFonts, type ThemeFonts } from "./docx-styles";
+import type { DocxStyles, ThemeFonts } from "./docx-styles";
+import type { TemplateFacts } from "./template-facts";
 import type { TemplateKind } from "./types";
-import { attrValue, buildElement, ensureRootNamespaces, escapeAttr, parseElement, setChild } from "./xml";
+import { buildElement, ensureRootNamespaces, escapeAttr, parseElement, setChild } from "./xml";
 
 const NS = {
   w: "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
@@ -26,8 +26,6 @@ const CONTENT_TYPE = {
   styles: "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml",
   rels: "application/vnd.openxmlformats-package.relationships+xml",
 };
-/** 6.5 inches, Word's text width on Letter paper with 1-inch margins. */
-const DEFAULT_CONTENT_WIDTH = 9360;
 export const TWIPS_TO_EMU = 635;
 
 export const CONTENT_PARTS = {
@@ -39,49 +37,6 @@ interface ListDefinition {
   numId: number;
   ordered: boolean;
   start: number;
-}
-
-/**
- * What a render needs to know of its template's package: fonts, styles, the text width, and the
- * highest numbering and drawing ids. The stack pre-pass only repeats paragraphs and rows, which
- * changes none of these, so they are read once per template (by its bytes' digest).
- */
-export interface TemplateFacts {
-  theme: ThemeFonts;
-  styles: DocxStyles;
-  /** DOCX: the narrowest text width of the document's sections, in twips. */
-  contentWidth: number;
-  maxNumId: number;
-  maxDrawingId: number;
-}
-
-/** Facts are small (a map of the template's styles): as many as the inspections kept. */
-const templateFacts = new LruCache<string, TemplateFacts>(256);
-
-/** The facts of the template loaded in `zip`, read once per `digest`. */
-export function readTemplateFacts(zip: PizZip, kind: TemplateKind, digest: string): TemplateFacts {
-  const key = `${kind}:${digest}`;
-  let facts = templateFacts.get(key);
-  if (facts) return facts;
-  const text = (path: string) => zip.file(path)?.asText();
-  const theme = kind === "docx" ? readThemeFonts(text("word/theme/theme1.xml")) : {};
-  // Drawing ids must be unique in the whole document (DOCX) or slide (PPTX): new ones start above every existing one.
-  const idPattern = kind === "docx" ? /<wp:docPr\b[^>]*\bid="(\d+)"/g : /<p:cNvPr\b[^>]*\bid="(\d+)"/g;
-  const parts = Object.keys(zip.files).filter((name) => CONTENT_PARTS[kind].test(name));
-  facts = {
-    theme,
-    styles: kind === "docx" ? readDocxStyles(text("word/styles.xml"), theme) : readDocxStyles(undefined, {}),
-    contentWidth: kind === "docx" ? sectionContentWidth(text("word/document.xml") ?? "") : DEFAULT_CONTENT_WIDTH,
-    maxNumId: maxNumber(text("word/numbering.xml") ?? "", /<w:num\b[^>]*\bw:numId="(\d+)"/g),
-    maxDrawingId: Math.max(0, ...parts.map((name) => maxNumber(text(name) ?? "", idPattern))),
-  };
-  templateFacts.set(key, facts);
-  return facts;
-}
-
-/** For tests: forget every template's facts. */
-export function clearTemplateFacts(): void {
-  templateFacts.clear();
 }
 
 export class PackageContext {
@@ -253,21 +208,7 @@ function abstractNum(id: number, ordered: boolean): string {
   return `<w:abstractNum w:abstractNumId="${id}"><w:multiLevelType w:val="hybridMultilevel"/>${levels}</w:abstractNum>`;
 }
 
-function sectionContentWidth(documentXml: string): number {
-  const widths: number[] = [];
-  for (const [sectPr] of documentXml.matchAll(/<w:sectPr\b[\s\S]*?<\/w:sectPr>/g)) {
-    const pgSz = /<w:pgSz\b[^>]*>/.exec(sectPr)?.[0];
-    const pgMar = /<w:pgMar\b[^>]*>/.exec(sectPr)?.[0] ?? "";
-    const page = Number(pgSz && attrValue(pgSz, "w:w"));
-    if (!page) continue;
-    const margin = (side: string) => Math.abs(Number(attrValue(pgMar, side) ?? 0)) || 0;
-    const width = page - margin("w:left") - margin("w:right") - margin("w:gutter");
-    if (width > 0) widths.push(width);
-  }
-  return widths.length > 0 ? Math.min(...widths) : DEFAULT_CONTENT_WIDTH;
-}
-
-function maxNumber(xml: string, pattern: RegExp): number {
+export function maxNumber(xml: string, pattern: RegExp): number {
   let max = 0;
   for (const match of xml.matchAll(pattern)) max = Math.max(max, Number(match[1]) || 0);
   return max;
