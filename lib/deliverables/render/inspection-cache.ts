@@ -16,9 +16,14 @@ export function templateDigest(template: Buffer): string {
   return crypto.createHash("sha256").update(template).digest("base64");
 }
 
+/** What the render caches (inspection, stack expansion, facts) key a template by: its kind and bytes. */
+export function templateKey(kind: TemplateKind, digest: string): string {
+  return `${kind}:${digest}`;
+}
+
 /** inspectTemplate for rendering, once per distinct template content (concurrent renders share one). */
 export function inspectForRender(template: Buffer, kind: TemplateKind, digest = templateDigest(template)): Promise<TemplateInspection> {
-  const key = `${kind}:${digest}`;
+  const key = templateKey(kind, digest);
   const cached = inspections.get(key);
   if (cached) return cached;
   const inspection = inspectTemplate(template, `template.${kind}`, { maxBytes: Math.max(template.length, 1) });

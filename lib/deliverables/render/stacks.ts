@@ -19,6 +19,7 @@ import PizZip from "pizzip";
 import { LruCache } from "@/lib/cache/lru";
 import { ValidationError } from "@/lib/errors";
 import { DOCXTEMPLATER_OPTIONS } from "@/lib/templates/inspect";
+import { templateKey } from "./inspection-cache";
 import { enclosing, type Part, type Range } from "./parts";
 import type { TemplateKind } from "./types";
 import { escapeText } from "./xml";
@@ -37,7 +38,7 @@ type StackPart = Part & { group?: Part[] };
  * template's bytes; without it nothing is cached.
  */
 export function expandStacks(zip: PizZip, kind: TemplateKind, stacks: Map<string, string[]>, templateDigest?: string): PizZip {
-  const key = templateDigest === undefined ? undefined : `${kind}:${templateDigest}:${JSON.stringify([...stacks])}`;
+  const key = templateDigest === undefined ? undefined : `${templateKey(kind, templateDigest)}:${JSON.stringify([...stacks])}`;
   let parts = key === undefined ? undefined : expansions.get(key);
   if (!parts) {
     parts = expandedParts(zip, kind, stacks);

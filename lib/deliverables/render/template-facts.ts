@@ -5,6 +5,7 @@
 import type PizZip from "pizzip";
 import { LruCache } from "@/lib/cache/lru";
 import { type DocxStyles, readDocxStyles, readThemeFonts, type ThemeFonts } from "./docx-styles";
+import { templateKey } from "./inspection-cache";
 import { CONTENT_PARTS, maxNumber } from "./package";
 import type { TemplateKind } from "./types";
 import { attrValue } from "./xml";
@@ -26,7 +27,7 @@ const templateFacts = new LruCache<string, TemplateFacts>(256);
 
 /** The facts of the template loaded in `zip`, read once per `digest`. */
 export function readTemplateFacts(zip: PizZip, kind: TemplateKind, digest: string): TemplateFacts {
-  const key = `${kind}:${digest}`;
+  const key = templateKey(kind, digest);
   let facts = templateFacts.get(key);
   if (facts) return facts;
   const text = (path: string) => zip.file(path)?.asText();
