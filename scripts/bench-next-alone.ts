@@ -25,7 +25,7 @@ const FILES: Record<string, string> = {
 export const NEXT_ALONE_PATH = "/api/ping";
 
 /** Builds the app (once per source change) and starts it; `stop` kills its process group. */
-export async function startNextAlone(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+export async function startNextAlone(): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
   const stamp = JSON.stringify(FILES);
   const stampFile = path.join(APP_DIR, ".built-from");
   if (!fs.existsSync(stampFile) || fs.readFileSync(stampFile, "utf8") !== stamp) {
@@ -56,7 +56,7 @@ export async function startNextAlone(): Promise<{ baseUrl: string; stop: () => P
         () => false,
       )
     )
-      return { baseUrl, stop };
+      return { baseUrl, pid: child.pid!, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop();
