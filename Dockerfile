@@ -30,9 +30,11 @@ RUN node scripts/build-native.mjs && test -f build/native/libquire-dladdr-cache.
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ARG WITH_LIBREOFFICE=false
 # DejaVu fonts stamp non-Latin names into signed PDFs; LibreOffice (optional) converts DOCX/PPTX locally.
-# PDFs are read and drawn in-process (MuPDF.js, WebAssembly): no PDF tools are installed.
+# PDFs are read and drawn in-process (MuPDF.js, WebAssembly): no PDF tools are installed. tini is the
+# container's first process: a soffice killed mid-conversion (a time-out, a crash) leaves its office
+# process to be reaped by process 1, which Node does not do.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends fonts-dejavu-core ca-certificates \
+ && apt-get install -y --no-install-recommends fonts-dejavu-core ca-certificates tini \
  && if [ "$WITH_LIBREOFFICE" = "true" ]; then \
       apt-get install -y --no-install-recommends libreoffice-writer-nogui libreoffice-impress-nogui python3-uno libjemalloc2 \
         fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea; \
@@ -63,4 +65,5 @@ EXPOSE 3000
 VOLUME ["/app/data"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "server.js"]

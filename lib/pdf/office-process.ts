@@ -138,7 +138,12 @@ export class OfficeProcess {
       this.die(new UnavailableError(`Cannot run ${opts.pythonPath}: ${err.message}; ${INSTALL_HINT}`, "PdfConverterUnavailable")),
     );
     this.soffice.on("exit", (code, signal) => this.die(this.failure(`soffice exited (${signal ?? `code ${code}`})`)));
-    this.helper.on("exit", (code, signal) => this.die(this.failure(`the UNO helper exited (${signal ?? `code ${code}`})`)));
+    // Asked to quit, the helper exits once soffice has agreed to terminate, while soffice.bin is still
+    // shutting down: killing the group then would take its launcher before it reaps soffice.bin, which
+    // init (or, in a container without one, nobody) is left to reap. quit() waits for soffice instead.
+    this.helper.on("exit", (code, signal) => {
+      if (!this.quitting) this.die(this.failure(`the UNO helper exited (${signal ?? `code ${code}`})`));
+    });
     this.soffice.stderr!.on("data", (chunk: Buffer) => this.keepStderr(chunk));
     this.helper.stderr!.on("data", (chunk: Buffer) => this.keepStderr(chunk));
     this.helper.stdout!.on("data", (chunk: Buffer) => this.onStdout(chunk));

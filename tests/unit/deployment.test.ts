@@ -28,6 +28,9 @@ describe("Dockerfile", () => {
     expect(user[0]).not.toMatch(/^(root|0)(:|$)/);
     expect(finalStage.some((i) => i.getKeyword() === "HEALTHCHECK")).toBe(true);
     expect(finalStage.find((i) => i.getKeyword() === "CMD")?.getArgumentsContent()).toContain("server.js");
+    // An init as process 1 reaps what a killed soffice leaves (lib/pdf/office-process.ts), and passes SIGTERM on.
+    expect(finalStage.find((i) => i.getKeyword() === "ENTRYPOINT")?.getArgumentsContent()).toBe('["/usr/bin/tini", "--"]');
+    expect(text).toMatch(/apt-get install[^\n]*\btini\b/);
     expect(text).toMatch(/ARG WITH_LIBREOFFICE=false/);
     expect(text).toMatch(/NEXT_OUTPUT=standalone npm run build/);
   });

@@ -303,6 +303,41 @@ describe("LibreOfficePool recycling", () => {
     }
   });
 
+  it("lets a retired soffice shut down: the launcher reaps soffice.bin before anything is killed", { timeout: 20_000 }, async () => {
+    // Stand-ins with LibreOffice's shape: a launcher (oosplash) that forks the office (soffice.bin) and
+    // waits for it, and a helper that, asked to quit, tells the office to terminate and exits at once,
+    // while the office still takes half a second to shut down. A group kill in that half second takes
+    // the launcher before it reaps the office, which then goes to init: in a container whose first
+    // process is Node, a zombie nobody reaps.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-quit-"));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const mark = path.join(dir, "mark");
+    const launcher = path.join(dir, "soffice");
+    fs.writeFileSync(
+      launcher,
+      `#!/bin/bash\n( trap 'sleep 0.5; exit 0' TERM; while true; do sleep 0.05; done ) &\necho $! > ${mark}.office\nwait $!\necho reaped > ${mark}\n`,
+      { mode: 0o755 },
+    );
+    const helper = path.join(dir, "helper.sh");
+    fs.writeFileSync(
+      helper,
+      `until [ -s ${mark}.office ]; do sleep 0.05; done\necho '{"ready": true}'\nwhile read -r line; do case "$line" in *quit*) kill -TERM "$(cat ${mark}.office)"; exit 0;; esac; done\n`,
+    );
+    const proc = new OfficeProcess({
+      sofficePath: launcher,
+      pythonPath: "/bin/bash",
+      helperScript: helper,
+      profileDir: path.join(dir, "profile"),
+      pipeName: "quire-quit-test",
+      connectTimeoutMs: 10_000,
+      mallocLibrary: null,
+      dladdrCache: null,
+    });
+    await proc.ready;
+    await proc.quit(5_000, "test");
+    expect(fs.existsSync(mark) && fs.readFileSync(mark, "utf8")).toBe("reaped\n");
+  });
+
   it("reads a slot's memory after its first conversion, then at most once a second", { timeout: 30_000 }, async () => {
     const pool = new LibreOfficePool({ size: 1, timeoutMs: 30_000 });
     const reads = vi.spyOn(OfficeProcess.prototype, "residentBytes");
