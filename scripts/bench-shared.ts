@@ -289,18 +289,35 @@ export function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** p50 and p99 of `requests` sequential calls, after a warm-up (warmUp); progress on stderr. */
-export async function time(label: string, fn: () => Promise<unknown>, requests: number, warmupSeconds = 0): Promise<Timing> {
-  await warmUp(fn, warmupSeconds);
-  const samples: number[] = [];
-  for (let i = 0; i < requests; i++) {
-    const started = performance.now();
-    await fn();
-    samples.push(performance.now() - started);
-    if (i % 10 === 9) process.stderr.write(`  ${label}: ${i + 1}/${requests}\r`);
+/**
+ * p50 and p99 of each contestant's sequential calls, measured in turns: each warmed up first (warmUp),
+ * then `requests` calls each in `rounds` rounds, the order turning each round; each contestant's samples
+ * pooled. One after another instead, a floor and the thing held against it were timed in different speeds
+ * of the machine: the raw SQL of the template page, measured first, came out at twice the time of Quire's
+ * own listing of that page measured next, which runs the same statement and more (PGlite, 2026-11-28).
+ */
+export async function timeInTurns(
+  contestants: { label: string; fn: () => Promise<unknown> }[],
+  requests: number,
+  warmupSeconds = 0,
+  rounds = 5,
+): Promise<Timing[]> {
+  for (const c of contestants) await warmUp(c.fn, warmupSeconds);
+  const samples: number[][] = contestants.map(() => []);
+  const perRound = Math.ceil(requests / rounds);
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < contestants.length; i++) {
+      const k = (i + round) % contestants.length;
+      for (let n = 0; n < perRound; n++) {
+        const started = performance.now();
+        await contestants[k].fn();
+        samples[k].push(performance.now() - started);
+      }
+    }
+    process.stderr.write(`  ${contestants.map((c) => c.label).join(", ")}: round ${round + 1}/${rounds}\r`);
   }
   process.stderr.write("\n");
-  return timingOf(label, samples);
+  return contestants.map((c, k) => timingOf(c.label, samples[k]));
 }
 
 /** p50 and p99 of latencies in milliseconds. */

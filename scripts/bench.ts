@@ -39,7 +39,7 @@ import {
   printTable,
   recordFigure,
   STEADY_STATE_REQUESTS,
-  time,
+  timeInTurns,
   type Timing,
 } from "./bench-shared";
 import { benchWebhooks } from "./bench-webhooks";
@@ -69,10 +69,12 @@ async function benchListing(kind: TestDatabase) {
     `\n## Lists on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${TEMPLATES.toLocaleString("en")} templates (column0=name order0=asc) and ${DELIVERABLES.toLocaleString("en")} deliverables (newest first, with tags), limit ${LIMIT}, ${REQUESTS} requests at random offsets`,
   );
   const rows: Timing[] = [];
-  const at = (label: string, fn: (offset: number) => Promise<unknown>) =>
-    time(label, () => fn(Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT), REQUESTS, WARMUP_SECONDS);
-  const atDeliverables = (label: string, fn: (offset: number) => Promise<unknown>) =>
-    time(label, () => fn(Math.floor(Math.random() * (DELIVERABLES / LIMIT)) * LIMIT), REQUESTS, WARMUP_SECONDS);
+  // Contestants of timeInTurns(), each call at a random page: of templates, or of deliverables.
+  const at = (label: string, fn: (offset: number) => Promise<unknown>) => ({ label, fn: () => fn(Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT) });
+  const atDeliverables = (label: string, fn: (offset: number) => Promise<unknown>) => ({
+    label,
+    fn: () => fn(Math.floor(Math.random() * (DELIVERABLES / LIMIT)) * LIMIT),
+  });
   const { server, stop } = await startQuireServer(kind, {
     extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true" },
     async beforeStart(env, seed) {
@@ -99,51 +101,57 @@ async function benchListing(kind: TestDatabase) {
         FROM template t JOIN "user" u ON u.id = t."createdBy" WHERE t.id = ANY(ARRAY(SELECT id FROM keys))`;
       // The total as Quire keeps it: the counter row the template triggers maintain (lib/templates/listing.ts).
       const templateTotal = `SELECT templates::int FROM org_usage WHERE "orgId" = $1::uuid`;
-      rows.push(
-        await at("templates: raw SQL, the same page as rows + counter", (offset) =>
-          Promise.all([
-            runner.query(`${templatePage} ORDER BY lower(t.name), t.id`, [seed.orgId, offset], once),
-            runner.query(templateTotal, [seed.orgId], once),
-          ]),
-        ),
-      );
-      rows.push(
-        await at("templates: raw SQL, the same page as one JSON text + counter", async (offset) => {
-          const [page] = await runner.query<{ items: string }>(
-            `SELECT (${templateTotal}) AS total, coalesce(json_agg(p ORDER BY lower(p.name), p.id), '[]')::text AS items FROM (${templatePage}) p`,
-            [seed.orgId, offset],
-            once,
-          );
-          return JSON.parse(page.items);
-        }),
-      );
-      rows.push(
-        await at("listTemplateItems() in-process", (offset) =>
-          listTemplateItems(runner, seed.orgId, { limit: LIMIT, offset, selectedTags: [], column0: "name", order0: "asc", showTags: true, type: "template" }),
-        ),
-      );
       const deliverablePage = `SELECT d.*, u.email, (SELECT json_agg(t.*) FROM deliverable_tag dt JOIN tag t ON t.id = dt."tagId" WHERE dt."deliverableId" = d.id) AS tags
         FROM (SELECT * FROM deliverable WHERE "orgId" = $1::uuid AND "isActive" ORDER BY "createdOn" DESC, id DESC LIMIT ${LIMIT} OFFSET $2) d
         JOIN "user" u ON u.id = d."createdBy"`;
       // The total as Quire keeps it: the counter row its triggers maintain (lib/deliverables/list.ts).
       const deliverableTotal = `SELECT deliverables::int FROM org_usage WHERE "orgId" = $1::uuid`;
       rows.push(
-        await atDeliverables("deliverables: raw SQL, page with tags as rows + counter", (offset) =>
-          Promise.all([
-            runner.query(`${deliverablePage} ORDER BY d."createdOn" DESC, d.id DESC`, [seed.orgId, offset], once),
-            runner.query(deliverableTotal, [seed.orgId], once),
-          ]),
-        ),
-      );
-      rows.push(
-        await atDeliverables("deliverables: raw SQL, page with tags as one JSON text + counter", async (offset) => {
-          const [page] = await runner.query<{ items: string }>(
-            `SELECT (${deliverableTotal}) AS total, coalesce(json_agg(p ORDER BY p."createdOn" DESC, p.id DESC), '[]')::text AS items FROM (${deliverablePage}) p`,
-            [seed.orgId, offset],
-            once,
-          );
-          return JSON.parse(page.items);
-        }),
+        ...(await timeInTurns(
+          [
+            at("templates: raw SQL, the same page as rows + counter", (offset) =>
+              Promise.all([
+                runner.query(`${templatePage} ORDER BY lower(t.name), t.id`, [seed.orgId, offset], once),
+                runner.query(templateTotal, [seed.orgId], once),
+              ]),
+            ),
+            at("templates: raw SQL, the same page as one JSON text + counter", async (offset) => {
+              const [page] = await runner.query<{ items: string }>(
+                `SELECT (${templateTotal}) AS total, coalesce(json_agg(p ORDER BY lower(p.name), p.id), '[]')::text AS items FROM (${templatePage}) p`,
+                [seed.orgId, offset],
+                once,
+              );
+              return JSON.parse(page.items);
+            }),
+            at("listTemplateItems() in-process", (offset) =>
+              listTemplateItems(runner, seed.orgId, {
+                limit: LIMIT,
+                offset,
+                selectedTags: [],
+                column0: "name",
+                order0: "asc",
+                showTags: true,
+                type: "template",
+              }),
+            ),
+            atDeliverables("deliverables: raw SQL, page with tags as rows + counter", (offset) =>
+              Promise.all([
+                runner.query(`${deliverablePage} ORDER BY d."createdOn" DESC, d.id DESC`, [seed.orgId, offset], once),
+                runner.query(deliverableTotal, [seed.orgId], once),
+              ]),
+            ),
+            atDeliverables("deliverables: raw SQL, page with tags as one JSON text + counter", async (offset) => {
+              const [page] = await runner.query<{ items: string }>(
+                `SELECT (${deliverableTotal}) AS total, coalesce(json_agg(p ORDER BY p."createdOn" DESC, p.id DESC), '[]')::text AS items FROM (${deliverablePage}) p`,
+                [seed.orgId, offset],
+                once,
+              );
+              return JSON.parse(page.items);
+            }),
+          ],
+          REQUESTS,
+          WARMUP_SECONDS,
+        )),
       );
       await closeDb();
     },
@@ -159,8 +167,13 @@ async function benchListing(kind: TestDatabase) {
     // The floors above ran in this process, warm from the fill; the server just started: each list first
     // gets the requests that bring it to its steady state.
     for (const page of [templatePage, deliverablePage]) await inParallel(() => page(0), STEADY_STATE_REQUESTS, 8);
-    rows.push(await at("GET /template-item over HTTP", templatePage));
-    rows.push(await atDeliverables("GET /v1/deliverable over HTTP", deliverablePage));
+    rows.push(
+      ...(await timeInTurns(
+        [at("GET /template-item over HTTP", templatePage), atDeliverables("GET /v1/deliverable over HTTP", deliverablePage)],
+        REQUESTS,
+        WARMUP_SECONDS,
+      )),
+    );
   } finally {
     await stop();
   }
