@@ -401,6 +401,8 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
     //    what an API key and the rate limit cost.
     const quireMeter: Meter = { cpuMs: () => treeCpuMs(pid()), database };
     await settle(quireMeter.cpuMs);
+    // Quire's own tree: Next.js alone is running beside it.
+    const rssIdle = serverRssMb(pid());
     const [nextAlone, bare, whoami] = await inTurns(
       [
         {
@@ -428,7 +430,6 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       options.seconds,
     );
     await stopAlone();
-    const rssIdle = serverRssMb();
     rows.push(nextAlone, bare, whoami);
     wholeCpu("bare route GET /api/health", bare);
     wholeCpu("GET /api/whoami", whoami);
@@ -507,7 +508,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       });
       wholeCpu(scenario, row);
     }
-    const rssLists = serverRssMb();
+    const rssLists = serverRssMb(pid());
 
     // 2. Signing URLs, round-robin over the prepared signers, by recipientId and by externalId in turn.
     let n = 0;
@@ -572,7 +573,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
     if (pdf.status !== 200 || bytes.subarray(0, 5).toString() !== "%PDF-")
       problems.push(`the last deliverable created has no PDF: ${pdf.status} ${bytes.subarray(0, 200).toString()}`);
 
-    const rssPool = serverRssMb();
+    const rssPool = serverRssMb(pid());
     recordFigure({
       section: "memory",
       db,

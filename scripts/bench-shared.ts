@@ -168,11 +168,14 @@ export function backendCpuGrowthMs(before: Map<number, number>, after: Map<numbe
   return ticksToMs(ticks);
 }
 
-/** Resident memory (MB) of the processes started from this one: the server and its LibreOffice pool. */
-export function serverRssMb(): number {
+/**
+ * Resident memory (MB) of a server and the processes it started (its LibreOffice pool); by default of
+ * every process started from this one.
+ */
+export function serverRssMb(server?: number): number {
   if (!fs.existsSync("/proc/self/status")) return NaN;
   let kb = 0;
-  for (const pid of descendants().keys()) {
+  for (const pid of server === undefined ? descendants().keys() : [server, ...descendants(server).keys()]) {
     try {
       kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
     } catch {
