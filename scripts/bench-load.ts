@@ -51,7 +51,8 @@ interface LoadRow extends LoadOutcome {
   connections: number;
   /** Answered or failed (timeouts, connection errors); requests still in flight at the end are left out. */
   requests: number;
-  statusCodes: string;
+  /** Answers by HTTP status. */
+  statusCodes: Record<string, number>;
   /** CPU the server's process tree (Next.js, its LibreOffice pool; PGlite runs inside) spent per answer. */
   serverCpuMs: number;
   /** CPU the PostgreSQL backends of the server's database spent per answer (0 on PGlite: it is in serverCpuMs). */
@@ -124,16 +125,13 @@ async function paced(scenario: string, opts: Omit<PacedOptions, "progress">): Pr
   });
   const { cpuMs, dbCpuMs } = await cost();
   process.stderr.write("\n");
-  const { sent: _sent, answered, statusCodes, ...outcome } = r;
+  const { sent: _sent, answered, ...outcome } = r;
   return {
     ...outcome,
     scenario,
     target: opts.rate,
     connections: opts.connections,
     requests: answered + r.errors,
-    statusCodes: Object.entries(statusCodes)
-      .map(([code, count]) => `${code}×${count}`)
-      .join(" "),
     serverCpuMs: answered ? cpuMs / answered : Number.NaN,
     databaseCpuMs: answered ? dbCpuMs / answered : Number.NaN,
   };
@@ -196,9 +194,7 @@ async function cannon(
   const r = await finished;
   const { cpuMs, dbCpuMs } = await cost();
   process.stderr.write("\n");
-  const statusCodes = Object.entries(r.statusCodeStats ?? {})
-    .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
-    .join(" ");
+  const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
   return {
     scenario,
     connections: r.connections,
@@ -274,15 +270,11 @@ function pooled(scenario: string, rows: LoadRow[], seconds: number): LoadRow {
   const total = answered.reduce((a, b) => a + b, 0);
   const weighted = (of: (r: LoadRow) => number) => rows.reduce((sum, r, i) => sum + of(r) * answered[i], 0) / total;
   const sum = (of: (r: LoadRow) => number) => rows.reduce((acc, r) => acc + of(r), 0);
-  const codes: Record<string, number> = {};
-  const errorCodes: Record<string, number> = {};
-  for (const r of rows) {
-    for (const part of r.statusCodes.split(" ").filter(Boolean)) {
-      const [code, count] = part.split("×");
-      codes[code] = (codes[code] ?? 0) + Number(count);
-    }
-    for (const [code, count] of Object.entries(r.errorCodes)) errorCodes[code] = (errorCodes[code] ?? 0) + count;
-  }
+  const tally = (of: (r: LoadRow) => Record<string, number>) => {
+    const counts: Record<string, number> = {};
+    for (const r of rows) for (const [key, count] of Object.entries(of(r))) counts[key] = (counts[key] ?? 0) + count;
+    return counts;
+  };
   return {
     scenario: `${scenario} (${rows.length} turns of ${seconds} s)`,
     connections: rows[0].connections,
@@ -294,10 +286,8 @@ function pooled(scenario: string, rows: LoadRow[], seconds: number): LoadRow {
     badBodies: sum((r) => r.badBodies),
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
-    errorCodes,
-    statusCodes: Object.entries(codes)
-      .map(([code, count]) => `${code}×${count}`)
-      .join(" "),
+    errorCodes: tally((r) => r.errorCodes),
+    statusCodes: tally((r) => r.statusCodes),
     serverCpuMs: weighted((r) => r.serverCpuMs),
     databaseCpuMs: weighted((r) => r.databaseCpuMs),
   };
@@ -334,7 +324,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
   // The floor of goal 3, measured in turns with Quire's bare route (below); each counts its own process tree.
   const alone = await startNextAlone();
   let seed!: SeedResult;
-  const { server, stop, pid } = await startQuireServer(kind, {
+  const quire = startQuireServer(kind, {
     // As deployed: info, so each API request writes its access line (the tests run at warn).
     extraEnv: { LOG_LEVEL: "info" },
     async beforeStart(env) {
@@ -346,7 +336,11 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
         fillWorkspace(client, seed.orgId, { templates: 5_000, deliverables: 10_000 }),
       );
     },
+  }).catch(async (err) => {
+    await alone.stop();
+    throw err;
   });
+  const { server, stop, pid } = await quire;
   database =
     kind === "postgres"
       ? { ticks: () => postgresBackendTicks(server.env.DATABASE_URL!), inServer: false }
@@ -617,7 +611,11 @@ function printLoadTable(rows: LoadRow[], dbLabel: string, serverErrors: number) 
       .map(([c, k]) => `${c}×${k}`)
       .join(" ");
     const errors = `${r.errors}${r.timeouts ? ` (${r.timeouts} timeouts)` : ""}${codes ? ` ${codes}` : ""}${r.badBodies ? `, ${r.badBodies} bad bodies` : ""}`;
-    const non2xx = r.non2xx ? `${r.non2xx} (${r.statusCodes})` : "0";
+    const non2xx = r.non2xx
+      ? `${r.non2xx} (${Object.entries(r.statusCodes)
+          .map(([code, count]) => `${code}×${count}`)
+          .join(" ")})`
+      : "0";
     console.log(
       `| ${r.scenario} | ${r.connections} | ${target} / ${r.achieved.toFixed(1)} | ${r.requests} | ${r.p50} | ${r.p99} | ${non2xx} | ${errors} | ${Number.isNaN(r.serverCpuMs) ? "n/a" : r.serverCpuMs.toFixed(1)} | ${Number.isNaN(r.databaseCpuMs) ? "n/a" : r.databaseCpuMs.toFixed(1)} |`,
     );
