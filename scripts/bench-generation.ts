@@ -14,7 +14,7 @@ import path from "node:path";
 import PizZip from "pizzip";
 import { findMemoryTempDir } from "../lib/pdf/office-dependencies";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../tests/support/quire-server";
-import { CONTRACT_VARIABLES, httpRequest, inParallel, printTable, recordFigure, type Timing, timingOf, treeCpuMs, warmUp } from "./bench-shared";
+import { CONTRACT_VARIABLES, httpRequest, inParallel, printTable, recordFigure, type Timing, timingOf, treeCpuMs, turnOrder, warmUp } from "./bench-shared";
 
 /** Quire's default pool size (lib/config.ts): one warm soffice per core. Every floor and peer gets as many. */
 const POOL = Math.max(1, os.availableParallelism());
@@ -94,7 +94,7 @@ async function burst(c: Contestant, clients: number): Promise<void> {
 async function inRounds(contestants: Contestant[], rounds: number, perRound: number): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     process.stderr.write(`  generation: round ${round + 1}/${rounds}\r`);
-    const order = contestants.map((_, i) => contestants[(i + round) % contestants.length]);
+    const order = turnOrder(contestants, round);
     for (const c of order) await sequential(c, perRound);
     for (const clients of CLIENTS) for (const c of order) if (c.clients.includes(clients)) await burst(c, clients);
   }

@@ -31,6 +31,7 @@ import {
   serverRssMb,
   STEADY_STATE_REQUESTS,
   treeCpuMs,
+  turnOrder,
 } from "./bench-shared";
 
 export interface LoadOptions {
@@ -241,12 +242,10 @@ async function inTurns(turns: Turn[], seconds: number): Promise<LoadRow[]> {
     await unmeasured({ url: t.url, connections: 8, duration: Math.max(warmupSeconds, 1), timeout: 10, requests: [t.request as autocannon.Request] });
   }
   const runSeconds = Math.max(1, Math.round(seconds / TURN_ROUNDS));
-  const runs: LoadRow[][] = turns.map(() => []);
+  const measured = turns.map((t) => ({ ...t, runs: [] as LoadRow[] }));
   for (let round = 0; round < TURN_ROUNDS; round++) {
-    for (let i = 0; i < turns.length; i++) {
-      const k = (i + round) % turns.length;
-      const t = turns[k];
-      runs[k].push(
+    for (const t of turnOrder(measured, round)) {
+      t.runs.push(
         await cannon(
           `${t.scenario}, round ${round + 1}/${TURN_ROUNDS}`,
           { url: t.url, connections: 8, duration: runSeconds, timeout: 10 },
@@ -260,7 +259,7 @@ async function inTurns(turns: Turn[], seconds: number): Promise<LoadRow[]> {
       );
     }
   }
-  return runs.map((rows, k) => pooled(turns[k].scenario, rows, runSeconds));
+  return measured.map((t) => pooled(t.scenario, t.runs, runSeconds));
 }
 
 /** One row from runs of `seconds` each: counts summed, CPU per answer over all answers, latencies the median run's. */

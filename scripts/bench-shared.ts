@@ -292,6 +292,11 @@ export function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** A round's order when contestants are measured in turns: each round starts one later than the last. */
+export function turnOrder<T>(items: readonly T[], round: number): T[] {
+  return items.map((_, i) => items[(i + round) % items.length]);
+}
+
 /**
  * p50 and p99 of each contestant's sequential calls, measured in turns: each warmed up first (warmUp),
  * then `requests` calls each in `rounds` rounds, the order turning each round; each contestant's samples
@@ -306,21 +311,20 @@ export async function timeInTurns(
   rounds = 5,
 ): Promise<Timing[]> {
   for (const c of contestants) await warmUp(c.fn, warmupSeconds);
-  const samples: number[][] = contestants.map(() => []);
+  const timed = contestants.map((c) => ({ ...c, samples: [] as number[] }));
   const perRound = Math.ceil(requests / rounds);
   for (let round = 0; round < rounds; round++) {
-    for (let i = 0; i < contestants.length; i++) {
-      const k = (i + round) % contestants.length;
+    for (const c of turnOrder(timed, round)) {
       for (let n = 0; n < perRound; n++) {
         const started = performance.now();
-        await contestants[k].fn();
-        samples[k].push(performance.now() - started);
+        await c.fn();
+        c.samples.push(performance.now() - started);
       }
     }
     process.stderr.write(`  ${contestants.map((c) => c.label).join(", ")}: round ${round + 1}/${rounds}\r`);
   }
   process.stderr.write("\n");
-  return contestants.map((c, k) => timingOf(c.label, samples[k]));
+  return timed.map((c) => timingOf(c.label, c.samples));
 }
 
 /** p50 and p99 of latencies in milliseconds. */

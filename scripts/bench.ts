@@ -69,12 +69,13 @@ async function benchListing(kind: TestDatabase) {
     `\n## Lists on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${TEMPLATES.toLocaleString("en")} templates (column0=name order0=asc) and ${DELIVERABLES.toLocaleString("en")} deliverables (newest first, with tags), limit ${LIMIT}, ${REQUESTS} requests at random offsets`,
   );
   const rows: Timing[] = [];
-  // Contestants of timeInTurns(), each call at a random page: of templates, or of deliverables.
-  const at = (label: string, fn: (offset: number) => Promise<unknown>) => ({ label, fn: () => fn(Math.floor(Math.random() * (TEMPLATES / LIMIT)) * LIMIT) });
-  const atDeliverables = (label: string, fn: (offset: number) => Promise<unknown>) => ({
+  // Contestants of timeInTurns(), each call at a random page of a list of `items`: templates or deliverables.
+  const atRandomPage = (items: number) => (label: string, fn: (offset: number) => Promise<unknown>) => ({
     label,
-    fn: () => fn(Math.floor(Math.random() * (DELIVERABLES / LIMIT)) * LIMIT),
+    fn: () => fn(Math.floor(Math.random() * (items / LIMIT)) * LIMIT),
   });
+  const at = atRandomPage(TEMPLATES);
+  const atDeliverables = atRandomPage(DELIVERABLES);
   const { server, stop } = await startQuireServer(kind, {
     extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true" },
     async beforeStart(env, seed) {
