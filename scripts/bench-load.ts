@@ -600,21 +600,22 @@ function failures(r: LoadRow): number {
   return r.errors + r.non2xx + r.badBodies;
 }
 
+/** Counts as the table prints them: `503×2 429×1`. */
+function listCounts(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .map(([key, count]) => `${key}×${count}`)
+    .join(" ");
+}
+
 function printLoadTable(rows: LoadRow[], dbLabel: string, serverErrors: number) {
   console.log(
     `\n| scenario | conns | rps target / achieved | requests | p50 ms | p99 ms | non-2xx | errors | server CPU ms/req | database CPU ms/req |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
   );
   for (const r of rows) {
     const target = r.target === undefined ? "max" : String(r.target);
-    const codes = Object.entries(r.errorCodes)
-      .map(([c, k]) => `${c}×${k}`)
-      .join(" ");
+    const codes = listCounts(r.errorCodes);
     const errors = `${r.errors}${r.timeouts ? ` (${r.timeouts} timeouts)` : ""}${codes ? ` ${codes}` : ""}${r.badBodies ? `, ${r.badBodies} bad bodies` : ""}`;
-    const non2xx = r.non2xx
-      ? `${r.non2xx} (${Object.entries(r.statusCodes)
-          .map(([code, count]) => `${code}×${count}`)
-          .join(" ")})`
-      : "0";
+    const non2xx = r.non2xx ? `${r.non2xx} (${listCounts(r.statusCodes)})` : "0";
     console.log(
       `| ${r.scenario} | ${r.connections} | ${target} / ${r.achieved.toFixed(1)} | ${r.requests} | ${r.p50} | ${r.p99} | ${non2xx} | ${errors} | ${Number.isNaN(r.serverCpuMs) ? "n/a" : r.serverCpuMs.toFixed(1)} | ${Number.isNaN(r.databaseCpuMs) ? "n/a" : r.databaseCpuMs.toFixed(1)} |`,
     );
