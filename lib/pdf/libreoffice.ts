@@ -434,6 +434,39 @@ export class LibreOfficePool implements PdfConverter {
     if (missing) throw new UnavailableError(`PDF conversion is unavailable: ${missing}; ${INSTALL_HINT}`, "PdfConverterUnavailable");
     if (this.closed) throw closedError();
     this.installExitHook();
+    let proc: OfficeProcess;
+    try {
+      proc = await this.launch(slot).catch((err) => {
+        // soffice now and then aborts while it starts (an exception its start-up does not catch, code
+        // 134: once among a bench run's thousands of starts). A new process starts instead; twice in a
+        // row is the installation or the machine, and that is what the caller is told.
+        if (!(err instanceof OfficeCrashed) || this.closed) throw err;
+        return this.launch(slot);
+      });
+    } catch (err) {
+      this.lastStartError = err as Error;
+      throw err;
+    }
+    if (this.closed) {
+      await proc.quit(QUIT_GRACE_MS, "the pool closed while it started");
+      throw closedError();
+    }
+    this.lastStartError = null;
+    slot.proc = proc;
+    proc.onDeath = () => {
+      if (slot.proc === proc) slot.proc = null;
+      if (!this.closed && Date.now() - proc.startedAt >= MIN_UPTIME_FOR_AUTO_RESTART_MS) this.ensureStarted(slot).catch(() => {});
+    };
+    if (!this.warmedOthers) {
+      // The first conversion starts one slot; the rest warm up behind it so a burst finds them ready.
+      this.warmedOthers = true;
+      for (const other of this.slots) if (other !== slot) this.ensureStarted(other).catch(() => {});
+    }
+    return proc;
+  }
+
+  /** One soffice for `slot`, started and ready; killed when it does not get there. */
+  private async launch(slot: Slot): Promise<OfficeProcess> {
     const profileDir = await fsp.mkdtemp(path.join(this.tmpDir, "quire-soffice-"));
     const proc = new OfficeProcess({
       sofficePath: this.sofficePath,
@@ -455,23 +488,7 @@ export class LibreOfficePool implements PdfConverter {
       );
     } catch (err) {
       proc.kill(err as Error);
-      this.lastStartError = err as Error;
       throw err;
-    }
-    if (this.closed) {
-      await proc.quit(QUIT_GRACE_MS, "the pool closed while it started");
-      throw closedError();
-    }
-    this.lastStartError = null;
-    slot.proc = proc;
-    proc.onDeath = () => {
-      if (slot.proc === proc) slot.proc = null;
-      if (!this.closed && Date.now() - proc.startedAt >= MIN_UPTIME_FOR_AUTO_RESTART_MS) this.ensureStarted(slot).catch(() => {});
-    };
-    if (!this.warmedOthers) {
-      // The first conversion starts one slot; the rest warm up behind it so a burst finds them ready.
-      this.warmedOthers = true;
-      for (const other of this.slots) if (other !== slot) this.ensureStarted(other).catch(() => {});
     }
     return proc;
   }

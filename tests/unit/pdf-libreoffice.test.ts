@@ -489,6 +489,80 @@ for line in sys.stdin:
   });
 });
 
+/**
+ * A stand-in soffice that aborts while it starts (as LibreOffice 7.4 now and then does: an uncaught C++
+ * exception, exit code 134) its first `crashes` times, and a helper that answers only once soffice has
+ * had time to die, as the real one waits for soffice's pipe.
+ */
+describe("LibreOfficePool: soffice that aborts while it starts", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-startcrash-"));
+  const helper = path.join(dir, "helper.py");
+  fs.writeFileSync(
+    helper,
+    `import json, sys, time
+time.sleep(0.5)
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    job = json.loads(line)
+    if job.get("quit"):
+        sys.exit(0)
+    with open(job["out"], "wb") as out:
+        out.write(b"%PDF-1.4 after a restart")
+    print(json.dumps({"id": job["id"], "ok": True, "size": 24}), flush=True)
+`,
+  );
+  const pools: LibreOfficePool[] = [];
+  /** A pool whose soffice aborts on its first `crashes` starts; `starts()` counts every start. */
+  const poolCrashingAtStart = (crashes: number) => {
+    const run = fs.mkdtempSync(path.join(dir, "run-"));
+    const soffice = path.join(run, "soffice");
+    const started = path.join(run, "starts");
+    fs.writeFileSync(
+      soffice,
+      `#!/bin/sh\necho start >> ${started}\nif [ "$(wc -l < ${started})" -le ${crashes} ]; then echo "terminate called after throwing an instance of 'com::sun::star::uno::RuntimeException'" >&2; exit 134; fi\nexec sleep 600\n`,
+      { mode: 0o755 },
+    );
+    const pool = new LibreOfficePool({ size: 1, timeoutMs: 10_000, sofficePath: soffice, helperScript: helper, tmpDir: run });
+    pools.push(pool);
+    return { pool, starts: () => (fs.existsSync(started) ? fs.readFileSync(started, "utf8").split("\n").filter(Boolean).length : 0) };
+  };
+  afterAll(async () => {
+    await Promise.all(pools.map((p) => p.close()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("starts another soffice when one aborts while starting: the conversion succeeds, and the abort is logged", { timeout: 30_000 }, async () => {
+    const { pool, starts } = poolCrashingAtStart(1);
+    const warn = vi.spyOn(log, "warn");
+    onTestFinished(() => warn.mockRestore());
+    expect((await pool.convert(docx, "docx")).toString("latin1")).toBe("%PDF-1.4 after a restart");
+    expect(starts()).toBe(2);
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ pdfConverter: "libreoffice", reason: expect.stringMatching(/soffice exited \(code 134\).*RuntimeException/) }),
+      "LibreOffice process stopped on its own",
+    );
+    expect(await pool.status()).toBe("ok");
+  });
+
+  it("warmUp() too (the bench's floor and an eager start at boot)", { timeout: 30_000 }, async () => {
+    const { pool, starts } = poolCrashingAtStart(1);
+    await pool.warmUp();
+    expect(pool.stats().running).toBe(1);
+    expect(starts()).toBe(2);
+  });
+
+  it("gives up after two aborts in a row: 503 PdfConverterUnavailable with soffice's words, and no crash loop", { timeout: 30_000 }, async () => {
+    const { pool, starts } = poolCrashingAtStart(100);
+    const err = await pool.convert(docx, "docx").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnavailableError);
+    expect((err as UnavailableError).code).toBe("PdfConverterUnavailable");
+    expect((err as Error).message).toMatch(/soffice exited \(code 134\).*RuntimeException/);
+    expect(await pool.status()).toBe("unavailable");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(starts()).toBe(2);
+  });
+});
+
 describe("LibreOfficePool: what soffice runs with", () => {
   /** The pool's soffice.bin (the launcher's child): its pid, read from /proc. */
   const sofficeBin = (pool: LibreOfficePool) => {
