@@ -20,12 +20,14 @@ import { NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
 import { type LoadOutcome, type PacedOptions, pacedLoad } from "./bench-paced";
 import {
   CONTRACT_VARIABLES,
-  backendCpuGrowthMs,
   childrenCpuMs,
-  embeddedDatabaseTicks,
-  postgresBackendTicks,
+  costMeter,
   createBenchWebhook,
+  type DatabaseMeter,
+  databaseMeter,
   fillWorkspace,
+  type Meter,
+  NO_DATABASE,
   postgresReachable,
   recordFigure,
   serverRssMb,
@@ -64,18 +66,11 @@ type LoadRequest = Omit<autocannon.Request, "onResponse"> & { onResponse?: (stat
 
 const SIGNING_DOCUMENTS = 20;
 
-/** Whose CPU a run counts: a process tree and its database (none for Next.js alone). */
-interface Meter {
-  cpuMs: () => number;
-  database: { ticks: () => Promise<Map<number, number>>; inServer: boolean };
-}
-const NO_DATABASE: Meter["database"] = { ticks: async () => new Map(), inServer: false };
-
 /**
  * The database's CPU ticks so far: PostgreSQL's backends, or the embedded database's thread, which is
  * inside the server's process (inServer) and so taken off the server's figure.
  */
-let database: Meter["database"] = NO_DATABASE;
+let database: DatabaseMeter = NO_DATABASE;
 let warmupSeconds = 0;
 const WARM_DELIVERABLES = 20;
 
@@ -88,15 +83,9 @@ async function chooseDatabase(requested?: TestDatabase): Promise<{ kind: TestDat
   return (await postgresReachable()) ? { kind: "postgres", why: "reachable, the default" } : { kind: "pglite", why: "PostgreSQL not reachable" };
 }
 
-/** Starts counting the server's and its database's CPU; the function returned reads what was spent since. */
-async function costMeter(meter: Meter = { cpuMs: childrenCpuMs, database }): Promise<() => Promise<{ cpuMs: number; dbCpuMs: number }>> {
-  const dbTicksBefore = await meter.database.ticks();
-  const cpuBefore = meter.cpuMs();
-  return async () => {
-    const cpuMs = meter.cpuMs() - cpuBefore;
-    const dbCpuMs = backendCpuGrowthMs(dbTicksBefore, await meter.database.ticks());
-    return { cpuMs: meter.database.inServer ? cpuMs - dbCpuMs : cpuMs, dbCpuMs };
-  };
+/** costMeter() of this process's children (the server) and its database, unless a run names its own. */
+function serverCost(meter: Meter = { cpuMs: childrenCpuMs, database }) {
+  return costMeter(meter);
 }
 
 /** An autocannon run whose figures nobody reads: a warm-up. */
@@ -119,7 +108,7 @@ async function paced(scenario: string, opts: Omit<PacedOptions, "progress">): Pr
     });
     await pacedLoad({ ...opts, seconds: warmupSeconds });
   }
-  const cost = await costMeter();
+  const cost = await serverCost();
   const r = await pacedLoad({
     ...opts,
     progress: (answered, elapsed) => process.stderr.write(`  ${scenario}: ${Math.round(elapsed)}/${opts.seconds} s, ${answered} answered   \r`),
@@ -174,7 +163,7 @@ async function cannon(
     instance = autocannon({ ...opts, requests }, (err, result) => (err ? reject(err) : resolve(result)));
   });
   const started = Date.now();
-  const cost = await costMeter(meter);
+  const cost = await serverCost(meter);
   // autocannon notices the end only at its next one-second sample, so its duration runs long on a fixed
   // amount: the rate is taken up to the last answer there (a timed run lasts its duration).
   let lastAnswer = started;
@@ -340,10 +329,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
     throw err;
   });
   const { server, stop, pid } = await quire;
-  database =
-    kind === "postgres"
-      ? { ticks: () => postgresBackendTicks(server.env.DATABASE_URL!), inServer: false }
-      : { ticks: embeddedDatabaseTicks(path.join(server.dataDir, "server.log")), inServer: true };
+  database = databaseMeter(server);
   const rows: LoadRow[] = [];
   const problems: string[] = [];
   let serverErrors = 0;

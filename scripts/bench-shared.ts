@@ -1,6 +1,7 @@
 // Pieces the bench sections share.
 import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import http from "node:http";
@@ -166,6 +167,43 @@ export function backendCpuGrowthMs(before: Map<number, number>, after: Map<numbe
   let ticks = 0;
   for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
   return ticksToMs(ticks);
+}
+
+/** The CPU ticks of a server's database so far, by backend or thread (postgresBackendTicks, embeddedDatabaseTicks). */
+export interface DatabaseMeter {
+  ticks: () => Promise<Map<number, number>>;
+  /** The embedded database runs inside the server's process: its CPU is taken off the server's figure. */
+  inServer: boolean;
+}
+
+/** Whose CPU a run counts: a process tree and its database. */
+export interface Meter {
+  cpuMs: () => number;
+  database: DatabaseMeter;
+}
+
+export const NO_DATABASE: DatabaseMeter = { ticks: async () => new Map(), inServer: false };
+
+/**
+ * A test server's database, metered apart from the server: PostgreSQL's backends for its database, or the
+ * embedded database's thread inside the server's process. "Server CPU" is then Quire's own work on both,
+ * and server + database compares PGlite with PostgreSQL fairly (issue 17, goal 5).
+ */
+export function databaseMeter(server: { db: "pglite" | "postgres"; env: Record<string, string | undefined>; dataDir: string }): DatabaseMeter {
+  return server.db === "postgres"
+    ? { ticks: () => postgresBackendTicks(server.env.DATABASE_URL!), inServer: false }
+    : { ticks: embeddedDatabaseTicks(path.join(server.dataDir, "server.log")), inServer: true };
+}
+
+/** Starts counting a server's and its database's CPU; the function returned reads what each spent since. */
+export async function costMeter(meter: Meter): Promise<() => Promise<{ cpuMs: number; dbCpuMs: number }>> {
+  const dbTicksBefore = await meter.database.ticks();
+  const cpuBefore = meter.cpuMs();
+  return async () => {
+    const cpuMs = meter.cpuMs() - cpuBefore;
+    const dbCpuMs = backendCpuGrowthMs(dbTicksBefore, await meter.database.ticks());
+    return { cpuMs: meter.database.inServer ? cpuMs - dbCpuMs : cpuMs, dbCpuMs };
+  };
 }
 
 /**
