@@ -29,6 +29,7 @@ import {
   treeCpuMs,
   turnOrder,
   warmUp,
+  heldAgainstPostgres,
 } from "./bench-shared";
 
 /** Quire's default pool size (lib/config.ts): one warm soffice per core. Every floor and peer gets as many. */
@@ -248,13 +249,13 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
   const noImages = { fetchImage: () => Promise.reject(new Error("no images")) };
   const filled = (await renderTemplate(contract, "docx", CONTRACT_VARIABLES, noImages)).file;
 
-  const quires: ({ db: string } & Awaited<ReturnType<typeof startQuire>>)[] = [];
+  const quires: ({ kind: TestDatabase } & Awaited<ReturnType<typeof startQuire>>)[] = [];
   // The raw floor: the UNO helper and soffice alone, without Quire's preprocessing of the DOCX.
   const raw = new LibreOfficePool({ size: POOL, timeoutMs: 60_000, prepareDocx: (docx) => docx });
   let carbone: Awaited<ReturnType<typeof startCarbone>> | undefined;
   try {
     // Started before Carbone, which puts LibreOffice's program directory first on this process's PATH.
-    for (const kind of kinds) quires.push({ db: DB_NAMES[kind], ...(await startQuire(kind)) });
+    for (const kind of kinds) quires.push({ kind, ...(await startQuire(kind)) });
     await raw.warmUp();
     carbone = await startCarbone(contract);
     // What runs in this process (the floors, Carbone) is this process and its children but the Quire servers.
@@ -277,7 +278,7 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
     const peer = contestant("Carbone 3.8.2", carbone.render, inProcess, CLIENTS);
     const quireContestants = quires.map((q) =>
       contestant(
-        `Quire create with PDF over HTTP (POST /v1/deliverable), ${q.db}`,
+        `Quire create with PDF over HTTP (POST /v1/deliverable), ${DB_NAMES[q.kind]}`,
         q.createOne,
         // Quire's own CPU (its tree, but for the embedded database's thread) and its database's apart, as in the load section.
         { cpuMs: () => treeCpuMs(q.running.pid()), database: databaseMeter(q.running.server) },
@@ -294,7 +295,7 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
 
     const [rawFill, quireFill] = fills.map(timing);
     const convert = timing(rawConvert);
-    const quireResults = quireContestants.map((c, i) => ({ db: quires[i].db, label: c.label, create: timing(c), rows: throughputs(c) }));
+    const quireResults = quireContestants.map((c, i) => ({ kind: quires[i].kind, label: c.label, create: timing(c), rows: throughputs(c) }));
     const carboneRows = throughputs(peer);
     printTable([rawFill, quireFill, convert, timing(peer), ...quireResults.map((q) => q.create)]);
     const [rawThroughput] = throughputs(rawConvert);
@@ -303,7 +304,7 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
     printThroughput(`Carbone 3.8.2, ${POOL} LibreOffice factories (bench process and its children CPU)`, carboneRows);
     recordFillFigure(rawFill, quireFill);
     for (const q of quireResults)
-      recordGenerationFigures(q.db, { rawFill, rawConvert: convert, create: q.create, rawThroughput, quireRows: q.rows, carboneRows });
+      recordGenerationFigures(q.kind, { rawFill, rawConvert: convert, create: q.create, rawThroughput, quireRows: q.rows, carboneRows });
   } finally {
     await carbone?.close();
     await raw.close();
@@ -324,9 +325,10 @@ function recordFillFigure(rawFill: Timing, quireFill: Timing): void {
 }
 
 function recordGenerationFigures(
-  db: string,
+  kind: TestDatabase,
   f: { rawFill: Timing; rawConvert: Timing; create: Timing; rawThroughput: Throughput; quireRows: Throughput[]; carboneRows: Throughput[] },
 ): void {
+  const db = DB_NAMES[kind];
   const floor = f.rawFill.p50 + f.rawConvert.p50;
   recordFigure({
     section: SECTION,
@@ -379,7 +381,7 @@ function recordGenerationFigures(
     measure: "Quire + database CPU per document (8 clients)",
     quire: cpu.cpuPerDocMs + cpu.dbCpuPerDocMs,
     unit: "ms",
-    ...(db === DB_NAMES.pglite ? { peerDb: DB_NAMES.postgres, goal: { op: "<=" as const, value: 1.5, on: "ratio" as const } } : {}),
+    ...heldAgainstPostgres(kind),
   });
   const carboneCpu = f.carboneRows.find((r) => r.clients === 8)!;
   recordFigure({

@@ -26,6 +26,7 @@ import {
   type DatabaseMeter,
   databaseMeter,
   fillWorkspace,
+  heldAgainstPostgres,
   type Meter,
   NO_DATABASE,
   postgresReachable,
@@ -341,7 +342,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       measure: `${scenario}: server + database CPU per request`,
       quire: row.serverCpuMs + row.databaseCpuMs,
       unit: "ms",
-      ...(kind === "pglite" ? { peerDb: "PostgreSQL", goal: { op: "<=" as const, value: 1.5, on: "ratio" as const } } : {}),
+      ...heldAgainstPostgres(kind),
     });
   let aloneRunning = true;
   const stopAlone = async () => {

@@ -281,6 +281,11 @@ export interface Figure {
   goal?: { op: "<=" | ">="; value: number; on: "ratio" | "value" };
 }
 
+/** Goal 5: a PGlite figure is held against the same figure on PostgreSQL, within 1.5x; a PostgreSQL figure is the peer. */
+export function heldAgainstPostgres(db: "pglite" | "postgres"): Pick<Figure, "peerDb" | "goal"> {
+  return db === "pglite" ? { peerDb: "PostgreSQL", goal: { op: "<=", value: 1.5, on: "ratio" } } : {};
+}
+
 export function recordFigure(figure: Figure): void {
   const file = process.env.QUIRE_BENCH_FIGURES;
   if (file) fs.appendFileSync(file, `${JSON.stringify(figure)}\n`);

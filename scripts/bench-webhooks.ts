@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestDatabase } from "../tests/support/quire-server";
 import { startQuireServer } from "../tests/support/quire-server";
-import { childrenCpuMs, costMeter, createBenchWebhook, databaseMeter, inParallel, postgresReachable, recordFigure } from "./bench-shared";
+import { childrenCpuMs, costMeter, createBenchWebhook, databaseMeter, heldAgainstPostgres, inParallel, postgresReachable, recordFigure } from "./bench-shared";
 
 const URLS = 10;
 const DB_LABEL: Record<TestDatabase, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
@@ -129,7 +129,7 @@ async function benchFanOut(requests: number, kind: TestDatabase) {
       measure: "Quire + database CPU per delivery",
       quire: wholeCpuPerDelivery,
       unit: "ms",
-      ...(kind === "pglite" ? { peerDb: "PostgreSQL", goal: { op: "<=" as const, value: 1.5, on: "ratio" as const } } : {}),
+      ...heldAgainstPostgres(kind),
     });
 
     // Test Webhook over HTTP: each call creates and sends one delivery per URL before it answers.
