@@ -31,6 +31,9 @@ export interface HelperReply {
   error?: string;
 }
 
+/** How long an exited soffice's stderr is read before its end is reported without the rest. */
+const STDERR_DRAIN_MS = 100;
+
 /**
  * soffice or its helper exited on its own (the pool did not kill it). Under a call it is a crash the
  * document may have caused, told apart by type, not by the wording of LibreOffice's messages.
@@ -137,7 +140,18 @@ export class OfficeProcess {
     this.helper.on("error", (err) =>
       this.die(new UnavailableError(`Cannot run ${opts.pythonPath}: ${err.message}; ${INSTALL_HINT}`, "PdfConverterUnavailable")),
     );
-    this.soffice.on("exit", (code, signal) => this.die(this.failure(`soffice exited (${signal ?? `code ${code}`})`)));
+    this.soffice.on("exit", (code, signal) => {
+      const report = () => this.die(this.failure(`soffice exited (${signal ?? `code ${code}`})`));
+      // Its last words (an abort's message) may still be in the pipe when the exit is seen: read them
+      // first, briefly, since another process of its group can hold the pipe open (die() stops it).
+      const stderr = this.soffice.stderr!;
+      if (this.quitting || stderr.readableEnded) return report();
+      const timer = setTimeout(report, STDERR_DRAIN_MS);
+      stderr.once("end", () => {
+        clearTimeout(timer);
+        report();
+      });
+    });
     // Asked to quit, the helper exits once soffice has agreed to terminate, while soffice.bin is still
     // shutting down: killing the group then would take its launcher before it reaps soffice.bin, which
     // init (or, in a container without one, nobody) is left to reap. quit() waits for soffice instead.
