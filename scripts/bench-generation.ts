@@ -17,7 +17,9 @@ import { startQuireServer, type RunningQuire, type TestDatabase } from "../tests
 import {
   CONTRACT_VARIABLES,
   costMeter,
+  DB_LABELS,
   databaseMeter,
+  heldAgainstPostgres,
   httpRequest,
   inParallel,
   type Meter,
@@ -29,7 +31,6 @@ import {
   treeCpuMs,
   turnOrder,
   warmUp,
-  heldAgainstPostgres,
 } from "./bench-shared";
 
 /** Quire's default pool size (lib/config.ts): one warm soffice per core. Every floor and peer gets as many. */
@@ -216,8 +217,6 @@ async function startCarbone(contract: Buffer): Promise<{ render: () => Promise<B
   return { render, close };
 }
 
-const DB_NAMES: Record<TestDatabase, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
-
 /** Quire started on one database (its pool warms up with the first documents), and a create with PDF over HTTP. */
 async function startQuire(kind: TestDatabase): Promise<{ running: RunningQuire; createOne: () => Promise<void> }> {
   // At info, as deployed: each create writes its access line, and the embedded database's thread is named in the log (databaseMeter).
@@ -238,7 +237,7 @@ async function startQuire(kind: TestDatabase): Promise<{ running: RunningQuire; 
 export async function benchGeneration(requests: number, kinds: TestDatabase[], warmupSeconds: number) {
   const perRound = Math.ceil(Math.min(requests, 50) / ROUNDS);
   console.log(
-    `\n## Generation on the sample contract (DOCX), ${kinds.map((k) => DB_NAMES[k]).join(" and ")}, pool of ${POOL} warm LibreOffice processes; ${ROUNDS} rounds, each contestant in turn: ${perRound} one at a time, then ${DOCS_PER_ROUND} documents at each client count`,
+    `\n## Generation on the sample contract (DOCX), ${kinds.map((k) => DB_LABELS[k]).join(" and ")}, pool of ${POOL} warm LibreOffice processes; ${ROUNDS} rounds, each contestant in turn: ${perRound} one at a time, then ${DOCS_PER_ROUND} documents at each client count`,
   );
   const { buildSampleContractDocx } = await import("../lib/templates/samples");
   const { DOCXTEMPLATER_OPTIONS } = await import("../lib/templates/inspect");
@@ -278,7 +277,7 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
     const peer = contestant("Carbone 3.8.2", carbone.render, inProcess, CLIENTS);
     const quireContestants = quires.map((q) =>
       contestant(
-        `Quire create with PDF over HTTP (POST /v1/deliverable), ${DB_NAMES[q.kind]}`,
+        `Quire create with PDF over HTTP (POST /v1/deliverable), ${DB_LABELS[q.kind]}`,
         q.createOne,
         // Quire's own CPU (its tree, but for the embedded database's thread) and its database's apart, as in the load section.
         { cpuMs: () => treeCpuMs(q.running.pid()), database: databaseMeter(q.running.server) },
@@ -328,7 +327,7 @@ function recordGenerationFigures(
   kind: TestDatabase,
   f: { rawFill: Timing; rawConvert: Timing; create: Timing; rawThroughput: Throughput; quireRows: Throughput[]; carboneRows: Throughput[] },
 ): void {
-  const db = DB_NAMES[kind];
+  const db = DB_LABELS[kind];
   const floor = f.rawFill.p50 + f.rawConvert.p50;
   recordFigure({
     section: SECTION,

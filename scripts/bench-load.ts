@@ -24,6 +24,7 @@ import {
   costMeter,
   createBenchWebhook,
   type DatabaseMeter,
+  DB_LABELS,
   databaseMeter,
   fillWorkspace,
   heldAgainstPostgres,
@@ -301,7 +302,7 @@ async function settle(cpuMs: () => number): Promise<void> {
 export async function benchLoad(options: LoadOptions): Promise<void> {
   warmupSeconds = options.warmupSeconds;
   const { kind, why } = await chooseDatabase(options.db);
-  const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
+  const db = DB_LABELS[kind];
   const dbLabel = kind === "pglite" ? "embedded PGlite" : "PostgreSQL";
   console.log(
     `\n## Load (autocannon) on ${dbLabel} (${why}); ${os.cpus().length} cores, load average before: ${os

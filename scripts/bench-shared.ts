@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import pg from "pg";
 import { EMBEDDED_DATABASE_STARTED } from "../lib/db/driver";
-import { POSTGRES_ADMIN_URL } from "../tests/support/quire-server";
+import { POSTGRES_ADMIN_URL, type QuireTestServer, type TestDatabase } from "../tests/support/quire-server";
 
 /**
  * One HTTP request on a kept-alive connection, body read whole: the client for every latency the bench
@@ -189,7 +189,7 @@ export const NO_DATABASE: DatabaseMeter = { ticks: async () => new Map(), inServ
  * embedded database's thread inside the server's process. "Server CPU" is then Quire's own work on both,
  * and server + database compares PGlite with PostgreSQL fairly (issue 17, goal 5).
  */
-export function databaseMeter(server: { db: "pglite" | "postgres"; env: Record<string, string | undefined>; dataDir: string }): DatabaseMeter {
+export function databaseMeter(server: Pick<QuireTestServer, "db" | "env" | "dataDir">): DatabaseMeter {
   return server.db === "postgres"
     ? { ticks: () => postgresBackendTicks(server.env.DATABASE_URL!), inServer: false }
     : { ticks: embeddedDatabaseTicks(path.join(server.dataDir, "server.log")), inServer: true };
@@ -281,9 +281,12 @@ export interface Figure {
   goal?: { op: "<=" | ">="; value: number; on: "ratio" | "value" };
 }
 
+/** A database as the figures name it (Figure.db). */
+export const DB_LABELS: Record<TestDatabase, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
+
 /** Goal 5: a PGlite figure is held against the same figure on PostgreSQL, within 1.5x; a PostgreSQL figure is the peer. */
-export function heldAgainstPostgres(db: "pglite" | "postgres"): Pick<Figure, "peerDb" | "goal"> {
-  return db === "pglite" ? { peerDb: "PostgreSQL", goal: { op: "<=", value: 1.5, on: "ratio" } } : {};
+export function heldAgainstPostgres(db: TestDatabase): Pick<Figure, "peerDb" | "goal"> {
+  return db === "pglite" ? { peerDb: DB_LABELS.postgres, goal: { op: "<=", value: 1.5, on: "ratio" } } : {};
 }
 
 export function recordFigure(figure: Figure): void {

@@ -8,7 +8,7 @@ import autocannon from "autocannon";
 import type { SeedResult } from "@/lib/orgs/seed";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
-import { CONTRACT_VARIABLES, createBenchWebhook, fillWorkspace, recordFigure, serverRssMb } from "./bench-shared";
+import { CONTRACT_VARIABLES, createBenchWebhook, DB_LABELS, fillWorkspace, recordFigure, serverRssMb } from "./bench-shared";
 
 const RATE = 50;
 const SAMPLE_MS = 10_000;
@@ -109,7 +109,7 @@ export async function benchSoak(kind: TestDatabase, minutes: number): Promise<vo
       .join("\n")}`,
   );
   console.log(`\nWarmed up (minute ${from}-${to}, median) ${warm.toFixed(0)} MB; last minute (median) ${end.toFixed(0)} MB; peak ${peak.toFixed(0)} MB.`);
-  const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
+  const db = DB_LABELS[kind];
   recordFigure({
     section: "memory",
     db,

@@ -8,10 +8,19 @@ import os from "node:os";
 import path from "node:path";
 import type { TestDatabase } from "../tests/support/quire-server";
 import { startQuireServer } from "../tests/support/quire-server";
-import { childrenCpuMs, costMeter, createBenchWebhook, databaseMeter, heldAgainstPostgres, inParallel, postgresReachable, recordFigure } from "./bench-shared";
+import {
+  childrenCpuMs,
+  costMeter,
+  createBenchWebhook,
+  DB_LABELS,
+  databaseMeter,
+  heldAgainstPostgres,
+  inParallel,
+  postgresReachable,
+  recordFigure,
+} from "./bench-shared";
 
 const URLS = 10;
-const DB_LABEL: Record<TestDatabase, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
 
 export async function benchWebhooks(requests: number, db = "both") {
   if (db === "both") return benchEachDatabase(requests);
@@ -47,7 +56,7 @@ async function until(done: () => boolean | Promise<boolean>, everyMs: number, ti
 async function benchFanOut(requests: number, kind: TestDatabase) {
   const EVENTS = Math.max(10, requests);
   const total = EVENTS * URLS;
-  const dbLabel = DB_LABEL[kind];
+  const dbLabel = DB_LABELS[kind];
   console.log(
     `\n## Webhook fan-out on ${kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}: ${EVENTS} events x ${URLS} URLs = ${total} signed deliveries to a local HTTPS receiver`,
   );

@@ -31,6 +31,7 @@ import { benchLoad } from "./bench-load";
 import { benchSealing } from "./bench-sealing";
 import { benchSoak } from "./bench-soak";
 import {
+  DB_LABELS,
   fillWorkspace,
   httpRequest,
   inParallel,
@@ -183,7 +184,7 @@ async function benchListing(kind: TestDatabase) {
   const faster = (a: Timing, b: Timing) => (a.p50 <= b.p50 ? a : b);
   const rawTemplates = faster(templateRows, templateJson);
   const rawDeliverables = faster(deliverableRows, deliverableJson);
-  const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
+  const db = DB_LABELS[kind];
   const floorLabel = "raw SQL, same page + counter (faster of rows and JSON)";
   recordFigure({
     section: "lists",
