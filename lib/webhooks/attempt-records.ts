@@ -23,10 +23,15 @@ export interface AttemptRecord {
   pausedReason: string | null;
 }
 
-export async function recordAttempts(sql: SqlRunner, records: AttemptRecord[]): Promise<string[]> {
-  const rows = await runStatement<{ id: string }>(
-    sql,
-    Prisma.sql`
+/**
+ * The deliveries are found by key alone (`id = ANY(…)`: the primary key's index, a batch's rows): no
+ * other condition on them may let the planner read the open deliveries through the status index, which
+ * it did when its statistics said few were open (a fresh table, or a burst after quiet hours), and then
+ * every write of a few attempts read the whole backlog. The attempt count is the guard: this statement
+ * is the only one that moves a delivery's status, and it always moves the count with it.
+ */
+export function recordStatement(records: AttemptRecord[]): Prisma.Sql {
+  return Prisma.sql`
     WITH v AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(
         "id" uuid, "webhookId" uuid, "claimedCount" int, "attemptCount" int, "status" text, "httpStatus" int, "responseBody" text,
@@ -36,7 +41,7 @@ export async function recordAttempts(sql: SqlRunner, records: AttemptRecord[]): 
       UPDATE "webhook_delivery" AS d
       SET "attemptCount" = v."attemptCount", "status" = v."status", "httpStatus" = v."httpStatus", "responseBody" = v."responseBody",
         "errorMessage" = v."errorMessage", "leaseUntil" = NULL, "deliveredAt" = v."deliveredAt", "nextAttemptAt" = v."nextAttemptAt", "updatedOn" = now()
-      FROM v WHERE d."id" = v."id" AND d."attemptCount" = v."claimedCount" AND d."status" IN ('pending', 'retrying')
+      FROM v WHERE d."id" = ANY(ARRAY(SELECT "id" FROM v)) AND d."id" = v."id" AND d."attemptCount" = v."claimedCount"
       RETURNING d."id"
     ), paused AS (
       UPDATE "webhook" AS w SET "isActive" = false, "pausedReason" = v."pausedReason", "updatedOn" = now()
@@ -47,8 +52,11 @@ export async function recordAttempts(sql: SqlRunner, records: AttemptRecord[]): 
       SELECT gen_random_uuid(), v."id", v."attemptCount", v."requestHeaders", v."requestBody", v."httpStatus", v."responseBody", v."errorMessage", v."durationMs"
       FROM v JOIN recorded ON recorded."id" = v."id"
     )
-    SELECT "id"::text FROM recorded`,
-  );
+    SELECT "id"::text FROM recorded`;
+}
+
+export async function recordAttempts(sql: SqlRunner, records: AttemptRecord[]): Promise<string[]> {
+  const rows = await runStatement<{ id: string }>(sql, recordStatement(records));
   return rows.map((r) => r.id);
 }
 

@@ -113,7 +113,11 @@ const CLAIMED_COLUMNS = Prisma.sql`d."id", d."webhookId", d."eventId", d."eventT
 
 /**
  * Claims a batch of due deliveries under a lease, in one statement that also reads each one's webhook
- * secret; a crashed sender's lease runs out and another picks the delivery up.
+ * secret; a crashed sender's lease runs out and another picks the delivery up. The due ids are picked
+ * once, as an array (an InitPlan), and the rows then updated by key: as `d."id" IN (SELECT … LIMIT …
+ * FOR UPDATE SKIP LOCKED)` the planner could run the pick again for each row it updated (a semi-join),
+ * and each run skipped the rows the statement had just updated and took the next ones, so one claim of
+ * four leased a whole backlog of 1,000 (statistics taken while nothing was due).
  */
 export async function claimDue(sql: SqlRunner, limit: number, lease: number): Promise<ClaimedDelivery[]> {
   const now = new Date();
@@ -122,10 +126,10 @@ export async function claimDue(sql: SqlRunner, limit: number, lease: number): Pr
     Prisma.sql`
     UPDATE "webhook_delivery" AS d SET "leaseUntil" = ${new Date(now.getTime() + lease)}
     FROM "webhook" AS w
-    WHERE w."id" = d."webhookId" AND d."id" IN (
+    WHERE w."id" = d."webhookId" AND d."id" = ANY(ARRAY(
       SELECT "id" FROM "webhook_delivery"
       WHERE "status" IN ('pending', 'retrying') AND "nextAttemptAt" <= ${now} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
-      ORDER BY "nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      ORDER BY "nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED))
     RETURNING ${CLAIMED_COLUMNS}`,
   );
 }

@@ -2,9 +2,12 @@
 // (PGlite): two workers claiming at once never take the same delivery; a worker that dies after
 // claiming a batch leaves it leased, and it is taken again (and sent once) only after the lease; an
 // attempt whose lease ran out while it was in flight is recorded once, by whichever holder finishes first.
+// A claim leases what it asks for and a write of attempts reads only its own deliveries, whatever the
+// planner's statistics say.
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { recordStatement } from "@/lib/webhooks/attempt-records";
 import { claimDue, runDeliveryPass, type DeliveryDeps } from "@/lib/webhooks/delivery";
 import { dropper, openWebhookTestDb, type WebhookTestDb } from "../support/webhook-unit";
 
@@ -33,6 +36,25 @@ async function dueDeliveries(url: string, count: number): Promise<string[]> {
 async function attemptsOf(ids: string[]) {
   const rows = await prisma.webhookDelivery.findMany({ where: { id: { in: ids } }, select: { attemptCount: true, _count: { select: { attempts: true } } } });
   return rows.map((r) => ({ attemptCount: r.attemptCount, logged: r._count.attempts }));
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Actual Rows": number;
+  "Actual Loops": number;
+  "Rows Removed by Filter"?: number;
+  "Rows Removed by Index Recheck"?: number;
+  Plans?: PlanNode[];
+}
+
+/** Rows a plan's scans of `table` read, kept or filtered out, from EXPLAIN ANALYZE's JSON. */
+function rowsRead(node: PlanNode, table: string): number {
+  const own =
+    node["Relation Name"] === table && node["Node Type"].endsWith("Scan")
+      ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0)) * node["Actual Loops"]
+      : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, table), 0);
 }
 
 let testDb: WebhookTestDb;
@@ -118,5 +140,42 @@ describe("batched webhook claims", () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("a claim of four leases four, even when the planner thinks few are due", async () => {
+    // The planner's trap: statistics taken while nothing was due, then a backlog of 1,000.
+    await deps.sql.exec("ANALYZE webhook_delivery");
+    await dueDeliveries("https://127.0.0.1:9/hook", 1000);
+    expect(await claimDue(deps.sql, 4, 60_000)).toHaveLength(4);
+    expect(await prisma.webhookDelivery.count({ where: { leaseUntil: { gt: new Date() } } })).toBe(4);
+  });
+
+  it("recording a few attempts reads those deliveries by key, not every open one", async () => {
+    await deps.sql.exec("ANALYZE webhook_delivery");
+    await dueDeliveries("https://127.0.0.1:9/hook", 1000);
+    const claimed = await claimDue(deps.sql, 4, 60_000);
+    const statement = recordStatement(
+      claimed.map((d) => ({
+        id: d.id,
+        webhookId: d.webhookId,
+        claimedCount: d.attemptCount,
+        attemptCount: d.attemptCount + 1,
+        status: "delivered",
+        httpStatus: 200,
+        responseBody: "ok",
+        errorMessage: null,
+        deliveredAt: new Date(),
+        nextAttemptAt: null,
+        requestHeaders: { "content-type": "application/json" },
+        requestBody: "{}",
+        durationMs: 1,
+        pausedReason: null,
+      })),
+    );
+    const [{ "QUERY PLAN": explained }] = await deps.sql.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
+    const [{ Plan }] = (typeof explained === "string" ? JSON.parse(explained) : explained) as { Plan: PlanNode }[];
+    // Four deliveries written, four read: it was the whole backlog, once per write of a few attempts.
+    expect(rowsRead(Plan, "webhook_delivery")).toBe(4);
+    expect(await attemptsOf(claimed.map((d) => d.id))).toEqual(Array(4).fill({ attemptCount: 1, logged: 1 }));
   });
 });
