@@ -3,10 +3,11 @@
 // claiming a batch leaves it leased, and it is taken again (and sent once) only after the lease; an
 // attempt whose lease ran out while it was in flight is recorded once, by whichever holder finishes first.
 // A claim leases what it asks for and a write of attempts reads only its own deliveries, whatever the
-// planner's statistics say.
+// planner's statistics say. A pass sends what is due before it turns new events into deliveries.
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { SqlRunner } from "@/lib/db/sql";
 import { recordStatement } from "@/lib/webhooks/attempt-records";
 import { claimDue, runDeliveryPass, type DeliveryDeps } from "@/lib/webhooks/delivery";
 import { dropper, openWebhookTestDb, type WebhookTestDb } from "../support/webhook-unit";
@@ -177,5 +178,30 @@ describe("batched webhook claims", () => {
     // Four deliveries written, four read: it was the whole backlog, once per write of a few attempts.
     expect(rowsRead(Plan, "webhook_delivery")).toBe(4);
     expect(await attemptsOf(claimed.map((d) => d.id))).toEqual(Array(4).fill({ attemptCount: 1, logged: 1 }));
+  });
+
+  it("a pass sends what is due before it turns new events into deliveries, and then sends those too", async () => {
+    const receiver = await dropper(0);
+    try {
+      // 2 senders x 4 per sender = 8 per claim: 20 due fill two claims; the third comes up short.
+      await dueDeliveries(receiver.url, 20);
+      await prisma.webhook.update({ where: { id: webhookId }, data: { urls: [receiver.url] } });
+      await prisma.domainEvent.create({ data: { orgId, type: "signature.document.voided", payload: { documentId: crypto.randomUUID() } } });
+      const statements: string[] = [];
+      const spy: SqlRunner = {
+        ...deps.sql,
+        query: (text, values, options) => {
+          if (text.includes('"domain_event"')) statements.push("fan out");
+          else if (text.includes("SKIP LOCKED")) statements.push("claim");
+          return deps.sql.query(text, values, options);
+        },
+      };
+      expect(await runDeliveryPass({ ...deps, sql: spy }, 2)).toBe(21);
+      expect(statements.slice(0, 4)).toEqual(["claim", "claim", "claim", "fan out"]);
+      expect(receiver.connections).toBe(21);
+    } finally {
+      await receiver.close();
+      await prisma.webhook.update({ where: { id: webhookId }, data: { urls: ["https://127.0.0.1:9/hook"] } });
+    }
   });
 });
