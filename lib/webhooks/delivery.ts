@@ -240,9 +240,10 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
 
 /**
  * One pass of the worker: claim a batch of due deliveries (fanning out new events when fewer are due
- * than a batch) and send them with `concurrency` senders, recording them in batches as they finish. While the senders still have work in
- * hand, the next batch is claimed, so they do not wait for the end of a batch; a pass stops claiming
- * after PASS_CLAIMS_FOR_MS (or once nothing is due) and ends when what it claimed is done.
+ * than a batch) and send them with `concurrency` senders, recording them in batches as they finish.
+ * While the senders still have work in hand, the next batch is claimed, so they do not wait for the end
+ * of a batch; a pass stops claiming after PASS_CLAIMS_FOR_MS (or once nothing is due) and ends when
+ * what it claimed is done.
  */
 export async function runDeliveryPass(deps: DeliveryDeps, concurrency = SENDERS, options: { stopping?: () => boolean } = {}): Promise<number> {
   const stopping = () => options.stopping?.() ?? false;
@@ -267,8 +268,8 @@ export async function runDeliveryPass(deps: DeliveryDeps, concurrency = SENDERS,
     let claimed = await take(batchSize);
     // New events become deliveries only when what is due does not fill a batch: a fan-out writes a
     // delivery per URL of every subscribed webhook, and while it runs the database (the embedded one has
-    // one thread) answers no claim, so it must not stand before a backlog. Senders start on the short
-    // batch meanwhile.
+    // one thread) answers no claim, so it must not stand before a backlog. The short batch is already in
+    // the queue for the senders still at work.
     if (claimed < batchSize && (await fanOutEvents(deps.sql)) > 0 && !stopping()) claimed += await take(batchSize - claimed);
     exhausted = claimed < batchSize || Date.now() >= claimUntil;
   };
