@@ -53,6 +53,40 @@ function vitestCounts(file) {
   return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
 }
 
+// The summary names each failing test, with the first line of its error: a CI log is often read from
+// its tail only, and a rare failure must be identifiable from there.
+const firstLine = (text) =>
+  (text ?? "")
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .trim()
+    .split("\n")[0]
+    .slice(0, 200);
+
+function vitestFailures(file) {
+  const r = JSON.parse(fs.readFileSync(file, "utf8"));
+  const failures = [];
+  for (const f of r.testResults) {
+    const name = path.relative(root, f.name);
+    const failed = f.assertionResults.filter((t) => t.status === "failed");
+    for (const t of failed) failures.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    // A file can fail outside its tests (an import, a hook).
+    if (f.status === "failed" && failed.length === 0) failures.push(`${name}: ${firstLine(f.message)}`);
+  }
+  return failures;
+}
+
+function playwrightFailures(file) {
+  const failures = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === "unexpected") failures.push(`${spec.file}:${spec.line} › ${spec.title}: ${firstLine(t.results?.at(-1)?.error?.message)}`);
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of JSON.parse(fs.readFileSync(file, "utf8")).suites ?? []) walk(suite);
+  return failures;
+}
+
 function playwrightCounts(file) {
   const { stats } = JSON.parse(fs.readFileSync(file, "utf8"));
   return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
@@ -104,6 +138,7 @@ function record(phase, status, seconds, report) {
     lines.push(
       `${phase.id.padEnd(22)} ${status === 0 ? "ok  " : "FAIL"} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds}s)`,
     );
+    if (status !== 0) for (const failure of (phase.vitest ? vitestFailures : playwrightFailures)(report)) lines.push(`  failed: ${failure}`);
     return true;
   }
   if (status !== 0) totals.failed += 1;
