@@ -26,7 +26,6 @@ import {
   type DatabaseMeter,
   DB_LABELS,
   databaseMeter,
-  fillWorkspace,
   heldAgainstPostgres,
   type Meter,
   NO_DATABASE,
@@ -37,6 +36,7 @@ import {
   treeCpuMs,
   turnOrder,
 } from "./bench-shared";
+import { fillWorkspace } from "../tests/support/workspace";
 
 export interface LoadOptions {
   /** Unset: QUIRE_BENCH_DB, else PostgreSQL when reachable, else PGlite. */

@@ -8,7 +8,8 @@ import autocannon from "autocannon";
 import type { SeedResult } from "@/lib/orgs/seed";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
-import { CONTRACT_VARIABLES, createBenchWebhook, DB_LABELS, fillWorkspace, recordFigure, serverRssMb } from "./bench-shared";
+import { CONTRACT_VARIABLES, createBenchWebhook, DB_LABELS, recordFigure, serverRssMb } from "./bench-shared";
+import { fillWorkspace } from "../tests/support/workspace";
 
 const RATE = 50;
 const SAMPLE_MS = 10_000;

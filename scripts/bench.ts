@@ -32,7 +32,6 @@ import { benchSealing } from "./bench-sealing";
 import { benchSoak } from "./bench-soak";
 import {
   DB_LABELS,
-  fillWorkspace,
   httpRequest,
   inParallel,
   postgresReachable,
@@ -43,6 +42,7 @@ import {
   timeInTurns,
   type Timing,
 } from "./bench-shared";
+import { fillWorkspace } from "../tests/support/workspace";
 import { benchWebhooks } from "./bench-webhooks";
 
 const { values } = parseArgs({
@@ -103,9 +103,10 @@ async function benchListing(kind: TestDatabase) {
         FROM template t JOIN "user" u ON u.id = t."createdBy" WHERE t.id = ANY(ARRAY(SELECT id FROM keys))`;
       // The total as Quire keeps it: the counter row the template triggers maintain (lib/templates/listing.ts).
       const templateTotal = `SELECT templates::int FROM org_usage WHERE "orgId" = $1::uuid`;
-      const deliverablePage = `SELECT d.*, u.email, (SELECT json_agg(t.*) FROM deliverable_tag dt JOIN tag t ON t.id = dt."tagId" WHERE dt."deliverableId" = d.id) AS tags
-        FROM (SELECT * FROM deliverable WHERE "orgId" = $1::uuid AND "isActive" ORDER BY "createdOn" DESC, id DESC LIMIT ${LIMIT} OFFSET $2) d
-        JOIN "user" u ON u.id = d."createdBy"`;
+      // The page's ids off the index first, then its rows by key, as Quire's own page (lib/deliverables/list.ts).
+      const deliverablePage = `WITH keys AS (SELECT id FROM deliverable WHERE "orgId" = $1::uuid AND "isActive" ORDER BY "createdOn" DESC, id DESC LIMIT ${LIMIT} OFFSET $2)
+        SELECT d.*, u.email, (SELECT json_agg(t.*) FROM deliverable_tag dt JOIN tag t ON t.id = dt."tagId" WHERE dt."deliverableId" = d.id) AS tags
+        FROM deliverable d JOIN "user" u ON u.id = d."createdBy" WHERE d.id = ANY(ARRAY(SELECT id FROM keys))`;
       // The total as Quire keeps it: the counter row its triggers maintain (lib/deliverables/list.ts).
       const deliverableTotal = `SELECT deliverables::int FROM org_usage WHERE "orgId" = $1::uuid`;
       rows.push(

