@@ -36,13 +36,16 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
   const n = params.length;
   const total = `(SELECT count(*)::int FROM signing_document d WHERE ${where})`;
   const rows = await sql.query<ListRow>(
-    // The page first (off the (orgId, createdOn, id) index), then its rows' recipients only.
-    `WITH p AS (
+    // The page's ids first (off the (orgId, createdOn, id) index, without reading the rows it skips),
+    // then its rows by key and their recipients only.
+    `WITH keys AS (
+       SELECT d.id FROM signing_document d WHERE ${where}
+       ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2}),
+     p AS (
        SELECT d.id, d.name, d.description, d.status, d."pageCount", d."originalHash", d."senderName", d."senderEmail", d."ccEmails", d."sendEmail",
               d.language, d."expiresAt", d."emailSubject", d."emailMessage", d."reminderDays", d."createdOn", d."updatedOn", d."sentAt", d."completedAt", d."voidedAt", d."voidReason",
               d."declinedAt", d."declineReason"
-       FROM signing_document d WHERE ${where}
-       ORDER BY d."createdOn" DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+       FROM signing_document d WHERE d.id = ANY(ARRAY(SELECT id FROM keys)))
      SELECT p.*, ${total} AS total, ${RECIPIENTS_OF_ROW} FROM p ORDER BY p."createdOn" DESC, p.id DESC`,
     [...params, q.limit, q.offset],
   );
