@@ -61,7 +61,6 @@ beforeAll(async () => {
   db = await openMigratedPGlite();
   prisma = new PrismaClient({ adapter: new PrismaPGlite(db.pglite) });
   orgId = (await seedDemoWorkspace(prisma, { baseUrl: "http://quire.test", adminPassword: "password-123", sampleTemplates: false })).orgId;
-  // Ends with VACUUM ANALYZE, as autovacuum or the embedded database's upkeep would have run by then.
   const { userId } = await prisma.apiKey.findFirstOrThrow({ where: { orgId }, select: { userId: true } });
   const start = Date.now() - DOCUMENTS * 1000;
   await prisma.signingDocument.createMany({
@@ -77,6 +76,7 @@ beforeAll(async () => {
       createdOn: new Date(start + i * 1000),
     })),
   });
+  // Ends with VACUUM ANALYZE, as autovacuum or the embedded database's upkeep would have run by then.
   await fillWorkspace(prisma, orgId, { templates: TEMPLATES, deliverables: DELIVERABLES });
   // Planned as on a busy workspace's tables (5,000 templates): at this size the planner would rather
   // read all 300 rows than look 50 up by key, which says nothing of the page's shape.
