@@ -11,29 +11,8 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { seedDemoWorkspace } from "@/lib/orgs/seed";
 import { listTemplateItems } from "@/lib/templates/listing";
 import { type MigratedPGlite, openMigratedPGlite } from "../support/migrated-pglite";
+import { explainAnalyze, heapRowsRead, type PlanNode } from "../support/query-plans";
 import { fillWorkspace } from "../support/workspace";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Heap Fetches"?: number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows a plan read from `table`'s heap: what its table scans returned or filtered out, and an index-only scan's heap fetches. */
-function heapRowsRead(node: PlanNode, table: string): number {
-  let own = 0;
-  if (node["Relation Name"] === table) {
-    if (node["Node Type"] === "Index Only Scan") own = node["Heap Fetches"] ?? 0;
-    else if (node["Node Type"] !== "Bitmap Index Scan")
-      own = (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0)) * node["Actual Loops"];
-  }
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + heapRowsRead(child, table), 0);
-}
 
 /** A runner that answers each statement as the list expects, and keeps each one's plan as it ran. */
 function explaining(sql: SqlRunner) {
@@ -42,8 +21,7 @@ function explaining(sql: SqlRunner) {
     exec: (text) => sql.exec(text),
     transaction: (fn) => sql.transaction(fn),
     async query<T>(text: string, params?: unknown[], options?: SqlQueryOptions) {
-      const [explained] = await sql.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params, options);
-      plans.push(explained["QUERY PLAN"][0].Plan);
+      plans.push(await explainAnalyze(sql, text, params, options));
       return sql.query<T>(text, params, options);
     },
   };

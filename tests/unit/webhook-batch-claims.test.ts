@@ -10,6 +10,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { SqlRunner } from "@/lib/db/sql";
 import { recordStatement } from "@/lib/webhooks/attempt-records";
 import { claimDue, runDeliveryPass, type DeliveryDeps } from "@/lib/webhooks/delivery";
+import { explainAnalyze, rowsRead } from "../support/query-plans";
 import { dropper, openWebhookTestDb, type WebhookTestDb } from "../support/webhook-unit";
 
 let prisma: PrismaClient;
@@ -37,25 +38,6 @@ async function dueDeliveries(url: string, count: number): Promise<string[]> {
 async function attemptsOf(ids: string[]) {
   const rows = await prisma.webhookDelivery.findMany({ where: { id: { in: ids } }, select: { attemptCount: true, _count: { select: { attempts: true } } } });
   return rows.map((r) => ({ attemptCount: r.attemptCount, logged: r._count.attempts }));
-}
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows a plan's scans of `table` read, kept or filtered out, from EXPLAIN ANALYZE's JSON. */
-function rowsRead(node: PlanNode, table: string): number {
-  const own =
-    node["Relation Name"] === table && node["Node Type"].endsWith("Scan")
-      ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0)) * node["Actual Loops"]
-      : 0;
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, table), 0);
 }
 
 let testDb: WebhookTestDb;
@@ -173,10 +155,9 @@ describe("batched webhook claims", () => {
         pausedReason: null,
       })),
     );
-    const [{ "QUERY PLAN": explained }] = await deps.sql.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
-    const [{ Plan }] = (typeof explained === "string" ? JSON.parse(explained) : explained) as { Plan: PlanNode }[];
+    const plan = await explainAnalyze(deps.sql, statement.text, statement.values);
     // Four deliveries written, four read: it was the whole backlog, once per write of a few attempts.
-    expect(rowsRead(Plan, "webhook_delivery")).toBe(4);
+    expect(rowsRead(plan, "webhook_delivery")).toBe(4);
     expect(await attemptsOf(claimed.map((d) => d.id))).toEqual(Array(4).fill({ attemptCount: 1, logged: 1 }));
   });
 
