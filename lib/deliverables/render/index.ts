@@ -10,6 +10,8 @@
 //   4. render with docxtemplater, our module deciding how each tag is written (module.ts) and the
 //      image module placing pictures (image-module.ts)
 //   5. write package-level additions (links, numbering, default font) and count fonts
+// Stages 3-5 run once per shape of values when the shape comes back (skeletons.ts): a later document
+// of the shape is its skeleton with the document's plain text written in.
 import type Docxtemplater from "docxtemplater";
 import PizZip from "pizzip";
 import { ValidationError } from "@/lib/errors";
@@ -18,15 +20,16 @@ import { readFonts } from "./fonts";
 import { dropEmptiedParagraphs } from "./emptied-paragraphs";
 import { createImageModule } from "./image-module";
 import { prepareImages } from "./images";
-import { inspectForRender, templateDigest } from "./inspection-cache";
+import { inspectForRender, templateDigest, templateKey } from "./inspection-cache";
 import { LexCachingDocxtemplater } from "./lexed-cache";
 import { createRenderModule, type RenderModuleState } from "./module";
 import { CONTENT_PARTS, PackageContext } from "./package";
-import { planVariables } from "./plan";
+import { planVariables, type RenderPlan } from "./plan";
 import { toRenderError } from "./render-errors";
+import { type FilledPackage, fromSkeleton, shapeOf } from "./skeletons";
 import { expandStacks } from "./stacks";
 import { readTemplateFacts } from "./template-facts";
-import { MAX_FONT_NAME, type RenderOptions, type RenderResult, type TemplateKind, type VariableInput } from "./types";
+import { MAX_FONT_NAME, type PreparedImage, type RenderOptions, type RenderResult, type TemplateKind, type VariableInput } from "./types";
 import { installNativeDeflate } from "./zip-codec";
 
 installNativeDeflate();
@@ -41,7 +44,29 @@ export async function renderTemplate(template: Buffer, kind: TemplateKind, varia
   const inspection = await inspectForRender(template, kind, digest);
   const plan = planVariables(variables, inspection.placeholders);
   const images = await prepareImages(plan.images, opts.fetchImage);
+  const fill = (planned: RenderPlan) => fillPackage(template, kind, digest, planned, images, requestedFont);
 
+  const shape = shapeOf(kind, templateKey(kind, digest), inspection.placeholders, plan, requestedFont);
+  const fromShape = shape && fromSkeleton(shape, fill);
+  if (fromShape) return { ...fromShape, missingPlaceholders: plan.missingPlaceholders };
+  const { zip, fonts, defaultFont } = fill(plan);
+  return {
+    file: zip.generate({ type: "nodebuffer", compression: "DEFLATE" }),
+    fonts,
+    defaultFont,
+    missingPlaceholders: plan.missingPlaceholders,
+  };
+}
+
+/** Stages 3-5: the template filled as the plan says, not yet compressed. */
+function fillPackage(
+  template: Buffer,
+  kind: TemplateKind,
+  digest: string,
+  plan: RenderPlan,
+  images: Map<string, PreparedImage>,
+  requestedFont: string | undefined,
+): FilledPackage {
   try {
     let zip = new PizZip(template);
     const facts = readTemplateFacts(zip, kind, digest);
@@ -81,12 +106,7 @@ export async function renderTemplate(template: Buffer, kind: TemplateKind, varia
 
     // A requested default font rewrote the styles (DOCX): they are read again; otherwise as the package read them.
     const { fonts, defaultFont } = readFonts(zip, kind, requestedFont ? undefined : pkg);
-    return {
-      file: zip.generate({ type: "nodebuffer", compression: "DEFLATE" }),
-      fonts,
-      defaultFont: requestedFont ?? defaultFont,
-      missingPlaceholders: plan.missingPlaceholders,
-    };
+    return { zip, fonts, defaultFont: requestedFont ?? defaultFont };
   } catch (err) {
     throw toRenderError(err);
   }
