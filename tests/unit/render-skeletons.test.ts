@@ -9,7 +9,7 @@ import { renderTemplate, type VariableInput } from "@/lib/deliverables/render";
 import { clearSkeletons, skeletonsServed } from "@/lib/deliverables/render/skeletons";
 import { inspectTemplate, type TemplateKind } from "@/lib/templates/inspect";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
-import { docx, noFetch, para, pptxRun, pptxSlide, tableFrame, textShape, visibleText, withParts } from "./render-fixtures";
+import { docx, noFetch, para, pptxRun, pptxSlide, rejection, tableFrame, textShape, visibleText, withParts } from "./render-fixtures";
 
 const render = (template: Buffer, kind: TemplateKind, variables: VariableInput[]) => renderTemplate(template, kind, variables, { fetchImage: noFetch });
 
@@ -150,6 +150,22 @@ describe("fills from a skeleton", () => {
     const whole = await render(template, "docx", vars("Grace & <Co>", "New\nYork"));
     expect(contents(served.file)).toEqual(contents(whole.file));
     expect(visibleText(contents(served.file).find(([name]) => name === "word/document.xml")![1])).toContain("Dear Grace & <Co>, welcome.");
+  });
+
+  it("answers a shape that cannot be filled with the whole render's error, every time", async () => {
+    // The stack would repeat the paragraph that opens the section: refused by the stack pass, whatever the text.
+    const template = docx(para("{#S}{Line}") + para("{/S}"));
+    const variables: VariableInput[] = [
+      { placeholder: "{#S}", text: "yes", mimeType: "text" },
+      { placeholder: "{Line}", mimeType: "text", variableStack: [{ text: "a & b", mimeType: "text" }] },
+    ];
+    const before = skeletonsServed();
+    for (let i = 0; i < 3; i++) {
+      const err = await rejection(render(template, "docx", variables));
+      expect(err, `render ${i + 1}`).toMatchObject({ code: "StackNotSupported" });
+      expect(err.message).toMatch(/^\{Line\} has a variableStack/);
+    }
+    expect(skeletonsServed()).toBe(before);
   });
 
   it("has no skeleton where text is read as data (expressions, conditions on values, loops) or an html value changes every time", async () => {

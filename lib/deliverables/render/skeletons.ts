@@ -80,8 +80,11 @@ const skeletons = new LruCache<string, Skeleton>(MAX_SKELETONS, {
 });
 /** Fills served from a skeleton since the process started (tests read it). */
 let served = 0;
-/** Shapes seen once: a skeleton is made the second time, so html that differs on every document costs no more than before. */
-const seen = new LruCache<string, true>(4 * MAX_SKELETONS);
+/**
+ * Shapes seen once: a skeleton is made the second time, so html that differs on every document costs no
+ * more than before; and shapes whose skeleton could not be made, so it is not tried again.
+ */
+const seen = new LruCache<string, "once" | "no skeleton">(4 * MAX_SKELETONS);
 
 /** The fill's shape, or null when it has none that a skeleton could serve. */
 export function shapeOf(
@@ -123,13 +126,15 @@ export function fromSkeleton(
 ): { file: Buffer; fonts: FilledPackage["fonts"]; defaultFont: string } | null {
   let skeleton = skeletons.get(shape.key);
   if (!skeleton) {
-    if (!seen.get(shape.key)) {
-      seen.set(shape.key, true);
+    const before = seen.get(shape.key);
+    if (before !== "once") {
+      if (before === undefined) seen.set(shape.key, "once");
       return null;
     }
     try {
       skeleton = skeletonOf(fill(shape.markedPlan));
     } catch {
+      seen.set(shape.key, "no skeleton");
       return null; // the fill with the real values reports it in their words
     }
     skeletons.set(shape.key, skeleton);
