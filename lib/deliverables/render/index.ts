@@ -26,7 +26,7 @@ import { createRenderModule, type RenderModuleState } from "./module";
 import { CONTENT_PARTS, PackageContext } from "./package";
 import { planVariables, type RenderPlan } from "./plan";
 import { toRenderError } from "./render-errors";
-import { type FilledPackage, fromSkeleton, shapeOf } from "./skeletons";
+import { type FilledPackage, fromSkeleton, packaged, shapeOf } from "./skeletons";
 import { expandStacks } from "./stacks";
 import { readTemplateFacts } from "./template-facts";
 import { MAX_FONT_NAME, type PreparedImage, type RenderOptions, type RenderResult, type TemplateKind, type VariableInput } from "./types";
@@ -47,15 +47,8 @@ export async function renderTemplate(template: Buffer, kind: TemplateKind, varia
   const fill = (planned: RenderPlan) => fillPackage(template, kind, digest, planned, images, requestedFont);
 
   const shape = shapeOf(kind, templateKey(kind, digest), inspection.placeholders, plan, requestedFont);
-  const fromShape = shape && fromSkeleton(shape, fill);
-  if (fromShape) return { ...fromShape, missingPlaceholders: plan.missingPlaceholders };
-  const { zip, fonts, defaultFont } = fill(plan);
-  return {
-    file: zip.generate({ type: "nodebuffer", compression: "DEFLATE" }),
-    fonts,
-    defaultFont,
-    missingPlaceholders: plan.missingPlaceholders,
-  };
+  const written = (shape && fromSkeleton(shape, fill)) ?? packaged(fill(plan));
+  return { ...written, missingPlaceholders: plan.missingPlaceholders };
 }
 
 /** Stages 3-5: the template filled as the plan says, not yet compressed. */

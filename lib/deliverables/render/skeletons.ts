@@ -23,6 +23,7 @@ import { LruCache } from "@/lib/cache/lru";
 import type { TemplatePlaceholder } from "@/lib/templates/inspect";
 import type { RenderPlan } from "./plan";
 import type { ResolvedValue, TemplateKind } from "./types";
+import { deflated } from "./zip-codec";
 
 const require = createRequire(import.meta.url);
 /** docxtemplater's own text escaping, so a line is written as its render writes it (3.x). */
@@ -55,12 +56,16 @@ export interface FilledPackage {
   defaultFont: string;
 }
 
-interface Skeleton {
-  /** The package filled with markers, every part compressed. */
+/** A fill written out: the package as a file, and what was counted while filling it. */
+export interface PackagedFill {
   file: Buffer;
-  parts: MarkedPart[];
   fonts: FilledPackage["fonts"];
   defaultFont: string;
+}
+
+/** The package filled with markers as a file, and its parts that hold them. */
+interface Skeleton extends PackagedFill {
+  parts: MarkedPart[];
 }
 
 /** A fill's shape: what identifies its skeleton, and the lines of text it writes into it. */
@@ -120,10 +125,7 @@ export function shapeOf(
  * The package for a fill of this shape from its skeleton, made with `fill` (the whole render, given a
  * plan) the second time the shape is seen; null while it has none (`fill` with the real values then).
  */
-export function fromSkeleton(
-  shape: Shape,
-  fill: (plan: RenderPlan) => FilledPackage,
-): { file: Buffer; fonts: FilledPackage["fonts"]; defaultFont: string } | null {
+export function fromSkeleton(shape: Shape, fill: (plan: RenderPlan) => FilledPackage): PackagedFill | null {
   let skeleton = skeletons.get(shape.key);
   if (!skeleton) {
     const before = seen.get(shape.key);
@@ -142,7 +144,12 @@ export function fromSkeleton(
   served++;
   const zip = new PizZip(skeleton.file);
   for (const part of skeleton.parts) zip.file(part.name, written(part, shape.lines));
-  return { file: zip.generate({ type: "nodebuffer", compression: "DEFLATE" }), fonts: skeleton.fonts, defaultFont: skeleton.defaultFont };
+  return { file: deflated(zip), fonts: skeleton.fonts, defaultFont: skeleton.defaultFont };
+}
+
+/** A fill written out as it is (the whole render's). */
+export function packaged(filled: FilledPackage): PackagedFill {
+  return { file: deflated(filled.zip), fonts: filled.fonts, defaultFont: filled.defaultFont };
 }
 
 /** For tests: how many fills a skeleton has served. */
@@ -172,7 +179,7 @@ function skeletonOf(filled: FilledPackage): Skeleton {
     // split() puts each marker's number between the pieces around it.
     parts.push({ name, pieces: pieces.filter((_, i) => i % 2 === 0), slots: pieces.filter((_, i) => i % 2 === 1).map(Number) });
   }
-  return { file: filled.zip.generate({ type: "nodebuffer", compression: "DEFLATE" }), parts, fonts: filled.fonts, defaultFont: filled.defaultFont };
+  return { ...packaged(filled), parts };
 }
 
 function written(part: MarkedPart, lines: readonly string[]): string {
