@@ -152,6 +152,23 @@ describe("fills from a skeleton", () => {
     expect(visibleText(contents(served.file).find(([name]) => name === "word/document.xml")![1])).toContain("Dear Grace & <Co>, welcome.");
   });
 
+  it("writes the text into a templated part whatever its name (a header named without .xml)", async () => {
+    const base = docx(para("Dear {Name}"), { header: para("Header for {Name}") });
+    const zip = new PizZip(base);
+    zip.file("word/head.part", zip.file("word/header1.xml")!.asText());
+    zip.remove("word/header1.xml");
+    for (const name of ["[Content_Types].xml", "word/_rels/document.xml.rels"])
+      zip.file(name, zip.file(name)!.asText().replace("/word/header1.xml", "/word/head.part").replace('Target="header1.xml"', 'Target="head.part"'));
+    const template = zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
+    const variables: VariableInput[] = [{ placeholder: "{Name}", text: "Ada & Co", mimeType: "text" }];
+    const whole = await render(template, "docx", variables);
+    const before = skeletonsServed();
+    const served = await render(template, "docx", variables);
+    expect(skeletonsServed()).toBe(before + 1);
+    expect(contents(served.file)).toEqual(contents(whole.file));
+    expect(visibleText(contents(served.file).find(([name]) => name === "word/head.part")![1])).toBe("Header for Ada & Co\n");
+  });
+
   it("answers a shape that cannot be filled with the whole render's error, every time", async () => {
     // The stack would repeat the paragraph that opens the section: refused by the stack pass, whatever the text.
     const template = docx(para("{#S}{Line}") + para("{/S}"));

@@ -170,8 +170,9 @@ function escapedLines(text: string): string[] {
 
 function skeletonOf(filled: FilledPackage): Skeleton {
   const parts: MarkedPart[] = [];
+  // Every entry: docxtemplater templates a part by its content type, whatever its name. Once per shape.
   for (const [name, entry] of Object.entries(filled.zip.files)) {
-    if (entry.dir || !/\.(xml|rels)$/i.test(name)) continue;
+    if (entry.dir) continue;
     const text = entry.asText();
     if (!text.includes("\uE000")) continue;
     const pieces = text.split(MARKER);
