@@ -195,7 +195,8 @@ export const AUDIT_HEAD_JOIN = `LEFT JOIN LATERAL (SELECT a."seq" AS "lastSeq", 
  * written (`changes` get a condition that says whether the entry was) and the statement answers with the
  * newest entry instead; the append tries again from there, and after CHAIN_ATTEMPTS runs the locking way,
  * in a transaction. Four round trips fewer than that way (BEGIN, lock, read, COMMIT) when nobody raced.
- * Nothing fails on a race: a failed statement would cost the pool its connection (pg-pool drops a client
+ * Calls in one process for one document take turns (appendsInFlight), each chained from the entry the
+ * one before it wrote. Nothing fails on a race: a failed statement would cost the pool its connection (pg-pool drops a client
  * whose query failed).
  */
 export async function appendAuditAfter(
@@ -205,6 +206,38 @@ export async function appendAuditAfter(
   input: AuditInput,
   changes: (entryWritten: Prisma.Sql) => Prisma.Sql[] = () => [],
 ): Promise<AuditEntryJson> {
+  const before = appendsInFlight.get(documentId);
+  const appended = (async () => chainAfter(runner, documentId, newer(head, before ? await before : null), input, changes))();
+  const tail = appended.then(
+    ({ written }) => written,
+    () => null,
+  );
+  appendsInFlight.set(documentId, tail);
+  try {
+    return (await appended).json;
+  } finally {
+    if (appendsInFlight.get(documentId) === tail) appendsInFlight.delete(documentId);
+  }
+}
+
+/**
+ * This process's appendAuditAfter calls in flight, per document: the newest entry each will have
+ * written (null when it failed or wrote the locking way). A later call waits for the one before it and
+ * chains from that entry, instead of racing it in the database, where it would wait on the locks, have
+ * its insert refused, and read the head again: two signers' URLs for one document asked at once is an
+ * integrator's everyday case. Other instances and other writers still meet at the compare-and-set.
+ */
+const appendsInFlight = new Map<string, Promise<AuditHead | null>>();
+
+const newer = (a: AuditHead | null, b: AuditHead | null) => (!a || (b && b.seq > a.seq) ? b : a);
+
+async function chainAfter(
+  runner: SqlRunner,
+  documentId: string,
+  head: AuditHead | null,
+  input: AuditInput,
+  changes: (entryWritten: Prisma.Sql) => Prisma.Sql[],
+): Promise<{ json: AuditEntryJson; written: AuditHead | null }> {
   let newest = head;
   for (let attempt = 0; attempt < CHAIN_ATTEMPTS; attempt++) {
     const at = new Date();
@@ -223,7 +256,7 @@ export async function appendAuditAfter(
         },
       ),
     );
-    if (reply?.id) return json;
+    if (reply?.id) return { json, written: { seq, currentHash: json.currentHash } };
     // Another writer appended since the read (two signers of one document at once): chain from its entry,
     // as the statement saw it, which saves a round trip. A statement that waited on the locks for that
     // writer took its snapshot before the writer committed and sees nothing newer: a read of its own then.
@@ -232,7 +265,8 @@ export async function appendAuditAfter(
     if (!newest) break; // the document is gone
   }
   // Still racing, or no document: the locking way decides, as it always did.
-  return runner.transaction((tx) => appendAuditSql(tx, documentId, input, { alongside: changes(sql`TRUE`) }));
+  const json = await runner.transaction((tx) => appendAuditSql(tx, documentId, input, { alongside: changes(sql`TRUE`) }));
+  return { json, written: null };
 }
 
 /** How many times appendAuditAfter chains from a newer entry before it takes the locks first. */

@@ -77,6 +77,20 @@ const issue = (documentId: string, from: AuditHead | null, recipientId: string, 
     addGrant(recipientId, written),
   ]);
 
+/** The database's runner, counting the statements sent through it. */
+function counting(): { runner: SqlRunner; statements: () => number } {
+  let statements = 0;
+  const runner: SqlRunner = Object.create(db.sql, {
+    query: {
+      value: (text: string, values?: unknown[], options?: SqlQueryOptions) => {
+        statements++;
+        return db.sql.query(text, values, options);
+      },
+    },
+  });
+  return { runner, statements: () => statements };
+}
+
 describe("one-statement audit append", () => {
   it("chains from the head it was given and writes the change beside it", async () => {
     const { documentId, recipientId } = await documentWithRecipient();
@@ -120,19 +134,11 @@ describe("one-statement audit append", () => {
     const { documentId, recipientId } = await documentWithRecipient();
     const stale = await head(documentId);
     await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
-    let statements = 0;
-    const counted: SqlRunner = Object.create(db.sql, {
-      query: {
-        value: (text: string, values?: unknown[], options?: SqlQueryOptions) => {
-          statements++;
-          return db.sql.query(text, values, options);
-        },
-      },
-    });
-    const entry = await appendAuditAfter(counted, documentId, stale, { actionType: "signing_url_issued", recipientId }, (written) => [
+    const { runner, statements } = counting();
+    const entry = await appendAuditAfter(runner, documentId, stale, { actionType: "signing_url_issued", recipientId }, (written) => [
       addGrant(recipientId, written),
     ]);
-    expect(statements).toBe(2);
+    expect(statements()).toBe(2);
     const all = await entries(documentId);
     expect(all.map((e) => [e.seq, e.actionType])).toEqual([
       [1, "created"],
@@ -144,20 +150,50 @@ describe("one-statement audit append", () => {
     expect(await grantsOf(recipientId)).toBe(1);
   });
 
-  it("keeps the chain whole under concurrent appends", async () => {
+  it("keeps the chain whole under concurrent appends, one statement each: this process's appends take turns", async () => {
     const { documentId, recipientId } = await documentWithRecipient();
     const read = await head(documentId);
-    // Every append starts from the same head: one wins the seq, the others append the locking way.
-    await Promise.all(
+    const { runner, statements } = counting();
+    // Every append starts from the same head: each chains from the entry the one before it wrote.
+    const written = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        appendAuditAfter(db.sql, documentId, read, { actionType: "signing_url_issued", recipientId, details: { i } }, (written) => [
+        appendAuditAfter(runner, documentId, read, { actionType: "signing_url_issued", recipientId, details: { i } }, (written) => [
           addGrant(recipientId, written),
         ]),
       ),
     );
+    expect(statements()).toBe(8);
     const all = await entries(documentId);
     expect(all.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(all.slice(1).map((e) => e.id)).toEqual(written.map((e) => e.id));
     expect(verifyAuditChain(all)).toBe(-1);
     expect(await grantsOf(recipientId)).toBe(8);
+  });
+
+  it("chains from the head it read itself when the append queued before it failed", async () => {
+    const { documentId, recipientId } = await documentWithRecipient();
+    const stale = await head(documentId);
+    await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
+    const fresh = await head(documentId);
+    // The first append's statement fails (its connection dropped): the second, queued behind it, appends
+    // after the newest entry from the head it read, in one statement.
+    const failing: SqlRunner = Object.create(db.sql, { query: { value: () => Promise.reject(new Error("connection lost")) } });
+    const first = appendAuditAfter(failing, documentId, stale, { actionType: "signing_url_issued", recipientId });
+    const { runner, statements } = counting();
+    const second = appendAuditAfter(runner, documentId, fresh, { actionType: "signing_url_issued", recipientId }, (written) => [
+      addGrant(recipientId, written),
+    ]);
+    await expect(first).rejects.toThrow("connection lost");
+    const entry = await second;
+    expect(statements()).toBe(1);
+    const all = await entries(documentId);
+    expect(all.map((e) => [e.seq, e.actionType])).toEqual([
+      [1, "created"],
+      [2, "viewed"],
+      [3, "signing_url_issued"],
+    ]);
+    expect(all[2].id).toBe(entry.id);
+    expect(verifyAuditChain(all)).toBe(-1);
+    expect(await grantsOf(recipientId)).toBe(1);
   });
 });
