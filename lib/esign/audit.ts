@@ -196,8 +196,8 @@ export const AUDIT_HEAD_JOIN = `LEFT JOIN LATERAL (SELECT a."seq" AS "lastSeq", 
  * newest entry instead; the append tries again from there, and after CHAIN_ATTEMPTS runs the locking way,
  * in a transaction. Four round trips fewer than that way (BEGIN, lock, read, COMMIT) when nobody raced.
  * Calls in one process for one document take turns (appendsInFlight), each chained from the entry the
- * one before it wrote. Nothing fails on a race: a failed statement would cost the pool its connection (pg-pool drops a client
- * whose query failed).
+ * one before it wrote. Nothing fails on a race: a failed statement would cost the pool its connection
+ * (pg-pool drops a client whose query failed).
  */
 export async function appendAuditAfter(
   runner: SqlRunner,
