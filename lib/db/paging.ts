@@ -1,7 +1,6 @@
 // A list's page and its total in one statement (issue 17), so a list request makes one round trip, not
-// two statements on two connections: the page as one JSON text with its total beside it (templates,
-// deliverables: ADR 0014), or rows that each carry the total (documents).
-import type { SqlQueryOptions, SqlRunner } from "@/lib/db/driver";
+// two statements on two connections: the page as one JSON text with its total beside it (ADR 0014).
+import type { SqlQueryOptions } from "@/lib/db/driver";
 
 /**
  * How a list's page statement runs: planned once for all its values (lib/db/driver.ts). A page's plan
@@ -23,21 +22,6 @@ export function isoSql(column: string): string {
  */
 export function jsonArraySql(item: string, order: string): string {
   return `coalesce(json_agg(${item} ORDER BY ${order}), '[]')::text`;
-}
-
-/**
- * The total that the page's rows carry. An empty first page means nothing matched; only an empty page
- * further on (a client paging past the end) needs the count asked on its own.
- */
-export async function pageTotal(rows: readonly { total: number }[], offset: number, count: () => Promise<number>): Promise<number> {
-  if (rows.length > 0) return rows[0].total;
-  return offset > 0 ? count() : 0;
-}
-
-/** The total on its own, for pageTotal's `count`: `total` is the scalar SQL the page's rows carried. */
-export async function selectTotal(sql: SqlRunner, total: string, params: unknown[]): Promise<number> {
-  const [row] = await sql.query<{ total: number }>(`SELECT ${total} AS total`, params);
-  return row.total;
 }
 
 /**

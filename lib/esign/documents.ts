@@ -19,7 +19,7 @@ import {
   type RecipientRow,
   type RecipientStatus,
   recipientStatuses,
-  recipientSummary,
+  recipientSummaries,
 } from "@/lib/esign/recipients";
 import type { PrepareInput } from "@/lib/esign/schemas";
 import { expiryWarningDue, scheduleReminders } from "@/lib/esign/reminders";
@@ -158,7 +158,7 @@ async function replyFor(db: Db, id: string, message: string): Promise<PrepareRep
     documentId: doc.id,
     status: doc.status,
     message,
-    recipients: recipientStatuses(doc.status, doc.recipients).map(recipientSummary),
+    recipients: recipientSummaries(doc.status, doc.recipients),
   };
 }
 
@@ -238,6 +238,18 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
   );
 }
 
+/**
+ * A timestamp as documentJson is given it: a Date off a loaded row, or already the reply's ISO text off
+ * a listed page's JSON (lib/esign/list.ts), which saves a page of 100 documents about a thousand dates
+ * made and written out again.
+ */
+type Stamp = Date | string;
+function iso(t: Stamp): string;
+function iso(t: Stamp | null): string | null;
+function iso(t: Stamp | null): string | null {
+  return t === null ? null : typeof t === "string" ? t : t.toISOString();
+}
+
 /** What documentJson reads: a loaded document row, or a listed one (lib/esign/list.ts). */
 export interface DocumentView {
   id: string;
@@ -251,19 +263,19 @@ export interface DocumentView {
   ccEmails: Prisma.JsonValue;
   sendEmail: boolean;
   language: string;
-  expiresAt: Date | null;
+  expiresAt: Stamp | null;
   emailSubject: string | null;
   emailMessage: string | null;
   reminderDays: number;
-  createdOn: Date;
-  updatedOn: Date;
-  sentAt: Date | null;
-  completedAt: Date | null;
-  voidedAt: Date | null;
+  createdOn: Stamp;
+  updatedOn: Stamp;
+  sentAt: Stamp | null;
+  completedAt: Stamp | null;
+  voidedAt: Stamp | null;
   voidReason: string | null;
-  declinedAt: Date | null;
+  declinedAt: Stamp | null;
   declineReason: string | null;
-  recipients: (RecipientRow & { viewedAt: Date | null })[];
+  recipients: (Omit<RecipientRow, "signedAt"> & { signedAt: Stamp | null; viewedAt: Stamp | null })[];
 }
 
 export function documentJson(doc: DocumentView) {
@@ -279,23 +291,19 @@ export function documentJson(doc: DocumentView) {
     ccEmails: doc.ccEmails,
     sendEmail: doc.sendEmail,
     language: languageOr(doc.language),
-    expiresAt: doc.expiresAt?.toISOString() ?? null,
+    expiresAt: iso(doc.expiresAt),
     emailSubject: doc.emailSubject,
     emailMessage: doc.emailMessage,
     reminderDays: doc.reminderDays,
-    createdOn: doc.createdOn.toISOString(),
-    updatedOn: doc.updatedOn.toISOString(),
-    sentAt: doc.sentAt?.toISOString() ?? null,
-    completedAt: doc.completedAt?.toISOString() ?? null,
-    voidedAt: doc.voidedAt?.toISOString() ?? null,
+    createdOn: iso(doc.createdOn),
+    updatedOn: iso(doc.updatedOn),
+    sentAt: iso(doc.sentAt),
+    completedAt: iso(doc.completedAt),
+    voidedAt: iso(doc.voidedAt),
     voidReason: doc.voidReason,
-    declinedAt: doc.declinedAt?.toISOString() ?? null,
+    declinedAt: iso(doc.declinedAt),
     declineReason: doc.declineReason,
-    recipients: recipientStatuses(doc.status, doc.recipients).map((r) => ({
-      ...recipientSummary(r),
-      viewedAt: r.viewedAt?.toISOString() ?? null,
-      signedAt: r.signedAt?.toISOString() ?? null,
-    })),
+    recipients: recipientSummaries(doc.status, doc.recipients, (r) => ({ viewedAt: iso(r.viewedAt), signedAt: iso(r.signedAt) })),
   };
 }
 

@@ -62,15 +62,40 @@ export type RecipientStatus = "ready" | "pending" | "completed";
 
 export type RecipientRow = { id: string; name: string; email: string; externalId: string | null; signingOrder: number; signedAt: Date | null };
 
-export function recipientStatuses<R extends RecipientRow>(status: DocumentStatus, recipients: R[]): (R & { status: RecipientStatus })[] {
-  const firstOpen = Math.min(...recipients.filter((r) => !r.signedAt).map((r) => r.signingOrder));
-  return recipients.map((r) => ({
-    ...r,
-    status: r.signedAt ? "completed" : status === "sent" && r.signingOrder === firstOpen ? "ready" : "pending",
-  }));
+type Turn = Pick<RecipientRow, "signingOrder"> & { signedAt: unknown };
+
+/** The signing order whose turn it is: the lowest of the recipients yet to sign. */
+function openSigningOrder(recipients: readonly Turn[]): number {
+  let open = Infinity;
+  for (const r of recipients) if (!r.signedAt && r.signingOrder < open) open = r.signingOrder;
+  return open;
 }
 
-/** A recipient as every reply about its document lists it (the prepare reply, the document, its status). */
-export function recipientSummary(r: { id: string; name: string; email: string; externalId: string | null; signingOrder: number; status: RecipientStatus }) {
-  return { id: r.id, name: r.name, email: r.email, externalId: r.externalId, signingOrder: r.signingOrder, status: r.status };
+/** A recipient's status on a document in `status`; `signedAt` only says whether they signed (a Date, or a listed page's ISO text). */
+function statusOf(status: DocumentStatus, open: number, r: Turn): RecipientStatus {
+  return r.signedAt ? "completed" : status === "sent" && r.signingOrder === open ? "ready" : "pending";
+}
+
+export function recipientStatuses<R extends Turn>(status: DocumentStatus, recipients: R[]): (R & { status: RecipientStatus })[] {
+  const open = openSigningOrder(recipients);
+  return recipients.map((r) => ({ ...r, status: statusOf(status, open, r) }));
+}
+
+/**
+ * Each recipient as every reply about its document lists them (the prepare reply, the document, the
+ * document list), with `more` of its own fields. Written field by field, not by copying the recipient
+ * (an object spread cost about half a microsecond, and a page of 100 documents lists hundreds).
+ */
+export function recipientSummaries<R extends Omit<RecipientRow, "signedAt"> & Turn, M extends object = object>(
+  status: DocumentStatus,
+  recipients: readonly R[],
+  more: (r: R) => M = () => ({}) as M,
+) {
+  const open = openSigningOrder(recipients);
+  return recipients.map((r) =>
+    Object.assign(
+      { id: r.id, name: r.name, email: r.email, externalId: r.externalId, signingOrder: r.signingOrder, status: statusOf(status, open, r) },
+      more(r),
+    ),
+  );
 }
