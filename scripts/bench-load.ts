@@ -323,7 +323,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       // One webhook, so GET /api/webhooks lists something; it listens for completions, which the load
       // never causes. Written here because the receiver URL is on loopback (the API refuses those).
       await createBenchWebhook(env, seed.orgId, ["https://127.0.0.1:9/quire"], (client) =>
-        fillWorkspace(client, seed.orgId, { templates: 5_000, deliverables: 10_000 }),
+        fillWorkspace(client, seed.orgId, { templates: 5_000, deliverables: 10_000, documents: 1_000 }),
       );
     },
   }).catch(async (err) => {
