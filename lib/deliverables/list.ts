@@ -2,7 +2,7 @@
 // total (issue 17): Prisma's include of creator, template and tags cost several times the SQL itself. The
 // JSON is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
 import { Prisma } from "@/lib/generated/prisma/client";
-import { activeCountSql } from "@/lib/db/org-usage";
+import { usageCountSql } from "@/lib/db/org-usage";
 import { isoSql, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import type { TagJson } from "@/lib/tags/tags";
@@ -85,7 +85,7 @@ function itemSql(q: DeliverableListQuery): string {
  * 10,000 on PostgreSQL).
  */
 function totalSql(q: DeliverableListQuery, where: { sql: string }): string {
-  if (!q.query && q.selectedTags.length === 0) return activeCountSql("deliverables", Prisma.raw("$1")).text;
+  if (!q.query && q.selectedTags.length === 0) return usageCountSql("deliverables", Prisma.raw("$1")).text;
   return `(SELECT count(*)::int FROM deliverable d WHERE ${where.sql})`;
 }
 

@@ -3,10 +3,11 @@
 // as one JSON text (ADR 0014): on the embedded database each field of each row answered costs
 // WebAssembly time, and a page of documents is 23 fields a row. Same JSON as the single read:
 // documentJson.
+import { usageCountSql } from "@/lib/db/org-usage";
 import { isoSql, jsonArraySql } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { type DocumentView, documentJson } from "@/lib/esign/documents";
-import type { DocumentStatus } from "@/lib/generated/prisma/client";
+import { type DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 
 export interface DocumentListQuery {
   limit: number;
@@ -40,6 +41,9 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
     clauses.push(`d.name ILIKE $${params.length}`);
   }
   const where = clauses.join(" AND ");
+  // Unfiltered, the total is the counter row the document triggers keep (org_usage.documents): one row
+  // instead of counting every document of the organization on each page.
+  const total = !q.status && !q.query ? usageCountSql("documents", Prisma.raw("$1")).text : `(SELECT count(*)::int FROM signing_document d WHERE ${where})`;
   const n = params.length;
   const order = (t: string) => `${t}."createdOn" DESC, ${t}.id DESC`;
   // The page's ids first (off the (orgId, createdOn, id) index, without reading the rows it skips),
@@ -52,7 +56,7 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
        SELECT d.id FROM signing_document d WHERE ${where} ORDER BY ${order("d")} LIMIT $${n + 1} OFFSET $${n + 2}),
      p AS (SELECT d.* FROM signing_document d WHERE d.id = ANY(ARRAY(SELECT id FROM keys))),
      rr AS (${RECIPIENTS})
-     SELECT (SELECT count(*)::int FROM signing_document d WHERE ${where}) AS total, ${jsonArraySql(ITEM, order("p"))} AS items
+     SELECT ${total} AS total, ${jsonArraySql(ITEM, order("p"))} AS items
      FROM p LEFT JOIN rr ON rr."documentId" = p.id`,
     [...params, q.limit, q.offset],
   );

@@ -2,7 +2,7 @@
 // One SQL statement pages the items; counts that only matter for the rows shown (a template's
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
-import { activeCountSql } from "@/lib/db/org-usage";
+import { usageCountSql } from "@/lib/db/org-usage";
 import { isoSql, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
 import { likePattern, runStatement, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
@@ -166,7 +166,7 @@ export async function listTemplateItems(
     const where = Prisma.sql`t."orgId" = ${orgId}::uuid AND t."isActive" ${tagFilter} ${nameFilter(Prisma.raw("t"))}`;
     const total =
       input.selectedTags.length === 0 && !input.query
-        ? activeCountSql("templates", Prisma.sql`${orgId}`)
+        ? usageCountSql("templates", Prisma.sql`${orgId}`)
         : Prisma.sql`(SELECT count(*)::int FROM template t WHERE ${where})`;
     const column = input.column0 ?? "name";
     page = await pageJson(

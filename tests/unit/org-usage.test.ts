@@ -1,14 +1,15 @@
 // The quota counter (org_usage) that triggers keep, against the aggregate it replaces, after every
-// kind of write a deliverable or template sees: create, resize, soft delete, restore, hard delete,
-// another organization's writes, and an organization's deletion (which must not be blocked); and the
-// backfill of its template count, on a database that had templates before that count existed.
+// kind of write a deliverable, template or signing document sees: create, resize, soft delete, restore,
+// hard delete, another organization's writes, and an organization's deletion (which must not be
+// blocked); and the backfill of its template and document counts, on a database that had them before
+// those counts existed.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqlRunner } from "@/lib/db/driver";
+import { type SqlRunner, sqlRunner } from "@/lib/db/driver";
 import { applyMigrations, migrationsDir } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { migratedPGlite } from "../support/migrated-pglite";
@@ -25,28 +26,74 @@ afterAll(async () => {
 
 /** The counter row and the aggregate it stands for, as numbers. */
 async function usage(orgId: string) {
-  const [counter] = await db.sql.query<Usage<bigint>>(`SELECT deliverables, templates, bytes FROM org_usage WHERE "orgId" = $1::uuid`, [orgId]);
+  const [counter] = await db.sql.query<Usage<bigint>>(`SELECT deliverables, templates, documents, bytes FROM org_usage WHERE "orgId" = $1::uuid`, [orgId]);
   const [actual] = await db.sql.query<Usage<bigint>>(
     `SELECT (SELECT count(*) FROM deliverable WHERE "orgId" = $1::uuid AND "isActive") AS deliverables,
             (SELECT count(*) FROM template WHERE "orgId" = $1::uuid AND "isActive") AS templates,
+            (SELECT count(*) FROM signing_document WHERE "orgId" = $1::uuid) AS documents,
             (SELECT COALESCE(sum("fileSize"::bigint + "pdfSize"), 0) FROM deliverable WHERE "orgId" = $1::uuid AND "isActive")
           + (SELECT COALESCE(sum("fileSize"::bigint), 0) FROM template WHERE "orgId" = $1::uuid AND "isActive") AS bytes`,
     [orgId],
   );
-  const numbers = (u: Usage<bigint>) => ({ deliverables: Number(u.deliverables), templates: Number(u.templates), bytes: Number(u.bytes) });
+  const numbers = (u: Usage<bigint>) => ({
+    deliverables: Number(u.deliverables),
+    templates: Number(u.templates),
+    documents: Number(u.documents),
+    bytes: Number(u.bytes),
+  });
   return { counter: numbers(counter), actual: numbers(actual) };
 }
 
 interface Usage<N> {
   deliverables: N;
   templates: N;
+  documents: N;
   bytes: N;
 }
 
-async function expectExact(orgId: string, expected: Usage<number>) {
+/** The counts as expected (no documents unless said), in the aggregate and in the counter row alike. */
+async function expectExact(orgId: string, expected: Omit<Usage<number>, "documents"> & { documents?: number }) {
   const { counter, actual } = await usage(orgId);
-  expect(actual).toEqual(expected);
-  expect(counter).toEqual(expected);
+  expect(actual).toEqual({ documents: 0, ...expected });
+  expect(counter).toEqual(actual);
+}
+
+/**
+ * A fresh database migrated up to the migration before the one named, `fill`ed there, then migrated to
+ * the end; `check` reads it afterwards.
+ */
+async function migratedPast(migration: string, fill: (old: SqlRunner) => Promise<string>, check: (old: SqlRunner, orgId: string) => Promise<void>) {
+  const all = fs
+    .readdirSync(migrationsDir())
+    .filter((name) => fs.statSync(path.join(migrationsDir(), name)).isDirectory())
+    .sort();
+  const at = all.findIndex((name) => name.endsWith(`_${migration}`));
+  expect(at).toBeGreaterThan(0);
+  const earlier = fs.mkdtempSync(path.join(os.tmpdir(), "quire-migrations-"));
+  for (const name of all.slice(0, at)) fs.cpSync(path.join(migrationsDir(), name), path.join(earlier, name), { recursive: true });
+  fs.copyFileSync(path.join(migrationsDir(), "migration_lock.toml"), path.join(earlier, "migration_lock.toml"));
+  const old = await PGlite.create();
+  try {
+    const oldRunner = sqlRunner({ kind: "pglite", pglite: old });
+    await applyMigrations(oldRunner, earlier);
+    const orgId = await fill(oldRunner);
+    expect((await applyMigrations(oldRunner)).applied.map((name) => name.replace(/^\d+_/, ""))).toContain(migration);
+    await check(oldRunner, orgId);
+  } finally {
+    await old.close();
+    fs.rmSync(earlier, { recursive: true, force: true });
+  }
+}
+
+/** An organization and a user in an older database, by plain SQL. */
+async function oldOrganization(old: SqlRunner): Promise<{ orgId: string; userId: string }> {
+  const [user] = await old.query<{ id: string }>(
+    `INSERT INTO "user" (id, email, name, "passwordHash", "updatedOn") VALUES (gen_random_uuid(), 'old@example.test', 'O', 'x', now()) RETURNING id`,
+  );
+  const [org] = await old.query<{ id: string }>(
+    `INSERT INTO organization (id, slug, name, "updatedOn") VALUES (gen_random_uuid(), 'old', 'Old', now()) RETURNING id`,
+  );
+  return { orgId: org.id, userId: user.id };
 }
 
 describe("org_usage", () => {
@@ -92,46 +139,65 @@ describe("org_usage", () => {
     await prisma.template.update({ where: { id: tpl.id }, data: { isActive: true } });
     await expectExact(org.id, { deliverables: 0, templates: 1, bytes: 1_000 });
 
+    const document = (orgId: string, status: "draft" | "sent") =>
+      prisma.signingDocument.create({
+        data: { orgId, name: "S", status, sourceKind: "file", originalPdfKey: "k", originalHash: "h", pageCount: 1, createdBy: user.id },
+      });
+    const draft = await document(org.id, "draft");
+    await document(org.id, "sent");
+    await document(other.id, "sent");
+    await expectExact(org.id, { deliverables: 0, templates: 1, documents: 2, bytes: 1_000 });
+    await prisma.signingDocument.update({ where: { id: draft.id }, data: { name: "renamed", status: "sent" } });
+    await expectExact(org.id, { deliverables: 0, templates: 1, documents: 2, bytes: 1_000 });
+    await prisma.signingDocument.update({ where: { id: draft.id }, data: { orgId: other.id } });
+    await expectExact(org.id, { deliverables: 0, templates: 1, documents: 1, bytes: 1_000 });
+    await expectExact(other.id, { deliverables: 0, templates: 1, documents: 2, bytes: 7 });
+    await prisma.signingDocument.delete({ where: { id: draft.id } });
+    await expectExact(other.id, { deliverables: 0, templates: 1, documents: 1, bytes: 7 });
+
     await deliverable(1, 1);
     await prisma.organization.delete({ where: { id: org.id } });
     expect(await db.sql.query(`SELECT 1 FROM org_usage WHERE "orgId" = $1::uuid`, [org.id])).toEqual([]);
-    await expectExact(other.id, { deliverables: 0, templates: 1, bytes: 7 });
+    await expectExact(other.id, { deliverables: 0, templates: 1, documents: 1, bytes: 7 });
   });
 
   it("counts the templates an organization had before the template count existed", async () => {
-    // A database at the migration before org_usage_templates, with templates in it; then the rest.
-    const all = fs
-      .readdirSync(migrationsDir())
-      .filter((name) => fs.statSync(path.join(migrationsDir(), name)).isDirectory())
-      .sort();
-    const at = all.findIndex((name) => name.endsWith("_org_usage_templates"));
-    expect(at).toBeGreaterThan(0);
-    const earlier = fs.mkdtempSync(path.join(os.tmpdir(), "quire-migrations-"));
-    for (const name of all.slice(0, at)) fs.cpSync(path.join(migrationsDir(), name), path.join(earlier, name), { recursive: true });
-    fs.copyFileSync(path.join(migrationsDir(), "migration_lock.toml"), path.join(earlier, "migration_lock.toml"));
+    await migratedPast(
+      "org_usage_templates",
+      async (old) => {
+        const { orgId, userId } = await oldOrganization(old);
+        for (const active of [true, true, true, false])
+          await old.query(
+            `INSERT INTO template (id, "orgId", name, kind, "fileType", "fileSize", "storageKey", placeholders, "createdBy", "isActive", "updatedOn")
+             VALUES (gen_random_uuid(), $1, 'T', 'docx', 'docx', 5, 'k', '[]', $2, $3, now())`,
+            [orgId, userId, active],
+          );
+        return orgId;
+      },
+      async (old, orgId) => {
+        const [row] = await old.query<{ templates: bigint; bytes: bigint }>(`SELECT templates, bytes FROM org_usage WHERE "orgId" = $1::uuid`, [orgId]);
+        expect([Number(row.templates), Number(row.bytes)]).toEqual([3, 15]);
+      },
+    );
+  });
 
-    const old = await PGlite.create();
-    try {
-      const oldRunner = sqlRunner({ kind: "pglite", pglite: old });
-      await applyMigrations(oldRunner, earlier);
-      const [user] = await oldRunner.query<{ id: string }>(
-        `INSERT INTO "user" (id, email, name, "passwordHash", "updatedOn") VALUES (gen_random_uuid(), 'old@example.test', 'O', 'x', now()) RETURNING id`,
-      );
-      const [org] = await oldRunner.query<{ id: string }>(
-        `INSERT INTO organization (id, slug, name, "updatedOn") VALUES (gen_random_uuid(), 'old', 'Old', now()) RETURNING id`,
-      );
-      for (const active of [true, true, true, false])
-        await oldRunner.query(
-          `INSERT INTO template (id, "orgId", name, kind, "fileType", "fileSize", "storageKey", placeholders, "createdBy", "isActive", "updatedOn")
-           VALUES (gen_random_uuid(), $1, 'T', 'docx', 'docx', 5, 'k', '[]', $2, $3, now())`,
-          [org.id, user.id, active],
-        );
-      expect((await applyMigrations(oldRunner)).applied.map((name) => name.replace(/^\d+_/, ""))).toContain("org_usage_templates");
-      const [row] = await oldRunner.query<{ templates: bigint; bytes: bigint }>(`SELECT templates, bytes FROM org_usage WHERE "orgId" = $1::uuid`, [org.id]);
-      expect([Number(row.templates), Number(row.bytes)]).toEqual([3, 15]);
-    } finally {
-      await old.close();
-      fs.rmSync(earlier, { recursive: true, force: true });
-    }
+  it("counts the documents an organization had before the document count existed", async () => {
+    await migratedPast(
+      "org_usage_documents",
+      async (old) => {
+        const { orgId, userId } = await oldOrganization(old);
+        for (const status of ["draft", "sent", "completed", "voided"])
+          await old.query(
+            `INSERT INTO signing_document (id, "orgId", name, status, "sourceKind", "originalPdfKey", "originalHash", "pageCount", "createdBy", "updatedOn")
+             VALUES (gen_random_uuid(), $1, 'S', $3::"DocumentStatus", 'file', 'k', 'h', 1, $2, now())`,
+            [orgId, userId, status],
+          );
+        return orgId;
+      },
+      async (old, orgId) => {
+        const [row] = await old.query<{ documents: bigint }>(`SELECT documents FROM org_usage WHERE "orgId" = $1::uuid`, [orgId]);
+        expect(Number(row.documents)).toBe(4);
+      },
+    );
   });
 });
