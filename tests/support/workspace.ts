@@ -7,11 +7,7 @@ import type { Db } from "@/lib/db/client";
  * tags each, deliverables made from them, and documents out for signing with two signers each, inserted
  * in bulk (no files behind them; lists do not read files).
  */
-export async function fillWorkspace(
-  client: Db,
-  orgId: string,
-  counts: { templates: number; deliverables: number; documents?: number },
-): Promise<void> {
+export async function fillWorkspace(client: Db, orgId: string, counts: { templates: number; deliverables: number; documents?: number }): Promise<void> {
   const user = await client.apiKey.findFirstOrThrow({ where: { orgId }, select: { userId: true } });
   process.stderr.write(`  inserting ${counts.templates} templates, ${counts.deliverables} deliverables and ${counts.documents ?? 0} documents…\n`);
   await fillDocuments(client, orgId, user.userId, counts.documents ?? 0);

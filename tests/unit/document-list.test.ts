@@ -3,35 +3,34 @@
 // waiting in signing order, timestamps with microseconds, text that JSON must escape, a language the
 // reply falls back from. Compared field by field with getDocument, on a real (in-memory) database.
 import crypto from "node:crypto";
-import { PrismaPGlite } from "pglite-prisma-adapter";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDocument } from "@/lib/esign/documents";
 import { listDocuments } from "@/lib/esign/list";
-import { PrismaClient } from "@/lib/generated/prisma/client";
-import { seedDemoWorkspace } from "@/lib/orgs/seed";
-import { type MigratedPGlite, openMigratedPGlite } from "../support/migrated-pglite";
+import { seededPGlite } from "../support/seeded-pglite";
 
-let db: MigratedPGlite;
-let prisma: PrismaClient;
-let orgId: string;
+const db = seededPGlite();
 const ids: string[] = [];
 
 /** Each document: its row's odd values, and its recipients' signing orders and what each has done. */
 const DOCUMENTS = [
-  { name: "Draft \"quoted\" <tag> & ünïcødé 📄", status: "draft", language: "de", recipients: [{ order: 1 }] },
-  { name: "Sent, first signed", status: "sent", language: "fr", sentAt: true, expiresAt: true, recipients: [{ order: 1, signed: true, viewed: true }, { order: 2, viewed: true }, { order: 2 }] },
+  { name: 'Draft "quoted" <tag> & ünïcødé 📄', status: "draft", language: "de", recipients: [{ order: 1 }] },
+  {
+    name: "Sent, first signed",
+    status: "sent",
+    language: "fr",
+    sentAt: true,
+    expiresAt: true,
+    recipients: [{ order: 1, signed: true, viewed: true }, { order: 2, viewed: true }, { order: 2 }],
+  },
   { name: "Sent, nobody yet", status: "sent", language: "xx", sentAt: true, recipients: [{ order: 1 }, { order: 1 }] },
   { name: "Completed", status: "completed", language: "es", sentAt: true, completedAt: true, recipients: [{ order: 1, signed: true, viewed: true }] },
-  { name: "Voided", status: "voided", sentAt: true, voided: "Wrong\nprice \\ \"again\"", recipients: [{ order: 1, viewed: true }] },
+  { name: "Voided", status: "voided", sentAt: true, voided: 'Wrong\nprice \\ "again"', recipients: [{ order: 1, viewed: true }] },
   { name: "Declined", status: "declined", sentAt: true, declined: "Not\tme", recipients: [{ order: 1, viewed: true }, { order: 2 }] },
   { name: "No recipients yet", status: "draft", recipients: [] },
 ] as const;
 
 beforeAll(async () => {
-  db = await openMigratedPGlite();
-  prisma = new PrismaClient({ adapter: new PrismaPGlite(db.pglite) });
-  orgId = (await seedDemoWorkspace(prisma, { baseUrl: "http://quire.test", adminPassword: "password-123", sampleTemplates: false })).orgId;
-  const { userId } = await prisma.apiKey.findFirstOrThrow({ where: { orgId }, select: { userId: true } });
+  const { orgId, userId } = db;
   // Timestamps with microseconds, as PostgreSQL's now() writes them: the reply has milliseconds.
   const at = (n: number) => `2026-11-${String(10 + n).padStart(2, "0")} 10:11:12.${String(123456 + n * 111111).slice(0, 6)}+00`;
   for (const [i, d] of DOCUMENTS.entries()) {
@@ -88,17 +87,12 @@ beforeAll(async () => {
   }
 }, 60_000);
 
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await db?.pglite.close();
-});
-
 describe("the document list", () => {
   it("writes every document as the single read does, newest first", async () => {
-    const page = await listDocuments(db.sql, orgId, { limit: 100, offset: 0 });
+    const page = await listDocuments(db.sql, db.orgId, { limit: 100, offset: 0 });
     expect(page.totalRecords).toBe(DOCUMENTS.length);
     expect(page.results.map((d) => d.id)).toEqual([...ids].reverse());
-    for (const listed of page.results) expect(listed).toStrictEqual(await getDocument(prisma, orgId, listed.id));
+    for (const listed of page.results) expect(listed).toStrictEqual(await getDocument(db.prisma, db.orgId, listed.id));
     // What the fixtures were made to show: turns, statuses, the language fallback, microseconds rounded
     // to milliseconds as the single read rounds them.
     const sent = page.results.find((d) => d.name === "Sent, first signed")!;
@@ -110,17 +104,17 @@ describe("the document list", () => {
   });
 
   it("pages, filters by status and name, and says the total on a page past the end", async () => {
-    const first = await listDocuments(db.sql, orgId, { limit: 3, offset: 0 });
-    const rest = await listDocuments(db.sql, orgId, { limit: 3, offset: 3 });
-    const last = await listDocuments(db.sql, orgId, { limit: 3, offset: 6 });
+    const first = await listDocuments(db.sql, db.orgId, { limit: 3, offset: 0 });
+    const rest = await listDocuments(db.sql, db.orgId, { limit: 3, offset: 3 });
+    const last = await listDocuments(db.sql, db.orgId, { limit: 3, offset: 6 });
     expect([...first.results, ...rest.results, ...last.results].map((d) => d.id)).toEqual([...ids].reverse());
-    expect(await listDocuments(db.sql, orgId, { limit: 3, offset: 30 })).toEqual({ results: [], totalRecords: DOCUMENTS.length });
-    const sent = await listDocuments(db.sql, orgId, { limit: 1, offset: 0, status: "sent" });
+    expect(await listDocuments(db.sql, db.orgId, { limit: 3, offset: 30 })).toEqual({ results: [], totalRecords: DOCUMENTS.length });
+    const sent = await listDocuments(db.sql, db.orgId, { limit: 1, offset: 0, status: "sent" });
     expect(sent.totalRecords).toBe(2);
     expect(sent.results.map((d) => d.name)).toEqual(["Sent, nobody yet"]);
-    const named = await listDocuments(db.sql, orgId, { limit: 100, offset: 0, query: "ÜNÏCØDÉ" });
+    const named = await listDocuments(db.sql, db.orgId, { limit: 100, offset: 0, query: "ÜNÏCØDÉ" });
     expect(named.results.map((d) => d.id)).toEqual([ids[0]]);
-    expect(await listDocuments(db.sql, orgId, { limit: 100, offset: 0, query: "%" })).toEqual({ results: [], totalRecords: 0 });
+    expect(await listDocuments(db.sql, db.orgId, { limit: 100, offset: 0, query: "%" })).toEqual({ results: [], totalRecords: 0 });
     expect(await listDocuments(db.sql, crypto.randomUUID(), { limit: 100, offset: 0 })).toEqual({ results: [], totalRecords: 0 });
   });
 });

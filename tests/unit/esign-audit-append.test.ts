@@ -70,6 +70,10 @@ const addGrant = (recipientId: string, entryWritten: Prisma.Sql) =>
              SELECT ${crypto.randomUUID()}::uuid, ${recipientId}::uuid, ${crypto.randomBytes(16).toString("hex")}, 'override', now() + interval '5 minutes'
              WHERE ${entryWritten}`;
 
+/** A single-use signing URL's entry, with its grant beside it, through `runner`. */
+const grantIssued = (runner: SqlRunner, documentId: string, from: AuditHead | null, recipientId: string, details?: Record<string, unknown>) =>
+  appendAuditAfter(runner, documentId, from, { actionType: "signing_url_issued", recipientId, details }, (written) => [addGrant(recipientId, written)]);
+
 /** What a signing URL appends: its entry, with the return URL and a grant beside it. */
 const issue = (documentId: string, from: AuditHead | null, recipientId: string, returnUrl: string) =>
   appendAuditAfter(db.sql, documentId, from, { actionType: "signing_url_issued", recipientId }, (written) => [
@@ -135,9 +139,7 @@ describe("one-statement audit append", () => {
     const stale = await head(documentId);
     await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
     const { runner, statements } = counting();
-    const entry = await appendAuditAfter(runner, documentId, stale, { actionType: "signing_url_issued", recipientId }, (written) => [
-      addGrant(recipientId, written),
-    ]);
+    const entry = await grantIssued(runner, documentId, stale, recipientId);
     expect(statements()).toBe(2);
     const all = await entries(documentId);
     expect(all.map((e) => [e.seq, e.actionType])).toEqual([
@@ -155,13 +157,7 @@ describe("one-statement audit append", () => {
     const read = await head(documentId);
     const { runner, statements } = counting();
     // Every append starts from the same head: each chains from the entry the one before it wrote.
-    const written = await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        appendAuditAfter(runner, documentId, read, { actionType: "signing_url_issued", recipientId, details: { i } }, (written) => [
-          addGrant(recipientId, written),
-        ]),
-      ),
-    );
+    const written = await Promise.all(Array.from({ length: 8 }, (_, i) => grantIssued(runner, documentId, read, recipientId, { i })));
     expect(statements()).toBe(8);
     const all = await entries(documentId);
     expect(all.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -180,9 +176,7 @@ describe("one-statement audit append", () => {
     const failing: SqlRunner = Object.create(db.sql, { query: { value: () => Promise.reject(new Error("connection lost")) } });
     const first = appendAuditAfter(failing, documentId, stale, { actionType: "signing_url_issued", recipientId });
     const { runner, statements } = counting();
-    const second = appendAuditAfter(runner, documentId, fresh, { actionType: "signing_url_issued", recipientId }, (written) => [
-      addGrant(recipientId, written),
-    ]);
+    const second = grantIssued(runner, documentId, fresh, recipientId);
     await expect(first).rejects.toThrow("connection lost");
     const entry = await second;
     expect(statements()).toBe(1);

@@ -2,16 +2,13 @@
 // on a real (in-memory) PostgreSQL: a page deep in the list takes its ids off an index and reads from
 // the table only the rows it shows, not every row it skips (issue 17: a page at offset 5,000 read 5,100
 // deliverables, 1.2 ms of a 4.5 ms page on the embedded database); the document list did the same.
-import { PrismaPGlite } from "pglite-prisma-adapter";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { SqlQueryOptions, SqlRunner } from "@/lib/db/driver";
 import { listDeliverables } from "@/lib/deliverables/list";
 import { listDocuments } from "@/lib/esign/list";
-import { PrismaClient } from "@/lib/generated/prisma/client";
-import { seedDemoWorkspace } from "@/lib/orgs/seed";
 import { listTemplateItems } from "@/lib/templates/listing";
-import { type MigratedPGlite, openMigratedPGlite } from "../support/migrated-pglite";
 import { explainAnalyze, heapRowsRead, type PlanNode } from "../support/query-plans";
+import { seededPGlite } from "../support/seeded-pglite";
 import { fillWorkspace } from "../support/workspace";
 
 /** A runner that answers each statement as the list expects, and keeps each one's plan as it ran. */
@@ -31,15 +28,10 @@ function explaining(sql: SqlRunner) {
 const TEMPLATES = 300;
 const DELIVERABLES = 600;
 const DOCUMENTS = 300;
-let db: MigratedPGlite;
-let prisma: PrismaClient;
-let orgId: string;
+const db = seededPGlite();
 
 beforeAll(async () => {
-  db = await openMigratedPGlite();
-  prisma = new PrismaClient({ adapter: new PrismaPGlite(db.pglite) });
-  orgId = (await seedDemoWorkspace(prisma, { baseUrl: "http://quire.test", adminPassword: "password-123", sampleTemplates: false })).orgId;
-  const { userId } = await prisma.apiKey.findFirstOrThrow({ where: { orgId }, select: { userId: true } });
+  const { prisma, orgId, userId } = db;
   const start = Date.now() - DOCUMENTS * 1000;
   await prisma.signingDocument.createMany({
     data: Array.from({ length: DOCUMENTS }, (_, i) => ({
@@ -61,20 +53,15 @@ beforeAll(async () => {
   await db.sql.exec("SET enable_seqscan = off");
 }, 60_000);
 
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await db?.pglite.close();
-});
-
 describe("a list page deep in the list", () => {
   it("deliverables, newest first: reads the 50 rows it shows, not the 400 before them", async () => {
     const { runner, plans } = explaining(db.sql);
-    const page = await listDeliverables(runner, orgId, { limit: 50, offset: 400, selectedTags: [], showTags: true });
+    const page = await listDeliverables(runner, db.orgId, { limit: 50, offset: 400, selectedTags: [], showTags: true });
     expect(page.totalRecords).toBe(DELIVERABLES);
     expect(page.results).toHaveLength(50);
     // The page is the right one: the 401st to 450th newest.
     const newest = await db.sql.query<{ id: string }>(`SELECT id FROM deliverable WHERE "orgId" = $1 ORDER BY "createdOn" DESC, id DESC LIMIT 50 OFFSET 400`, [
-      orgId,
+      db.orgId,
     ]);
     expect(page.results.map((r) => r.id)).toEqual(newest.map((r) => r.id));
     expect(plans).toHaveLength(1);
@@ -83,7 +70,7 @@ describe("a list page deep in the list", () => {
 
   it("documents, newest first: reads the 50 rows it shows, not the 200 before them", async () => {
     const { runner, plans } = explaining(db.sql);
-    const page = await listDocuments(runner, orgId, { limit: 50, offset: 200 });
+    const page = await listDocuments(runner, db.orgId, { limit: 50, offset: 200 });
     expect(page.totalRecords).toBe(DOCUMENTS);
     expect(page.results.map((r) => r.name)).toEqual(Array.from({ length: 50 }, (_, i) => `Document ${DOCUMENTS - 201 - i}`));
     expect(plans).toHaveLength(1);
@@ -92,7 +79,7 @@ describe("a list page deep in the list", () => {
 
   it("templates by name: reads the 50 rows it shows, not the 200 before them", async () => {
     const { runner, plans } = explaining(db.sql);
-    const page = await listTemplateItems(runner, orgId, {
+    const page = await listTemplateItems(runner, db.orgId, {
       limit: 50,
       offset: 200,
       selectedTags: [],
