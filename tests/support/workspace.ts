@@ -54,7 +54,7 @@ export async function fillWorkspace(client: Db, orgId: string, counts: { templat
   await client.$executeRawUnsafe("VACUUM ANALYZE");
 }
 
-/** Documents in every state, two signers each (the first signed once the document is completed), for the document list. */
+/** Documents in every state, two signers each (both signed on a completed document, the first on every third other one but drafts), for the document list. */
 async function fillDocuments(client: Db, orgId: string, userId: string, count: number): Promise<void> {
   const start = Date.now() - count * 1000;
   const states = ["sent", "completed", "sent", "completed", "draft", "voided", "sent", "completed", "declined", "sent"] as const;
