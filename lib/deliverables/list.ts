@@ -3,7 +3,7 @@
 // JSON is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
 import { Prisma } from "@/lib/generated/prisma/client";
 import { usageCountSql } from "@/lib/db/org-usage";
-import { isoSql, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
+import { isoSql, isoStamps, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import type { TagJson } from "@/lib/tags/tags";
 
@@ -66,7 +66,9 @@ function whereOf(orgId: string, q: DeliverableListQuery): { sql: string; params:
   return { sql: clauses.join(" AND "), params };
 }
 
-// Each tag as tagJson writes it, timestamps already in ISO form; once per page (pageTagsSql).
+/** The timestamps of a listed deliverable, and of a tag (isoSql). */
+const STAMPS = ["createdOn", "updatedOn"] as const;
+// Each tag as tagJson writes it, its timestamps as isoSql writes them; once per page (pageTagsSql).
 const TAG_JSON = `json_build_object('id', t.id, 'label', t.label, 'isActive', t."isActive", 'updatedOn', ${isoSql('t."updatedOn"')}, 'createdOn', ${isoSql('t."createdOn"')}, 'createdBy', t."createdBy", 'orgId', t."orgId")`;
 /** A row's tag ids, resolved to tags by resolvePageTags. */
 const TAG_IDS_OF_ROW = `coalesce((SELECT json_agg(dt."tagId") FROM deliverable_tag dt WHERE dt."deliverableId" = p.id), '[]')`;
@@ -115,7 +117,8 @@ export async function listDeliverables(
     PAGE_QUERY,
   );
   const results = JSON.parse(row.items) as DeliverableListItem[];
+  isoStamps(results, STAMPS);
   // Sorted as the single read sorts them.
-  if (row.tags) resolvePageTags<TagJson>(results, row.tags, (a, b) => a.label.localeCompare(b.label));
+  if (row.tags) resolvePageTags<TagJson>(results, row.tags, (a, b) => a.label.localeCompare(b.label), STAMPS);
   return { results, totalRecords: row.total };
 }

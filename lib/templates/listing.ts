@@ -3,7 +3,7 @@
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
 import { usageCountSql } from "@/lib/db/org-usage";
-import { isoSql, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
+import { isoSql, isoStamps, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
 import { likePattern, runStatement, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -152,6 +152,7 @@ export async function listTemplateItems(
       PAGE_QUERY,
     );
     const results = JSON.parse(row.items) as TemplateItemJson[];
+    isoStamps(results, ["createdOn", "updatedOn"]);
     // Sorted as the reply always sorted them.
     if (row.tags) resolvePageTags<string>(results, row.tags, (a, b) => a.localeCompare(b));
     return { results, totalRecords: row.total };
