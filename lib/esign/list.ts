@@ -16,7 +16,7 @@ export interface DocumentListQuery {
   query?: string;
 }
 
-/** A document's fields as DocumentView names them, its timestamps already as the reply writes them; `rr` its recipients. */
+/** A document's fields as DocumentView names them, its timestamps as isoSql writes them (documentJson writes the reply's form); `rr` its recipients. */
 const ITEM = `json_build_object('id', p.id, 'name', p.name, 'description', p.description, 'status', p.status, 'pageCount', p."pageCount",
   'originalHash', p."originalHash", 'senderName', p."senderName", 'senderEmail', p."senderEmail", 'ccEmails', p."ccEmails", 'sendEmail', p."sendEmail",
   'language', p.language, 'expiresAt', ${isoSql('p."expiresAt"')}, 'emailSubject', p."emailSubject", 'emailMessage', p."emailMessage",

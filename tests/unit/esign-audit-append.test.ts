@@ -95,20 +95,32 @@ function counting(): { runner: SqlRunner; statements: () => number } {
   return { runner, statements: () => statements };
 }
 
+/** A document whose head was read before a "viewed" entry came in: the head read is stale. */
+async function headReadBeforeAViewing(): Promise<{ documentId: string; recipientId: string; stale: AuditHead | null }> {
+  const { documentId, recipientId } = await documentWithRecipient();
+  const stale = await head(documentId);
+  await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
+  return { documentId, recipientId, stale };
+}
+
+/** The chain holds `actions` in order, whole, with `entry` appended last after the one before it; its entries. */
+async function expectAppendedLast(documentId: string, entry: { id: string; previousHash: string }, actions: string[]) {
+  const all = await entries(documentId);
+  expect(all.map((e) => [e.seq, e.actionType])).toEqual(actions.map((action, i) => [i + 1, action]));
+  expect(all.at(-1)!.id).toBe(entry.id);
+  expect(entry.previousHash).toBe(all.at(-2)!.currentHash);
+  expect(verifyAuditChain(all)).toBe(-1);
+  return all;
+}
+
 describe("one-statement audit append", () => {
   it("chains from the head it was given and writes the change beside it", async () => {
     const { documentId, recipientId } = await documentWithRecipient();
     const before = await head(documentId);
     expect(before?.seq).toBe(1);
     const entry = await issue(documentId, before, recipientId, "https://a.example/back");
-    const all = await entries(documentId);
-    expect(all.map((e) => [e.seq, e.actionType])).toEqual([
-      [1, "created"],
-      [2, "signing_url_issued"],
-    ]);
-    expect(all[1].id).toBe(entry.id);
+    const all = await expectAppendedLast(documentId, entry, ["created", "signing_url_issued"]);
     expect(all[1].previousHash).toBe(before!.currentHash);
-    expect(verifyAuditChain(all)).toBe(-1);
     const [recipient] = await db.sql.query<{ returnUrl: string }>(`SELECT "returnUrl" FROM signing_recipient WHERE id = $1::uuid`, [recipientId]);
     expect(recipient.returnUrl).toBe("https://a.example/back");
     expect(await grantsOf(recipientId)).toBe(1);
@@ -121,34 +133,16 @@ describe("one-statement audit append", () => {
     await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
     await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "reminded", recipientId }));
     const entry = await issue(documentId, stale, recipientId, "https://b.example/back");
-    const all = await entries(documentId);
-    expect(all.map((e) => [e.seq, e.actionType])).toEqual([
-      [1, "created"],
-      [2, "viewed"],
-      [3, "reminded"],
-      [4, "signing_url_issued"],
-    ]);
-    expect(all[3].id).toBe(entry.id);
-    expect(entry.previousHash).toBe(all[2].currentHash);
-    expect(verifyAuditChain(all)).toBe(-1);
+    await expectAppendedLast(documentId, entry, ["created", "viewed", "reminded", "signing_url_issued"]);
     expect(await grantsOf(recipientId)).toBe(1);
   });
 
   it("tries again from the newest entry its failed statement answered with: one statement more, not two", async () => {
-    const { documentId, recipientId } = await documentWithRecipient();
-    const stale = await head(documentId);
-    await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
+    const { documentId, recipientId, stale } = await headReadBeforeAViewing();
     const { runner, statements } = counting();
     const entry = await grantIssued(runner, documentId, stale, recipientId);
     expect(statements()).toBe(2);
-    const all = await entries(documentId);
-    expect(all.map((e) => [e.seq, e.actionType])).toEqual([
-      [1, "created"],
-      [2, "viewed"],
-      [3, "signing_url_issued"],
-    ]);
-    expect(entry.previousHash).toBe(all[1].currentHash);
-    expect(verifyAuditChain(all)).toBe(-1);
+    await expectAppendedLast(documentId, entry, ["created", "viewed", "signing_url_issued"]);
     expect(await grantsOf(recipientId)).toBe(1);
   });
 
@@ -167,9 +161,7 @@ describe("one-statement audit append", () => {
   });
 
   it("chains from the head it read itself when the append queued before it failed", async () => {
-    const { documentId, recipientId } = await documentWithRecipient();
-    const stale = await head(documentId);
-    await db.sql.transaction((tx) => appendAuditSql(tx, documentId, { actionType: "viewed", recipientId }));
+    const { documentId, recipientId, stale } = await headReadBeforeAViewing();
     const fresh = await head(documentId);
     // The first append's statement fails (its connection dropped): the second, queued behind it, appends
     // after the newest entry from the head it read, in one statement.
@@ -180,14 +172,7 @@ describe("one-statement audit append", () => {
     await expect(first).rejects.toThrow("connection lost");
     const entry = await second;
     expect(statements()).toBe(1);
-    const all = await entries(documentId);
-    expect(all.map((e) => [e.seq, e.actionType])).toEqual([
-      [1, "created"],
-      [2, "viewed"],
-      [3, "signing_url_issued"],
-    ]);
-    expect(all[2].id).toBe(entry.id);
-    expect(verifyAuditChain(all)).toBe(-1);
+    await expectAppendedLast(documentId, entry, ["created", "viewed", "signing_url_issued"]);
     expect(await grantsOf(recipientId)).toBe(1);
   });
 });
