@@ -1,6 +1,8 @@
 // Issue 17 goal 3's floor: Next.js alone, the same version and build (Turbopack, `next start`), serving one
 // route handler that returns a small JSON body. Quire's bare route (GET /api/health: its proxy, request id,
 // observed() wrapper and one SELECT 1) is measured against it, so the difference is what Quire adds.
+// A second route answers a list page Quire sent (a file the lists section writes), as Quire answers it
+// (`Response.json` of the parsed page): what Next.js alone takes to send that reply, without a database.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -20,12 +22,32 @@ const FILES: Record<string, string> = {
   "proxy.js": 'export function proxy() {}\n\nexport const config = { matcher: "/never-matched" };\n',
   "app/layout.js": "export default function RootLayout({ children }) {\n  return children;\n}\n",
   "app/api/ping/route.js": 'export const dynamic = "force-dynamic";\n\nexport function GET() {\n  return Response.json({ status: "ok", database: "ok" });\n}\n',
+  "app/api/page/[name]/route.js": [
+    'import fs from "node:fs";',
+    'import path from "node:path";',
+    "",
+    'export const dynamic = "force-dynamic";',
+    "const pages = new Map();",
+    "",
+    "export async function GET(_req, { params }) {",
+    "  const { name } = await params;",
+    "  let page = pages.get(name);",
+    "  if (page === undefined) {",
+    '    page = JSON.parse(fs.readFileSync(path.join(process.env.NEXT_ALONE_PAGES_DIR, path.basename(name) + ".json"), "utf8"));',
+    "    pages.set(name, page);",
+    "  }",
+    "  return Response.json(page);",
+    "}",
+    "",
+  ].join("\n"),
 };
 
 export const NEXT_ALONE_PATH = "/api/ping";
+/** GET `${NEXT_ALONE_PAGE_PATH}/<name>` answers `<pagesDir>/<name>.json`, parsed once and sent with `Response.json`. */
+export const NEXT_ALONE_PAGE_PATH = "/api/page";
 
 /** Builds the app (once per source change) and starts it; `stop` kills its process group. */
-export async function startNextAlone(): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
+export async function startNextAlone(pagesDir?: string): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
   const stamp = JSON.stringify(FILES);
   const stampFile = path.join(APP_DIR, ".built-from");
   if (!fs.existsSync(stampFile) || fs.readFileSync(stampFile, "utf8") !== stamp) {
@@ -41,7 +63,7 @@ export async function startNextAlone(): Promise<{ baseUrl: string; pid: number; 
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: APP_DIR,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", NEXT_ALONE_PAGES_DIR: pagesDir ?? "" },
     stdio: "ignore",
     detached: true,
   });

@@ -19,14 +19,21 @@ export function httpRequest(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<{ status: number; body: Buffer }> {
+  const method = init.method ?? "GET";
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent: benchAgent }, (res) => {
+    const req = http.request(url, { method, headers: init.headers, agent: benchAgent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
       res.on("error", reject);
     });
-    req.on("error", reject);
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      // A kept-alive socket idle for the server's keep-alive timeout (5 s) can be closed by the server
+      // just as it is reused (the lists section idles its sockets to Quire while Next.js alone runs):
+      // a GET is sent again, as Node's documentation of `reusedSocket` does.
+      if (req.reusedSocket && err.code === "ECONNRESET" && method === "GET") httpRequest(url, init).then(resolve, reject);
+      else reject(err);
+    });
     req.end(init.body);
   });
 }

@@ -1,6 +1,7 @@
 // npm run bench: performance figures, printed, never asserted.
 //   Template listing: 5,000 templates, limit 100, sorted: raw SQL vs Quire's listing function vs
-//   GET /template-item over HTTP, p50/p99, on the embedded PGlite and on PostgreSQL when reachable.
+//   GET /template-item over HTTP (beside Next.js alone sending the same reply), p50/p99, on the embedded
+//   PGlite and on PostgreSQL when reachable.
 //   Generation (on the sample templates): raw docxtemplater fill vs Quire's fill; raw warm
 //   LibreOffice conversion vs Quire's create-with-PDF over HTTP vs Carbone; throughput at 1-8 clients,
 //   each contestant measured in turn, in rounds (scripts/bench-generation.ts).
@@ -28,6 +29,7 @@ import { parseArgs } from "node:util";
 import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 import { benchGeneration } from "./bench-generation";
 import { benchLoad } from "./bench-load";
+import { NEXT_ALONE_PAGE_PATH, startNextAlone } from "./bench-next-alone";
 import { benchSealing } from "./bench-sealing";
 import { benchSoak } from "./bench-soak";
 import {
@@ -170,18 +172,39 @@ async function benchListing(kind: TestDatabase) {
     // The floors above ran in this process, warm from the fill; the server just started: each list first
     // gets the requests that bring it to its steady state.
     for (const page of [templatePage, deliverablePage]) await inParallel(() => page(0), STEADY_STATE_REQUESTS, 8);
-    rows.push(
-      ...(await timeInTurns(
-        [at("GET /template-item over HTTP", templatePage), atDeliverables("GET /v1/deliverable over HTTP", deliverablePage)],
-        REQUESTS,
-        WARMUP_SECONDS,
-      )),
-    );
+    // What any Next.js service pays to send these replies: Next.js alone answering a page Quire sent, as
+    // Quire answers it, without a database; in turns with Quire's lists.
+    const pagesDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-pages-"));
+    for (const [name, url] of [
+      ["templates", `${server.baseUrl}/template-item?type=template&limit=${LIMIT}&offset=0&column0=name&order0=asc`],
+      ["deliverables", `${server.baseUrl}/v1/deliverable?limit=${LIMIT}&offset=0&showTags=true`],
+    ])
+      fs.writeFileSync(path.join(pagesDir, `${name}.json`), (await httpRequest(url, { headers })).body);
+    const alone = await startNextAlone(pagesDir);
+    try {
+      const alonePage = (name: string) => () => get(`${alone.baseUrl}${NEXT_ALONE_PAGE_PATH}/${name}`);
+      for (const name of ["templates", "deliverables"]) await inParallel(alonePage(name), STEADY_STATE_REQUESTS, 8);
+      rows.push(
+        ...(await timeInTurns(
+          [
+            at("GET /template-item over HTTP", templatePage),
+            atDeliverables("GET /v1/deliverable over HTTP", deliverablePage),
+            { label: "Next.js alone sending the template page's reply (no database)", fn: alonePage("templates") },
+            { label: "Next.js alone sending the deliverable page's reply (no database)", fn: alonePage("deliverables") },
+          ],
+          REQUESTS,
+          WARMUP_SECONDS,
+        )),
+      );
+    } finally {
+      await alone.stop();
+      fs.rmSync(pagesDir, { recursive: true, force: true });
+    }
   } finally {
     await stop();
   }
   printTable(rows);
-  const [templateRows, templateJson, inProcess, deliverableRows, deliverableJson, httpTemplates, httpDeliverables] = rows;
+  const [templateRows, templateJson, inProcess, deliverableRows, deliverableJson, httpTemplates, httpDeliverables, aloneTemplates, aloneDeliverables] = rows;
   const faster = (a: Timing, b: Timing) => (a.p50 <= b.p50 ? a : b);
   const rawTemplates = faster(templateRows, templateJson);
   const rawDeliverables = faster(deliverableRows, deliverableJson);
@@ -216,6 +239,20 @@ async function benchListing(kind: TestDatabase) {
     floorLabel,
     goal: { op: "<=", value: 1.3, on: "ratio" },
   });
+  // The same requests against a floor an HTTP service can reach: the raw SQL plus Next.js alone sending the reply.
+  for (const [measure, http, raw, alone] of [
+    ["GET /template-item limit 100 over HTTP, p50", httpTemplates, rawTemplates, aloneTemplates],
+    ["GET /v1/deliverable limit 100 over HTTP, p50", httpDeliverables, rawDeliverables, aloneDeliverables],
+  ] as const)
+    recordFigure({
+      section: "lists",
+      db,
+      measure,
+      quire: http.p50,
+      unit: "ms",
+      floor: raw.p50 + alone.p50,
+      floorLabel: `raw SQL + Next.js alone sending the same reply (${alone.p50.toFixed(2)} ms)`,
+    });
 }
 
 async function main() {
