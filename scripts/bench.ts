@@ -166,6 +166,7 @@ async function benchListing(kind: TestDatabase) {
     const get = async (url: string) => {
       const res = await httpRequest(url, { headers });
       if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+      return res.body;
     };
     const templatePage = (offset: number) => get(`${server.baseUrl}/template-item?type=template&limit=${LIMIT}&offset=${offset}&column0=name&order0=asc`);
     const deliverablePage = (offset: number) => get(`${server.baseUrl}/v1/deliverable?limit=${LIMIT}&offset=${offset}&showTags=true`);
@@ -175,11 +176,8 @@ async function benchListing(kind: TestDatabase) {
     // What any Next.js service pays to send these replies: Next.js alone answering a page Quire sent, as
     // Quire answers it, without a database; in turns with Quire's lists.
     const pagesDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-pages-"));
-    for (const [name, url] of [
-      ["templates", `${server.baseUrl}/template-item?type=template&limit=${LIMIT}&offset=0&column0=name&order0=asc`],
-      ["deliverables", `${server.baseUrl}/v1/deliverable?limit=${LIMIT}&offset=0&showTags=true`],
-    ])
-      fs.writeFileSync(path.join(pagesDir, `${name}.json`), (await httpRequest(url, { headers })).body);
+    fs.writeFileSync(path.join(pagesDir, "templates.json"), await templatePage(0));
+    fs.writeFileSync(path.join(pagesDir, "deliverables.json"), await deliverablePage(0));
     const alone = await startNextAlone(pagesDir);
     try {
       const alonePage = (name: string) => () => get(`${alone.baseUrl}${NEXT_ALONE_PAGE_PATH}/${name}`);
