@@ -116,6 +116,8 @@ const envSchema = z.object({
     .optional(),
   /** Tests only: the first N seals fail. */
   QUIRE_TEST_FAIL_SEAL: z.coerce.number().int().min(0).default(0),
+  /** Tests only: a request waits at a named point while the test's marker file for it exists (lib/server/test-faults.ts). */
+  QUIRE_TEST_HOLDS: booleanFromEnv,
   /** How long a webhook receiver may take to answer one attempt (docs/contract.md "Webhooks": 10 s); tests shorten it. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The instance certificate that digitally signs completed PDFs (a self-signed one is made when unset). */
@@ -176,8 +178,8 @@ export interface QuireConfig {
   signingCertificate: { p12Path?: string; password?: string };
   completion: { retryScale: number };
   bulkSend: { leaseMs: number };
-  /** Fault injection for tests (QUIRE_TEST_CRASH_AT, QUIRE_TEST_FAIL_SEAL). */
-  testFaults: { crashAt: CrashPoint[]; failSeals: number };
+  /** Fault injection for tests (QUIRE_TEST_CRASH_AT, QUIRE_TEST_FAIL_SEAL, QUIRE_TEST_HOLDS). */
+  testFaults: { crashAt: CrashPoint[]; failSeals: number; holds: boolean };
   /** RFC 3161 time-stamping service for seals (TSA_URL); null: PAdES B-B. */
   tsaUrl: string | null;
   mail: { smtpUrl: string | null; from: string };
@@ -264,7 +266,7 @@ export function parseConfig(env: Env): QuireConfig {
     tsaUrl: e.TSA_URL ?? null,
     completion: { retryScale: e.COMPLETION_RETRY_SCALE },
     bulkSend: { leaseMs: e.BULK_SEND_LEASE_SECONDS * 1000 },
-    testFaults: { crashAt: e.QUIRE_TEST_CRASH_AT ?? [], failSeals: e.QUIRE_TEST_FAIL_SEAL },
+    testFaults: { crashAt: e.QUIRE_TEST_CRASH_AT ?? [], failSeals: e.QUIRE_TEST_FAIL_SEAL, holds: e.QUIRE_TEST_HOLDS },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

@@ -6,6 +6,7 @@
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { ConflictError, UnprocessableError, ValidationError } from "@/lib/errors";
+import { heldForTest } from "@/lib/server/test-faults";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const TTL_MS = 24 * 60 * 60 * 1000;
@@ -50,6 +51,11 @@ async function requestHash(req: Request): Promise<string> {
   return hash.update(body.subarray(from)).digest("hex");
 }
 
+/** Where a test may hold the request that claimed `key` (QUIRE_TEST_HOLDS): after the claim, before the work. */
+export function idempotencyHoldPoint(key: string): string {
+  return `idempotency:${key}`;
+}
+
 /**
  * Runs `handle` at most once per (organization, key): the first request runs it and its reply is kept;
  * a repeat gets the kept reply. A 5xx (or 499) reply is not kept, so the client may try again.
@@ -77,6 +83,7 @@ export async function withIdempotency(db: Db, orgId: string, req: Request, handl
   }
   let res: Response;
   try {
+    await heldForTest(idempotencyHoldPoint(key));
     res = await handle();
   } catch (err) {
     await db.idempotencyRecord.deleteMany({ where: { orgId, key, status: "running" } });

@@ -1,8 +1,11 @@
 // Idempotency-Key over HTTP (docs/contract.md "Idempotency"): a retry with the same key and body gets the
 // first reply, marked replayed, and creates nothing more; the same key with another body is a 422;
-// several at once: one runs, the others are 409s (or replays once it has finished); on PostgreSQL also
-// across two instances.
+// several at once: one runs, the others are 409s while it runs (the test holds it there); on PostgreSQL
+// also across two instances.
+import fs from "node:fs";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { idempotencyHoldPoint } from "@/lib/http/idempotency";
+import { holdMarker } from "@/lib/server/test-faults";
 import { as } from "../support/helpers";
 import { startSecondInstance, type RunningQuire } from "../support/quire-server";
 
@@ -15,6 +18,33 @@ async function invoiceId(): Promise<string> {
 }
 
 const count = async () => (await user("/v1/deliverable?limit=1")).json.data.totalRecords as number;
+
+/**
+ * Sends the requests with `key` held (QUIRE_TEST_HOLDS): whichever claims the key waits there until all
+ * the others have answered, so what they get is what a request gets while another runs under its key,
+ * whatever the machine's load. Resolves with every reply, in the order the requests were given.
+ */
+async function whileOneHoldsKey<T>(dataDir: string, key: string, requests: (() => Promise<T>)[]): Promise<T[]> {
+  const marker = holdMarker(dataDir, idempotencyHoldPoint(key));
+  fs.writeFileSync(marker, "");
+  try {
+    let answered = 0;
+    let othersAnswered!: () => void;
+    const others = new Promise<void>((resolve) => {
+      othersAnswered = resolve;
+    });
+    const pending = requests.map((send) =>
+      send().finally(() => {
+        if (++answered === requests.length - 1) othersAnswered();
+      }),
+    );
+    await others;
+    fs.rmSync(marker);
+    return await Promise.all(pending);
+  } finally {
+    fs.rmSync(marker, { force: true });
+  }
+}
 
 function create(base: string, key: string, body: object) {
   return fetch(`${base}/v1/deliverable`, {
@@ -49,22 +79,21 @@ describe("Idempotency-Key on POST /v1/deliverable", () => {
     expect(bad.json.error).toBe("InvalidIdempotencyKey");
   });
 
-  it("several at once with one key: one runs, the others are 409s (or replays once it has finished), one deliverable", async () => {
+  it("several at once with one key: one runs, the others are 409s while it runs, one deliverable", async () => {
     const templateId = await invoiceId();
     const key = `race-${Date.now()}`;
     const body = { name: "Raced invoice", templateId, variables: [] };
     const before = await count();
-    // Six, not two: with two, the second could arrive after a quick first had finished (then a replay,
-    // also right), and the test would not see the in-flight answer at all.
-    const replies = await Promise.all(Array.from({ length: 6 }, () => create(baseUrl, key, body)));
+    const replies = await whileOneHoldsKey(
+      quire.dataDir,
+      key,
+      Array.from({ length: 6 }, () => () => create(baseUrl, key, body)),
+    );
     const ran = replies.filter((r) => r.status === 200 && r.replayed === null);
     expect(ran).toHaveLength(1);
     const inFlight = replies.filter((r) => r.status === 409);
-    expect(inFlight.length).toBeGreaterThan(0);
+    expect(inFlight).toHaveLength(5);
     for (const r of inFlight) expect(r.json).toEqual({ error: "IdempotencyKeyInFlight", message: expect.any(String) });
-    const replays = replies.filter((r) => r.status === 200 && r.replayed !== null);
-    for (const r of replays) expect(r).toMatchObject({ replayed: "true", json: ran[0].json });
-    expect(ran.length + inFlight.length + replays.length).toBe(replies.length);
     expect(await count()).toBe(before + 1);
     const later = await create(baseUrl, key, body);
     expect(later).toMatchObject({ status: 200, replayed: "true", json: ran[0].json });
@@ -84,11 +113,12 @@ describe.runIf(quire.db === "postgres")("Idempotency-Key across two instances", 
     const key = `two-${Date.now()}`;
     const body = { name: "Two-instance invoice", templateId, variables: [] };
     await as(second.server.baseUrl, seed, "user")("/v1/deliverable?limit=1"); // warm the second instance's routes
-    const replies = await Promise.all([create(baseUrl, key, body), create(second.server.baseUrl, key, body)]);
-    // Exactly one ran; the other found it running (409) or, if it came late, got its reply replayed.
+    // Both instances share DATA_DIR, so the hold applies to whichever claims the key.
+    const replies = await whileOneHoldsKey(quire.dataDir, key, [() => create(baseUrl, key, body), () => create(second!.server.baseUrl, key, body)]);
     const ran = replies.filter((r) => r.status === 200 && r.replayed === null);
     expect(ran).toHaveLength(1);
-    for (const r of replies.filter((x) => x !== ran[0])) expect(r.status === 409 || r.replayed === "true", JSON.stringify(r)).toBe(true);
+    const other = replies.find((r) => r !== ran[0])!;
+    expect(other).toMatchObject({ status: 409, json: { error: "IdempotencyKeyInFlight" } });
     const replay = await create(second.server.baseUrl, key, body);
     expect(replay).toMatchObject({ status: 200, replayed: "true" });
     expect(replay.json).toEqual(ran[0].json);

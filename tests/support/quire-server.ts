@@ -123,6 +123,8 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
     LOG_LEVEL: process.env.QUIRE_TEST_LOG_LEVEL ?? "warn",
     // Lets tests cross passcode rate-limit windows (POST /api/internal/clock).
     QUIRE_TEST_CLOCK: "1",
+    // Lets race tests keep one request at a named point (lib/server/test-faults.ts heldForTest).
+    QUIRE_TEST_HOLDS: "1",
     ...extraEnv,
   };
   delete env.DATABASE_URL;
