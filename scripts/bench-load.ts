@@ -2,7 +2,8 @@
 // npm run bench -- --only load: autocannon against the built server (started as the tests start it).
 //   0. Next.js alone, GET /api/health and GET /api/whoami, in turns (inTurns), as fast as 8 connections go.
 //   1. List endpoints, each at a steady rate (default 200 requests/s, evenly spaced: bench-paced.ts) for
-//      --seconds: GET /template-item, GET /v1/deliverable, GET /esign/documents, GET /api/webhooks.
+//      --seconds: GET /template-item, GET /v1/deliverable, GET /esign/documents, GET /api/webhooks; each
+//      followed by Next.js alone sending the page Quire answered, at the same rate (the p99's floor).
 //   2. POST /esign/documents/{id}/signing-url over prepared documents, as fast as 8 connections go.
 //   3. POST /v1/deliverable on the sample Services Agreement (DOCX filled, converted to PDF by the
 //      LibreOffice pool) from 3 connections.
@@ -16,7 +17,7 @@ import type { SeedResult } from "@/lib/orgs/seed";
 import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
-import { NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
+import { NEXT_ALONE_PAGE_PATH, NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
 import { type LoadOutcome, type PacedOptions, pacedLoad } from "./bench-paced";
 import {
   CONTRACT_VARIABLES,
@@ -97,8 +98,8 @@ function unmeasured(opts: autocannon.Options): Promise<void> {
   });
 }
 
-/** One steady-rate run (bench-paced.ts) after its warm-up, as a row of the table. */
-async function paced(scenario: string, opts: Omit<PacedOptions, "progress">): Promise<LoadRow> {
+/** One steady-rate run (bench-paced.ts) after its warm-up, as a row of the table; `meter` says whose CPU it costs. */
+async function paced(scenario: string, opts: Omit<PacedOptions, "progress">, meter: Meter): Promise<LoadRow> {
   if (warmupSeconds > 0) {
     process.stderr.write(`  ${scenario}: ${STEADY_STATE_REQUESTS} requests and ${warmupSeconds} s warm-up\r`);
     await unmeasured({
@@ -110,7 +111,7 @@ async function paced(scenario: string, opts: Omit<PacedOptions, "progress">): Pr
     });
     await pacedLoad({ ...opts, seconds: warmupSeconds });
   }
-  const cost = await serverCost();
+  const cost = await serverCost(meter);
   const r = await pacedLoad({
     ...opts,
     progress: (answered, elapsed) => process.stderr.write(`  ${scenario}: ${Math.round(elapsed)}/${opts.seconds} s, ${answered} answered   \r`),
@@ -311,8 +312,12 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       .join(" ")}`,
   );
 
-  // The floor of goal 3, measured in turns with Quire's bare route (below); each counts its own process tree.
-  const alone = await startNextAlone();
+  // The floor of goal 3, measured in turns with Quire's bare route (below); each counts its own process
+  // tree. It also sends each list's page, as Quire sent it, at the lists' rate: what this machine and
+  // this client hold at that rate for a reply of that size (its pages are written into pagesDir below).
+  const pagesDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-pages-"));
+  const alone = await startNextAlone(pagesDir);
+  const aloneMeter: Meter = { cpuMs: () => treeCpuMs(alone.pid), database: NO_DATABASE };
   let seed!: SeedResult;
   const quire = startQuireServer(kind, {
     // As deployed: info, so each API request writes its access line (the tests run at warn).
@@ -328,6 +333,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
     },
   }).catch(async (err) => {
     await alone.stop();
+    fs.rmSync(pagesDir, { recursive: true, force: true });
     throw err;
   });
   const { server, stop, pid } = await quire;
@@ -391,7 +397,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
           url: alone.baseUrl,
           request: { method: "GET", path: NEXT_ALONE_PATH, headers: { accept: "application/json" } },
           check: (body) => body.includes('"status":"ok"'),
-          meter: { cpuMs: () => treeCpuMs(alone.pid), database: NO_DATABASE },
+          meter: aloneMeter,
         },
         {
           scenario: "GET /api/health (bare route)",
@@ -410,7 +416,6 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       ],
       options.seconds,
     );
-    await stopAlone();
     rows.push(nextAlone, bare, whoami);
     wholeCpu("bare route GET /api/health", bare);
     wholeCpu("GET /api/whoami", whoami);
@@ -443,24 +448,27 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
 
     // 1. Lists at a steady rate, limit 100, evenly spaced. Up to 20 requests in flight: at 200/s a request
     //    may take 100 ms before the rate slips.
-    const lists: [string, string][] = [
-      ["GET /template-item", "/template-item?type=template&limit=100&column0=name&order0=asc"],
-      ["GET /v1/deliverable", "/v1/deliverable?limit=100&showTags=true"],
-      ["GET /esign/documents", "/esign/documents?limit=100"],
-      ["GET /api/webhooks", "/api/webhooks"],
+    //    Right after each, Next.js alone sends the page Quire answered at the same rate, from the same
+    //    client: the p99 this machine holds for that reply with no database and no Quire.
+    const lists: [string, string, string][] = [
+      ["GET /template-item", "/template-item?type=template&limit=100&column0=name&order0=asc", "templates"],
+      ["GET /v1/deliverable", "/v1/deliverable?limit=100&showTags=true", "deliverables"],
+      ["GET /esign/documents", "/esign/documents?limit=100", "documents"],
+      ["GET /api/webhooks", "/api/webhooks", "webhooks"],
     ];
-    for (const [scenario, p] of lists) {
-      const row = await paced(`${scenario} (limit 100)`, {
-        url: baseUrl,
-        path: p,
-        headers,
-        rate: options.rate,
-        seconds: options.seconds,
-        connections: 20,
-        timeoutMs: 10_000,
-        check: isJsonData,
-      });
+    const steady = { rate: options.rate, seconds: options.seconds, connections: 20, timeoutMs: 10_000, check: isJsonData };
+    for (const [scenario, p, pageName] of lists) {
+      const row = await paced(`${scenario} (limit 100)`, { ...steady, url: baseUrl, path: p, headers }, quireMeter);
       rows.push(row);
+      const page = await admin(p);
+      if (page.status !== 200) throw new Error(`${scenario}: ${page.status} ${page.text}`);
+      fs.writeFileSync(path.join(pagesDir, `${pageName}.json`), page.text);
+      const alonePage = await paced(
+        `GET ${NEXT_ALONE_PAGE_PATH}/${pageName} (Next.js alone, the same page)`,
+        { ...steady, url: alone.baseUrl, path: `${NEXT_ALONE_PAGE_PATH}/${pageName}`, headers: { accept: "application/json" } },
+        aloneMeter,
+      );
+      rows.push(alonePage);
       recordFigure({
         section: "API",
         db,
@@ -477,6 +485,8 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
         measure: `${scenario} at ${options.rate}/s: p99`,
         quire: row.p99,
         unit: "ms",
+        floor: alonePage.p99,
+        floorLabel: `Next.js alone sending the same page at ${options.rate}/s`,
         goal: { op: "<=", value: 50, on: "value" },
       });
       recordFigure({
@@ -489,6 +499,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       });
       wholeCpu(scenario, row);
     }
+    await stopAlone();
     const rssLists = serverRssMb(pid());
 
     // 2. Signing URLs, round-robin over the prepared signers, by recipientId and by externalId in turn.
@@ -572,6 +583,7 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       : 0;
   } finally {
     await stopAlone();
+    fs.rmSync(pagesDir, { recursive: true, force: true });
     await stop();
   }
 
