@@ -17,7 +17,7 @@ import type { SeedResult } from "@/lib/orgs/seed";
 import { as } from "../tests/support/api";
 import { prepareDoc } from "../tests/support/embedded";
 import { runSeed, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
-import { NEXT_ALONE_PAGE_PATH, NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
+import { NEXT_ALONE_PATH, startNextAlone } from "./bench-next-alone";
 import { type LoadOutcome, type PacedOptions, pacedLoad } from "./bench-paced";
 import {
   CONTRACT_VARIABLES,
@@ -314,9 +314,8 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
 
   // The floor of goal 3, measured in turns with Quire's bare route (below); each counts its own process
   // tree. It also sends each list's page, as Quire sent it, at the lists' rate: what this machine and
-  // this client hold at that rate for a reply of that size (its pages are written into pagesDir below).
-  const pagesDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-pages-"));
-  const alone = await startNextAlone(pagesDir);
+  // this client hold at that rate for a reply of that size.
+  const alone = await startNextAlone();
   const aloneMeter: Meter = { cpuMs: () => treeCpuMs(alone.pid), database: NO_DATABASE };
   let seed!: SeedResult;
   const quire = startQuireServer(kind, {
@@ -333,7 +332,6 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
     },
   }).catch(async (err) => {
     await alone.stop();
-    fs.rmSync(pagesDir, { recursive: true, force: true });
     throw err;
   });
   const { server, stop, pid } = await quire;
@@ -462,10 +460,10 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       rows.push(row);
       const page = await admin(p);
       if (page.status !== 200) throw new Error(`${scenario}: ${page.status} ${page.text}`);
-      fs.writeFileSync(path.join(pagesDir, `${pageName}.json`), page.text);
+      const alonePath = alone.servePage(pageName, page.text);
       const alonePage = await paced(
-        `GET ${NEXT_ALONE_PAGE_PATH}/${pageName} (Next.js alone, the same page)`,
-        { ...steady, url: alone.baseUrl, path: `${NEXT_ALONE_PAGE_PATH}/${pageName}`, headers: { accept: "application/json" } },
+        `GET ${alonePath} (Next.js alone, the same page)`,
+        { ...steady, url: alone.baseUrl, path: alonePath, headers: { accept: "application/json" } },
         aloneMeter,
       );
       rows.push(alonePage);
@@ -583,7 +581,6 @@ export async function benchLoad(options: LoadOptions): Promise<void> {
       : 0;
   } finally {
     await stopAlone();
-    fs.rmSync(pagesDir, { recursive: true, force: true });
     await stop();
   }
 

@@ -1,10 +1,11 @@
 // Issue 17 goal 3's floor: Next.js alone, the same version and build (Turbopack, `next start`), serving one
 // route handler that returns a small JSON body. Quire's bare route (GET /api/health: its proxy, request id,
 // observed() wrapper and one SELECT 1) is measured against it, so the difference is what Quire adds.
-// A second route answers a list page Quire sent (a file the lists section writes), as Quire answers it
+// A second route answers a list page Quire sent (handed over by servePage()), as Quire answers it
 // (`Response.json` of the parsed page): what Next.js alone takes to send that reply, without a database.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { freePort, killGroup } from "../tests/support/quire-server";
 
@@ -43,11 +44,19 @@ const FILES: Record<string, string> = {
 };
 
 export const NEXT_ALONE_PATH = "/api/ping";
-/** GET `${NEXT_ALONE_PAGE_PATH}/<name>` answers `<pagesDir>/<name>.json`, parsed once and sent with `Response.json`. */
-export const NEXT_ALONE_PAGE_PATH = "/api/page";
+/** GET `${NEXT_ALONE_PAGE_PATH}/<name>` answers the page servePage() wrote under that name, parsed once and sent with `Response.json`. */
+const NEXT_ALONE_PAGE_PATH = "/api/page";
 
-/** Builds the app (once per source change) and starts it; `stop` kills its process group. */
-export async function startNextAlone(pagesDir?: string): Promise<{ baseUrl: string; pid: number; stop: () => Promise<void> }> {
+export interface NextAlone {
+  baseUrl: string;
+  pid: number;
+  /** Makes the app answer `body` (a JSON text) at the path returned; before the path's first request. */
+  servePage: (name: string, body: string | Buffer) => string;
+  stop: () => Promise<void>;
+}
+
+/** Builds the app (once per source change) and starts it; `stop` kills its process group and removes its pages. */
+export async function startNextAlone(): Promise<NextAlone> {
   const stamp = JSON.stringify(FILES);
   const stampFile = path.join(APP_DIR, ".built-from");
   if (!fs.existsSync(stampFile) || fs.readFileSync(stampFile, "utf8") !== stamp) {
@@ -60,25 +69,37 @@ export async function startNextAlone(pagesDir?: string): Promise<{ baseUrl: stri
     if (built.status !== 0) throw new Error(`building the Next.js-alone app failed:\n${built.stdout}\n${built.stderr}`);
     fs.writeFileSync(stampFile, stamp);
   }
+  const pagesDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-pages-"));
+  const servePage = (name: string, body: string | Buffer) => {
+    const file = path.basename(name);
+    fs.writeFileSync(path.join(pagesDir, `${file}.json`), body);
+    return `${NEXT_ALONE_PAGE_PATH}/${file}`;
+  };
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: APP_DIR,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", NEXT_ALONE_PAGES_DIR: pagesDir ?? "" },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", NEXT_ALONE_PAGES_DIR: pagesDir },
     stdio: "ignore",
     detached: true,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = () => killGroup(child, "SIGKILL", 10_000);
+  const stop = async () => {
+    await killGroup(child, "SIGKILL", 10_000);
+    fs.rmSync(pagesDir, { recursive: true, force: true });
+  };
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the Next.js-alone app exited with ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`the Next.js-alone app exited with ${child.exitCode}`);
+    }
     if (
       await fetch(`${baseUrl}${NEXT_ALONE_PATH}`).then(
         (r) => r.ok,
         () => false,
       )
     )
-      return { baseUrl, pid: child.pid!, stop };
+      return { baseUrl, pid: child.pid!, servePage, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop();

@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 import { benchGeneration } from "./bench-generation";
 import { benchLoad } from "./bench-load";
-import { NEXT_ALONE_PAGE_PATH, startNextAlone } from "./bench-next-alone";
+import { startNextAlone } from "./bench-next-alone";
 import { benchSealing } from "./bench-sealing";
 import { benchSoak } from "./bench-soak";
 import {
@@ -175,20 +175,19 @@ async function benchListing(kind: TestDatabase) {
     for (const page of [templatePage, deliverablePage]) await inParallel(() => page(0), STEADY_STATE_REQUESTS, 8);
     // What any Next.js service pays to send these replies: Next.js alone answering a page Quire sent, as
     // Quire answers it, without a database; in turns with Quire's lists.
-    const pagesDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-pages-"));
-    fs.writeFileSync(path.join(pagesDir, "templates.json"), await templatePage(0));
-    fs.writeFileSync(path.join(pagesDir, "deliverables.json"), await deliverablePage(0));
-    const alone = await startNextAlone(pagesDir);
+    const alone = await startNextAlone();
     try {
-      const alonePage = (name: string) => () => get(`${alone.baseUrl}${NEXT_ALONE_PAGE_PATH}/${name}`);
-      for (const name of ["templates", "deliverables"]) await inParallel(alonePage(name), STEADY_STATE_REQUESTS, 8);
+      const alonePage = (pagePath: string) => () => get(`${alone.baseUrl}${pagePath}`);
+      const aloneTemplatePage = alonePage(alone.servePage("templates", await templatePage(0)));
+      const aloneDeliverablePage = alonePage(alone.servePage("deliverables", await deliverablePage(0)));
+      for (const page of [aloneTemplatePage, aloneDeliverablePage]) await inParallel(page, STEADY_STATE_REQUESTS, 8);
       rows.push(
         ...(await timeInTurns(
           [
             at("GET /template-item over HTTP", templatePage),
             atDeliverables("GET /v1/deliverable over HTTP", deliverablePage),
-            { label: "Next.js alone sending the template page's reply (no database)", fn: alonePage("templates") },
-            { label: "Next.js alone sending the deliverable page's reply (no database)", fn: alonePage("deliverables") },
+            { label: "Next.js alone sending the template page's reply (no database)", fn: aloneTemplatePage },
+            { label: "Next.js alone sending the deliverable page's reply (no database)", fn: aloneDeliverablePage },
           ],
           REQUESTS,
           WARMUP_SECONDS,
@@ -196,7 +195,6 @@ async function benchListing(kind: TestDatabase) {
       );
     } finally {
       await alone.stop();
-      fs.rmSync(pagesDir, { recursive: true, force: true });
     }
   } finally {
     await stop();
