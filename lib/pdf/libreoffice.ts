@@ -20,6 +20,7 @@ import { withoutComments } from "@/lib/pdf/docx-comments";
 import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
 import { findDladdrCache, findMallocLibrary, findMemoryTempDir, findMissingDependency } from "@/lib/pdf/office-dependencies";
 import { closedError, type HelperReply, type HelperRequest, INSTALL_HINT, OfficeCrashed, OfficeProcess } from "@/lib/pdf/office-process";
+import { findOfficeVersion, seedProfile } from "@/lib/pdf/office-profile";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
 
 const FORMATS: Record<ConvertibleKind, { importFilter: string; exportFilter: string }> = {
@@ -39,8 +40,9 @@ const DEPENDENCY_RECHECK_MS = 30_000;
  */
 const DEFAULT_MAX_RESIDENT_BYTES = 512 * 1024 * 1024;
 /**
- * A backstop for what memory does not show. Not lower: a restart costs ~1 s of CPU (start-up plus a
- * slow first conversion), which at JODConverter's 200 was ~5 ms on every document.
+ * A backstop for what memory does not show. Not lower: a restart costs ~1.8 s of CPU (start-up, the
+ * slower first few dozen conversions, the old process's exit; measured at 150 conversions a slot,
+ * 2026-11-30), which at JODConverter's 200 would be ~9 ms on every document.
  */
 const DEFAULT_MAX_CONVERSIONS_PER_PROCESS = 1000;
 /** How often a slot's memory is read after its conversions (the first one included). */
@@ -157,6 +159,8 @@ export class LibreOfficePool implements PdfConverter {
   private jobDir: Promise<string> | null = null;
   private lastStartError: Error | null = null;
   private dependencyCheck: { at: number; result: Promise<string | null>; failed: boolean } | null = null;
+  /** The installation's version, read once: every profile is seeded with it (office-profile.ts). */
+  private officeVersion: Promise<string | null> | null = null;
   private exitHook: (() => void) | null = null;
 
   constructor(options: LibreOfficePoolOptions) {
@@ -468,6 +472,13 @@ export class LibreOfficePool implements PdfConverter {
   /** One soffice for `slot`, started and ready; killed when it does not get there. */
   private async launch(slot: Slot): Promise<OfficeProcess> {
     const profileDir = await fsp.mkdtemp(path.join(this.tmpDir, "quire-soffice-"));
+    this.officeVersion ??= findOfficeVersion(this.sofficePath);
+    try {
+      await seedProfile(profileDir, await this.officeVersion);
+    } catch (err) {
+      await fsp.rm(profileDir, { recursive: true, force: true });
+      throw err;
+    }
     const proc = new OfficeProcess({
       sofficePath: this.sofficePath,
       pythonPath: this.pythonPath,

@@ -62,7 +62,7 @@ export async function findMissingDependency(sofficePath: string, pythonPath: str
   return null;
 }
 
-async function findExecutable(command: string): Promise<string | null> {
+export async function findExecutable(command: string): Promise<string | null> {
   const candidates = command.includes("/")
     ? [command]
     : (process.env.PATH ?? "")
