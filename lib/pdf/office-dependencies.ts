@@ -49,6 +49,14 @@ export function findMemoryTempDir(): string | null {
   }
 }
 
+/** Whether `dir` is in memory (tmpfs): its files are written and removed without waiting for a disk. */
+export async function isInMemory(dir: string): Promise<boolean> {
+  return fsp.statfs(dir).then(
+    (fsStat) => fsStat.type === TMPFS_MAGIC,
+    () => false,
+  );
+}
+
 /** Null when everything is installed, else what is missing. */
 export async function findMissingDependency(sofficePath: string, pythonPath: string, helperScript: string): Promise<string | null> {
   if (!(await findExecutable(sofficePath))) return `LibreOffice (${sofficePath}) is not installed`;

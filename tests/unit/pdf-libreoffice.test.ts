@@ -2,6 +2,7 @@
 // tests are the only proof that conversion works, so a machine without them should fail loudly
 // (scripts/install-system-deps.sh installs them).
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import http from "node:http";
@@ -667,6 +668,55 @@ describe("LibreOfficePool: what soffice runs with", () => {
       expect(fs.readdirSync(user)).not.toContain("GraphicsRenderTests.log");
     } finally {
       await pool.close();
+    }
+  });
+
+  it("in memory, a job's files are written, read and removed at once; on disk, or over 4 MiB, through Node's thread pool", { timeout: 60_000 }, async () => {
+    const memory = fs.mkdtempSync("/dev/shm/quire-test-at-once-");
+    const disk = fs.mkdtempSync(path.join(os.tmpdir(), "quire-test-at-once-"));
+    const pools = [new LibreOfficePool({ size: 1, timeoutMs: 30_000, tmpDir: memory }), new LibreOfficePool({ size: 1, timeoutMs: 30_000, tmpDir: disk })];
+    const zip = new PizZip(docx);
+    // A part nothing refers to, stored uncompressed: a 5 MiB document with the contract's text.
+    zip.file("customXml/padding.bin", crypto.randomBytes(5 * 1024 * 1024));
+    const large = zip.generate({ type: "nodebuffer", compression: "STORE" });
+    const spies = {
+      writeAtOnce: vi.spyOn(fs, "writeFileSync"),
+      readAtOnce: vi.spyOn(fs, "readFileSync"),
+      unlinkAtOnce: vi.spyOn(fs, "unlinkSync"),
+      write: vi.spyOn(fsp, "writeFile"),
+      read: vi.spyOn(fsp, "readFile"),
+      unlink: vi.spyOn(fsp, "unlink"),
+    };
+    /** Which calls touched a job file (a .docx or .pdf in the pool's job directory) under `dir`. */
+    const jobCalls = (dir: string) =>
+      Object.entries(spies)
+        .filter(([, spy]) => spy.mock.calls.some(([file]) => String(file).startsWith(path.join(dir, "quire-pdf-"))))
+        .map(([name]) => name)
+        .sort();
+    const convert = async (pool: LibreOfficePool, input: Buffer) => {
+      for (const spy of Object.values(spies)) spy.mockClear();
+      expect(pdfText(await pool.convert(input, "docx"))).toContain("Services Agreement");
+      // Removed once the job is settled, just after the reply.
+      await until(
+        () =>
+          jobCalls(memory)
+            .concat(jobCalls(disk))
+            .some((name) => name.startsWith("unlink")),
+        5_000,
+      );
+    };
+    try {
+      await convert(pools[0], docx);
+      expect(jobCalls(memory)).toEqual(["readAtOnce", "unlinkAtOnce", "writeAtOnce"]);
+      await convert(pools[0], large);
+      expect(jobCalls(memory)).toEqual(["read", "unlink", "write"]);
+      await convert(pools[1], docx);
+      expect(jobCalls(disk)).toEqual(["read", "unlink", "write"]);
+    } finally {
+      for (const spy of Object.values(spies)) spy.mockRestore();
+      await Promise.all(pools.map((p) => p.close()));
+      fs.rmSync(memory, { recursive: true, force: true });
+      fs.rmSync(disk, { recursive: true, force: true });
     }
   });
 
