@@ -34,8 +34,41 @@ export function isoFromSql(text: string): string {
 }
 
 /**
- * SQL for a page's items as one JSON array (text), each item built by `item` (a json_build_object over
- * the page's row), in `order`. The reply is one value instead of a row per item: in the embedded PGlite
+ * A page item's fields, named as the reply names them, each with its SQL over the page's row (in the
+ * order the object literal lists them). The statement sends each item as a JSON array of its values
+ * (`sql`, a json_build_array) and `read` names them again: a json_build_object of the same fields costs
+ * PostgreSQL each key as an argument too, and writes it with its spacing into every item (a page of 100
+ * documents of 23 fields: 72 KB and 2.7 ms of the database's time against 39 KB and 1.8 ms as arrays,
+ * of which sending the 72 KB text took 0.5 ms) (issue 17).
+ */
+export interface PageItem<T> {
+  sql: string;
+  read(values: unknown[]): T;
+  /** How many values an item's array holds. */
+  size: number;
+}
+
+export function pageItem<T>(fields: { readonly [K in keyof T]: string }): PageItem<T> {
+  const names = Object.keys(fields);
+  return {
+    sql: `json_build_array(${Object.values(fields).join(", ")})`,
+    read(values) {
+      const item: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) item[names[i]] = values[i];
+      return item as T;
+    },
+    size: names.length,
+  };
+}
+
+/** A page's items as one JSON array of `item` arrays (jsonArraySql over item.sql), each named again. */
+export function readPageItems<T>(itemsJson: string, item: PageItem<T>): T[] {
+  return (JSON.parse(itemsJson) as unknown[][]).map(item.read);
+}
+
+/**
+ * SQL for a page's items as one JSON array (text), each item built by `item` (a PageItem's
+ * json_build_array over the page's row), in `order`. The reply is one value instead of a row per item: in the embedded PGlite
  * every field of every row answered costs about a microsecond of WebAssembly (100 rows of 13 columns:
  * 1.2 ms; the same page as one JSON text: 0.36 ms), and on PostgreSQL the driver parses one string
  * instead of building 100 rows field by field (issue 17).

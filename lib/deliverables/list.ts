@@ -3,7 +3,7 @@
 // JSON is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
 import { Prisma } from "@/lib/generated/prisma/client";
 import { usageCountSql } from "@/lib/db/org-usage";
-import { isoSql, isoStamps, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
+import { isoSql, isoStamps, jsonArraySql, PAGE_QUERY, pageItem, pageTagsSql, readPageItems, resolvePageTags } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import type { TagJson } from "@/lib/tags/tags";
 
@@ -73,12 +73,24 @@ const TAG_JSON = `json_build_object('id', t.id, 'label', t.label, 'isActive', t.
 /** A row's tag ids, resolved to tags by resolvePageTags. */
 const TAG_IDS_OF_ROW = `coalesce((SELECT json_agg(dt."tagId") FROM deliverable_tag dt WHERE dt."deliverableId" = p.id), '[]')`;
 
-/** Each row of the page (p, joined to its creator u) as the list writes it. */
-function itemSql(q: DeliverableListQuery): string {
-  return `json_build_object('id', p.id, 'name', p.name, 'description', p.description, 'templateId', p."templateId", 'email', u.email,
-    'fileType', p."fileType", 'defaultFont', p."defaultFont", 'fonts', p.fonts, 'isActive', p."isActive",
-    'createdOn', ${isoSql('p."createdOn"')}, 'updatedOn', ${isoSql('p."updatedOn"')}, 'createdBy', p."createdBy", 'fileSize', p."fileSize"${q.showTags ? `, 'tags', ${TAG_IDS_OF_ROW}` : ""})`;
-}
+/** Each row of the page (p, joined to its creator u) as the list writes it; with its tag ids when shown. */
+const ITEM_FIELDS = {
+  id: "p.id",
+  name: "p.name",
+  description: "p.description",
+  templateId: 'p."templateId"',
+  email: "u.email",
+  fileType: 'p."fileType"',
+  defaultFont: 'p."defaultFont"',
+  fonts: "p.fonts",
+  isActive: 'p."isActive"',
+  createdOn: isoSql('p."createdOn"'),
+  updatedOn: isoSql('p."updatedOn"'),
+  createdBy: 'p."createdBy"',
+  fileSize: 'p."fileSize"',
+};
+const ITEM = pageItem<DeliverableListItem>(ITEM_FIELDS);
+const ITEM_WITH_TAGS = pageItem<DeliverableListItem>({ ...ITEM_FIELDS, tags: TAG_IDS_OF_ROW });
 
 /**
  * The list's total as a scalar the page's rows carry. Unfiltered it is the organization's active
@@ -98,6 +110,7 @@ export async function listDeliverables(
 ): Promise<{ results: DeliverableListItem[]; totalRecords: number }> {
   const where = whereOf(orgId, q);
   const n = where.params.length;
+  const item = q.showTags ? ITEM_WITH_TAGS : ITEM;
   // The page's ids first, off the (orgId, isActive, createdOn, id) index alone, then only those rows by
   // key: selecting the rows' columns there read every skipped row from the table too (5,000 of them on
   // page 50; on PGlite 4.5 → 3.3 ms a page, on PostgreSQL 1.53 → 1.40 ms). Only the page's rows get
@@ -110,13 +123,13 @@ export async function listDeliverables(
      p AS (
        SELECT d.id, d.name, d.description, d."templateId", d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
        FROM deliverable d WHERE d.id = ANY(ARRAY(SELECT id FROM keys)))
-     SELECT ${totalSql(q, where)} AS total, ${jsonArraySql(itemSql(q), orderOf(q, "p"))} AS items,
+     SELECT ${totalSql(q, where)} AS total, ${jsonArraySql(item.sql, orderOf(q, "p"))} AS items,
             ${q.showTags ? pageTagsSql(TAG_JSON, "deliverable_tag", "deliverableId", "SELECT id FROM p") : "NULL"} AS tags
      FROM p JOIN "user" u ON u.id = p."createdBy"`,
     [...where.params, q.limit, q.offset],
     PAGE_QUERY,
   );
-  const results = JSON.parse(row.items) as DeliverableListItem[];
+  const results = readPageItems(row.items, item);
   isoStamps(results, STAMPS);
   // Sorted as the single read sorts them.
   if (row.tags) resolvePageTags<TagJson>(results, row.tags, (a, b) => a.label.localeCompare(b.label), STAMPS);

@@ -4,7 +4,7 @@
 // WebAssembly time, and a page of documents is 23 fields a row. Same JSON as the single read:
 // documentJson.
 import { usageCountSql } from "@/lib/db/org-usage";
-import { isoSql, jsonArraySql } from "@/lib/db/paging";
+import { isoSql, jsonArraySql, pageItem, readPageItems } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { type DocumentView, documentJson } from "@/lib/esign/documents";
 import { type DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
@@ -16,17 +16,49 @@ export interface DocumentListQuery {
   query?: string;
 }
 
+type ListedRecipient = DocumentView["recipients"][number];
+
 /** A document's fields as DocumentView names them, its timestamps as isoSql writes them (documentJson writes the reply's form); `rr` its recipients. */
-const ITEM = `json_build_object('id', p.id, 'name', p.name, 'description', p.description, 'status', p.status, 'pageCount', p."pageCount",
-  'originalHash', p."originalHash", 'senderName', p."senderName", 'senderEmail', p."senderEmail", 'ccEmails', p."ccEmails", 'sendEmail', p."sendEmail",
-  'language', p.language, 'expiresAt', ${isoSql('p."expiresAt"')}, 'emailSubject', p."emailSubject", 'emailMessage', p."emailMessage",
-  'reminderDays', p."reminderDays", 'createdOn', ${isoSql('p."createdOn"')}, 'updatedOn', ${isoSql('p."updatedOn"')}, 'sentAt', ${isoSql('p."sentAt"')},
-  'completedAt', ${isoSql('p."completedAt"')}, 'voidedAt', ${isoSql('p."voidedAt"')}, 'voidReason', p."voidReason",
-  'declinedAt', ${isoSql('p."declinedAt"')}, 'declineReason', p."declineReason", 'recipients', coalesce(rr.recipients, '[]'))`;
+const ITEM = pageItem<DocumentView>({
+  id: "p.id",
+  name: "p.name",
+  description: "p.description",
+  status: "p.status",
+  pageCount: 'p."pageCount"',
+  originalHash: 'p."originalHash"',
+  senderName: 'p."senderName"',
+  senderEmail: 'p."senderEmail"',
+  ccEmails: 'p."ccEmails"',
+  sendEmail: 'p."sendEmail"',
+  language: "p.language",
+  expiresAt: isoSql('p."expiresAt"'),
+  emailSubject: 'p."emailSubject"',
+  emailMessage: 'p."emailMessage"',
+  reminderDays: 'p."reminderDays"',
+  createdOn: isoSql('p."createdOn"'),
+  updatedOn: isoSql('p."updatedOn"'),
+  sentAt: isoSql('p."sentAt"'),
+  completedAt: isoSql('p."completedAt"'),
+  voidedAt: isoSql('p."voidedAt"'),
+  voidReason: 'p."voidReason"',
+  declinedAt: isoSql('p."declinedAt"'),
+  declineReason: 'p."declineReason"',
+  recipients: "coalesce(rr.recipients, '[]')",
+});
+
+/** A recipient of a listed document, over its row `r`. */
+const RECIPIENT = pageItem<ListedRecipient>({
+  id: "r.id",
+  name: "r.name",
+  email: "r.email",
+  externalId: 'r."externalId"',
+  signingOrder: 'r."signingOrder"',
+  signedAt: isoSql('r."signedAt"'),
+  viewedAt: isoSql('r."viewedAt"'),
+});
 
 /** The page's recipients, a JSON array per document in signing order. */
-const RECIPIENTS = `SELECT r."documentId", json_agg(json_build_object('id', r.id, 'name', r.name, 'email', r.email, 'externalId', r."externalId",
-    'signingOrder', r."signingOrder", 'signedAt', ${isoSql('r."signedAt"')}, 'viewedAt', ${isoSql('r."viewedAt"')}) ORDER BY r."signingOrder", r."createdOn") AS recipients
+const RECIPIENTS = `SELECT r."documentId", json_agg(${RECIPIENT.sql} ORDER BY r."signingOrder", r."createdOn") AS recipients
   FROM signing_recipient r WHERE r."documentId" = ANY(ARRAY(SELECT id FROM keys)) GROUP BY r."documentId"`;
 
 export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentListQuery) {
@@ -56,9 +88,13 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
        SELECT d.id FROM signing_document d WHERE ${where} ORDER BY ${order("d")} LIMIT $${n + 1} OFFSET $${n + 2}),
      p AS (SELECT d.* FROM signing_document d WHERE d.id = ANY(ARRAY(SELECT id FROM keys))),
      rr AS (${RECIPIENTS})
-     SELECT ${total} AS total, ${jsonArraySql(ITEM, order("p"))} AS items
+     SELECT ${total} AS total, ${jsonArraySql(ITEM.sql, order("p"))} AS items
      FROM p LEFT JOIN rr ON rr."documentId" = p.id`,
     [...params, q.limit, q.offset],
   );
-  return { results: (JSON.parse(row.items) as DocumentView[]).map(documentJson), totalRecords: row.total };
+  const results = readPageItems(row.items, ITEM).map((doc) => {
+    doc.recipients = (doc.recipients as unknown as unknown[][]).map(RECIPIENT.read);
+    return documentJson(doc);
+  });
+  return { results, totalRecords: row.total };
 }

@@ -3,7 +3,7 @@
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
 import { usageCountSql } from "@/lib/db/org-usage";
-import { isoSql, isoStamps, jsonArraySql, PAGE_QUERY, pageTagsSql, resolvePageTags } from "@/lib/db/paging";
+import { isoSql, isoStamps, jsonArraySql, PAGE_QUERY, type PageItem, pageItem, pageTagsSql, readPageItems, resolvePageTags } from "@/lib/db/paging";
 import { likePattern, runStatement, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -50,6 +50,44 @@ interface PageRow {
   /** The page's tags by id, when shown (pageTagsSql). */
   tags: string | null;
 }
+
+// Each item as the reply writes it over the page's row `page`, built in the statement (one JSON text for
+// the page, lib/db/paging.ts). The page's templates get their deliverable count (and tag ids, resolved to
+// labels once per page by pageTagsSql) here, after the LIMIT, so only the rows shown are decorated and
+// the request makes one round trip (issue 17).
+const TEMPLATE_FIELDS = {
+  id: "page.id",
+  name: "page.name",
+  description: "page.description",
+  type: "'template'",
+  isActive: 'page."isActive"',
+  templateFolderId: 'page."parentId"',
+  createdBy: 'page."createdBy"',
+  email: "page.email",
+  deliverableCount: '(SELECT count(*)::int FROM deliverable d WHERE d."templateId" = page.id AND d."isActive")',
+  templateCount: "0",
+  fileSize: 'page."fileSize"',
+  fileType: 'page."fileType"',
+  createdOn: isoSql('page."createdOn"'),
+  updatedOn: isoSql('page."updatedOn"'),
+};
+const FOLDER_FIELDS = {
+  id: "page.id",
+  name: "page.name",
+  type: "'folder'",
+  isActive: 'page."isActive"',
+  templateFolderId: 'page."parentId"',
+  templateCount: 'page."templateCount"',
+  deliverableCount: 'page."deliverableCount"',
+};
+const ITEMS = { template: pageItem<TemplateItemJson>(TEMPLATE_FIELDS), folder: pageItem<TemplateItemJson>(FOLDER_FIELDS) };
+const ITEMS_WITH_TAGS = {
+  template: pageItem<TemplateItemJson>({
+    ...TEMPLATE_FIELDS,
+    tags: `coalesce((SELECT json_agg(tt."tagId") FROM template_tag tt WHERE tt."templateId" = page.id), '[]')`,
+  }),
+  folder: pageItem<TemplateItemJson>({ ...FOLDER_FIELDS, tags: "'[]'::json" }),
+};
 
 /** The sorts on the listed items' columns, qualified by `row` (the outer query names the page's timestamps again, as text). */
 const SORT_SQL: Record<SortColumn, (row: string) => string> = {
@@ -131,27 +169,16 @@ export async function listTemplateItems(
         ${nameFilter(Prisma.raw("t"))}
     )`;
 
-  // Each item as the reply writes it, built in the statement (one JSON text for the page, lib/db/paging.ts).
-  // The page's templates get their deliverable count (and tag ids, resolved to labels once per page by
-  // pageTagsSql) here, after the LIMIT, so only the rows shown are decorated and the request makes one
-  // round trip (issue 17).
-  const tags = (row: string) =>
-    input.showTags ? `, 'tags', coalesce((SELECT json_agg(tt."tagId") FROM template_tag tt WHERE tt."templateId" = ${row}.id), '[]')` : "";
-  const templateJson = (row: string) => `json_build_object('id', ${row}.id, 'name', ${row}.name, 'description', ${row}.description, 'type', 'template',
-      'isActive', ${row}."isActive", 'templateFolderId', ${row}."parentId", 'createdBy', ${row}."createdBy", 'email', ${row}.email,
-      'deliverableCount', (SELECT count(*)::int FROM deliverable d WHERE d."templateId" = ${row}.id AND d."isActive"), 'templateCount', 0,
-      'fileSize', ${row}."fileSize", 'fileType', ${row}."fileType", 'createdOn', ${isoSql(`${row}."createdOn"`)}, 'updatedOn', ${isoSql(`${row}."updatedOn"`)}${tags(row)})`;
-  const folderJson = (row: string) => `json_build_object('id', ${row}.id, 'name', ${row}.name, 'type', 'folder', 'isActive', ${row}."isActive",
-      'templateFolderId', ${row}."parentId", 'templateCount', ${row}."templateCount", 'deliverableCount', ${row}."deliverableCount"${input.showTags ? ", 'tags', '[]'::json" : ""})`;
+  const kinds = input.showTags ? ITEMS_WITH_TAGS : ITEMS;
   // The page's CTEs end in `page`; the total is a scalar beside it, so even a page past the end has it.
-  const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: string) => {
+  const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: PageItem<TemplateItemJson>) => {
     const pageTags = input.showTags ? pageTagsSql("t.label", "template_tag", "templateId", "SELECT id FROM page") : "NULL";
     const [row] = await runStatement<PageRow>(
       db,
-      Prisma.sql`${pageCtes} SELECT ${total} AS total, ${Prisma.raw(jsonArraySql(item, order("page")))} AS items, ${Prisma.raw(pageTags)} AS tags FROM page`,
+      Prisma.sql`${pageCtes} SELECT ${total} AS total, ${Prisma.raw(jsonArraySql(item.sql, order("page")))} AS items, ${Prisma.raw(pageTags)} AS tags FROM page`,
       PAGE_QUERY,
     );
-    const results = JSON.parse(row.items) as TemplateItemJson[];
+    const results = readPageItems(row.items, item);
     isoStamps(results, ["createdOn", "updatedOn"]);
     // Sorted as the reply always sorted them.
     if (row.tags) resolvePageTags<string>(results, row.tags, (a, b) => a.localeCompare(b));
@@ -187,13 +214,18 @@ export async function listTemplateItems(
                t."fileSize", t."fileType", t."createdOn", t."updatedOn"
         FROM template t JOIN "user" u ON u.id = t."createdBy" WHERE t.id = ANY(ARRAY(SELECT id FROM keys)))`,
       total,
-      templateJson("page"),
+      kinds.template,
     );
   } else {
     page = await pageJson(
       Prisma.sql`${items}, page AS (SELECT * FROM items ORDER BY ${Prisma.raw(order("items"))} LIMIT ${input.limit} OFFSET ${input.offset})`,
       Prisma.sql`(SELECT count(*)::int FROM items)`,
-      `CASE WHEN page.type = 'folder' THEN ${folderJson("page")} ELSE ${templateJson("page")} END`,
+      {
+        sql: `CASE WHEN page.type = 'folder' THEN ${kinds.folder.sql} ELSE ${kinds.template.sql} END`,
+        // A folder's array is the shorter one.
+        read: (values) => (values.length === kinds.folder.size ? kinds.folder : kinds.template).read(values),
+        size: kinds.template.size,
+      },
     );
   }
   return page;
