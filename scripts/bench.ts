@@ -95,7 +95,7 @@ async function benchListing(kind: TestDatabase) {
       // (cheaper where each field of each row costs, as in PGlite), of objects or of arrays. The fastest
       // form is the floor.
       // Planned once for all offsets, as Quire's own pages are.
-      const { PAGE_QUERY: once, pageItem, readPageItems } = await import("../lib/db/paging");
+      const { PAGE_QUERY: once, jsonArraySql, pageItem, readPageItems } = await import("../lib/db/paging");
       // The third form: each item as a JSON array of its values, named again in Node, as Quire's pages
       // send them (lib/db/paging.ts pageItem).
       const arrayOf = (columns: string[]) => pageItem<Record<string, unknown>>(Object.fromEntries(columns.map((c) => [c, `p."${c}"`])));
@@ -157,7 +157,7 @@ async function benchListing(kind: TestDatabase) {
             ),
             at("templates: raw SQL, the same page as one JSON text + counter", async (offset) => {
               const [page] = await runner.query<{ items: string }>(
-                `SELECT (${templateTotal}) AS total, coalesce(json_agg(p ORDER BY lower(p.name), p.id), '[]')::text AS items FROM (${templatePage}) p`,
+                `SELECT (${templateTotal}) AS total, ${jsonArraySql("p", "lower(p.name), p.id")} AS items FROM (${templatePage}) p`,
                 [seed.orgId, offset],
                 once,
               );
@@ -165,7 +165,7 @@ async function benchListing(kind: TestDatabase) {
             }),
             at("templates: raw SQL, the same page as one JSON text of arrays + counter", async (offset) => {
               const [page] = await runner.query<{ items: string }>(
-                `SELECT (${templateTotal}) AS total, coalesce(json_agg(${templateArray.sql} ORDER BY lower(p.name), p.id), '[]')::text AS items FROM (${templatePage}) p`,
+                `SELECT (${templateTotal}) AS total, ${jsonArraySql(templateArray.sql, "lower(p.name), p.id")} AS items FROM (${templatePage}) p`,
                 [seed.orgId, offset],
                 once,
               );
@@ -190,7 +190,7 @@ async function benchListing(kind: TestDatabase) {
             ),
             atDeliverables("deliverables: raw SQL, page with tags as one JSON text + counter", async (offset) => {
               const [page] = await runner.query<{ items: string }>(
-                `SELECT (${deliverableTotal}) AS total, coalesce(json_agg(p ORDER BY p."createdOn" DESC, p.id DESC), '[]')::text AS items FROM (${deliverablePage}) p`,
+                `SELECT (${deliverableTotal}) AS total, ${jsonArraySql("p", 'p."createdOn" DESC, p.id DESC')} AS items FROM (${deliverablePage}) p`,
                 [seed.orgId, offset],
                 once,
               );
@@ -198,7 +198,7 @@ async function benchListing(kind: TestDatabase) {
             }),
             atDeliverables("deliverables: raw SQL, page with tags as one JSON text of arrays + counter", async (offset) => {
               const [page] = await runner.query<{ items: string }>(
-                `SELECT (${deliverableTotal}) AS total, coalesce(json_agg(${deliverableArray.sql} ORDER BY p."createdOn" DESC, p.id DESC), '[]')::text AS items FROM (${deliverablePage}) p`,
+                `SELECT (${deliverableTotal}) AS total, ${jsonArraySql(deliverableArray.sql, 'p."createdOn" DESC, p.id DESC')} AS items FROM (${deliverablePage}) p`,
                 [seed.orgId, offset],
                 once,
               );

@@ -3,7 +3,7 @@
 // JSON is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
 import { Prisma } from "@/lib/generated/prisma/client";
 import { usageCountSql } from "@/lib/db/org-usage";
-import { isoSql, isoStamps, jsonArraySql, PAGE_QUERY, pageItem, pageTagsSql, readPageItems, resolvePageTags } from "@/lib/db/paging";
+import { isoSql, jsonArraySql, PAGE_QUERY, pageItem, pageTagsSql, readPageItems, resolvePageTags, stampField } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import type { TagJson } from "@/lib/tags/tags";
 
@@ -66,8 +66,8 @@ function whereOf(orgId: string, q: DeliverableListQuery): { sql: string; params:
   return { sql: clauses.join(" AND "), params };
 }
 
-/** The timestamps of a listed deliverable, and of a tag (isoSql). */
-const STAMPS = ["createdOn", "updatedOn"] as const;
+/** A tag's timestamps in TAG_JSON (isoSql), put in the reply's form by resolvePageTags. */
+const TAG_STAMPS = ["createdOn", "updatedOn"] as const;
 // Each tag as tagJson writes it, its timestamps as isoSql writes them; once per page (pageTagsSql).
 const TAG_JSON = `json_build_object('id', t.id, 'label', t.label, 'isActive', t."isActive", 'updatedOn', ${isoSql('t."updatedOn"')}, 'createdOn', ${isoSql('t."createdOn"')}, 'createdBy', t."createdBy", 'orgId', t."orgId")`;
 /** A row's tag ids, resolved to tags by resolvePageTags. */
@@ -84,8 +84,8 @@ const ITEM_FIELDS = {
   defaultFont: 'p."defaultFont"',
   fonts: "p.fonts",
   isActive: 'p."isActive"',
-  createdOn: isoSql('p."createdOn"'),
-  updatedOn: isoSql('p."updatedOn"'),
+  createdOn: stampField('p."createdOn"'),
+  updatedOn: stampField('p."updatedOn"'),
   createdBy: 'p."createdBy"',
   fileSize: 'p."fileSize"',
 };
@@ -130,8 +130,7 @@ export async function listDeliverables(
     PAGE_QUERY,
   );
   const results = readPageItems(row.items, item);
-  isoStamps(results, STAMPS);
   // Sorted as the single read sorts them.
-  if (row.tags) resolvePageTags<TagJson>(results, row.tags, (a, b) => a.label.localeCompare(b.label), STAMPS);
+  if (row.tags) resolvePageTags<TagJson>(results, row.tags, (a, b) => a.label.localeCompare(b.label), TAG_STAMPS);
   return { results, totalRecords: row.total };
 }

@@ -4,7 +4,6 @@
 import crypto from "node:crypto";
 import { now } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
-import { isoFromSql } from "@/lib/db/paging";
 import { appendAudit } from "@/lib/esign/audit";
 import { recordSigningEvent } from "@/lib/esign/events";
 import { DocumentNotFoundError, DocumentNotSignableError, DocumentNotVoidableError, invalid, RecipientNotFoundError } from "@/lib/esign/errors";
@@ -240,15 +239,15 @@ export async function sendDocument(deps: EsignDeps, actor: Actor, id: string, me
 }
 
 /**
- * A timestamp as documentJson is given it: a Date off a loaded row, or a listed page's JSON text of it
- * (lib/esign/list.ts, isoSql), which saves a page of 100 documents about a thousand dates made and
- * written out again.
+ * A timestamp as documentJson is given it: a Date off a loaded row, or a listed page's text of it,
+ * already in the reply's form (lib/esign/list.ts, stampField), which saves a page of 100 documents
+ * about a thousand dates made and written out again.
  */
 type Stamp = Date | string;
 function iso(t: Stamp): string;
 function iso(t: Stamp | null): string | null;
 function iso(t: Stamp | null): string | null {
-  return t === null ? null : typeof t === "string" ? isoFromSql(t) : t.toISOString();
+  return t === null ? null : typeof t === "string" ? t : t.toISOString();
 }
 
 /** What documentJson reads: a loaded document row, or a listed one (lib/esign/list.ts). */

@@ -4,7 +4,7 @@
 // WebAssembly time, and a page of documents is 23 fields a row. Same JSON as the single read:
 // documentJson.
 import { usageCountSql } from "@/lib/db/org-usage";
-import { isoSql, jsonArraySql, pageItem, readPageItems } from "@/lib/db/paging";
+import { jsonArraySql, pageItem, readPageItems, stampField } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
 import { type DocumentView, documentJson } from "@/lib/esign/documents";
 import { type DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
@@ -18,7 +18,7 @@ export interface DocumentListQuery {
 
 type ListedRecipient = DocumentView["recipients"][number];
 
-/** A document's fields as DocumentView names them, its timestamps as isoSql writes them (documentJson writes the reply's form); `rr` its recipients. */
+/** A document's fields as DocumentView names them, its timestamps in the reply's form; `rr` its recipients. */
 const ITEM = pageItem<DocumentView>({
   id: "p.id",
   name: "p.name",
@@ -31,17 +31,17 @@ const ITEM = pageItem<DocumentView>({
   ccEmails: 'p."ccEmails"',
   sendEmail: 'p."sendEmail"',
   language: "p.language",
-  expiresAt: isoSql('p."expiresAt"'),
+  expiresAt: stampField('p."expiresAt"'),
   emailSubject: 'p."emailSubject"',
   emailMessage: 'p."emailMessage"',
   reminderDays: 'p."reminderDays"',
-  createdOn: isoSql('p."createdOn"'),
-  updatedOn: isoSql('p."updatedOn"'),
-  sentAt: isoSql('p."sentAt"'),
-  completedAt: isoSql('p."completedAt"'),
-  voidedAt: isoSql('p."voidedAt"'),
+  createdOn: stampField('p."createdOn"'),
+  updatedOn: stampField('p."updatedOn"'),
+  sentAt: stampField('p."sentAt"'),
+  completedAt: stampField('p."completedAt"'),
+  voidedAt: stampField('p."voidedAt"'),
   voidReason: 'p."voidReason"',
-  declinedAt: isoSql('p."declinedAt"'),
+  declinedAt: stampField('p."declinedAt"'),
   declineReason: 'p."declineReason"',
   recipients: "coalesce(rr.recipients, '[]')",
 });
@@ -53,8 +53,8 @@ const RECIPIENT = pageItem<ListedRecipient>({
   email: "r.email",
   externalId: 'r."externalId"',
   signingOrder: 'r."signingOrder"',
-  signedAt: isoSql('r."signedAt"'),
-  viewedAt: isoSql('r."viewedAt"'),
+  signedAt: stampField('r."signedAt"'),
+  viewedAt: stampField('r."viewedAt"'),
 });
 
 /** The page's recipients, a JSON array per document in signing order. */

@@ -3,7 +3,7 @@
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
 import { usageCountSql } from "@/lib/db/org-usage";
-import { isoSql, isoStamps, jsonArraySql, PAGE_QUERY, type PageItem, pageItem, pageTagsSql, readPageItems, resolvePageTags } from "@/lib/db/paging";
+import { jsonArraySql, PAGE_QUERY, type PageItem, pageItem, pageTagsSql, readPageItems, resolvePageTags, stampField } from "@/lib/db/paging";
 import { likePattern, runStatement, type SqlRunner } from "@/lib/db/sql";
 import { NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -68,8 +68,8 @@ const TEMPLATE_FIELDS = {
   templateCount: "0",
   fileSize: 'page."fileSize"',
   fileType: 'page."fileType"',
-  createdOn: isoSql('page."createdOn"'),
-  updatedOn: isoSql('page."updatedOn"'),
+  createdOn: stampField('page."createdOn"'),
+  updatedOn: stampField('page."updatedOn"'),
 };
 const FOLDER_FIELDS = {
   id: "page.id",
@@ -80,14 +80,24 @@ const FOLDER_FIELDS = {
   templateCount: 'page."templateCount"',
   deliverableCount: 'page."deliverableCount"',
 };
-const ITEMS = { template: pageItem<TemplateItemJson>(TEMPLATE_FIELDS), folder: pageItem<TemplateItemJson>(FOLDER_FIELDS) };
-const ITEMS_WITH_TAGS = {
-  template: pageItem<TemplateItemJson>({
-    ...TEMPLATE_FIELDS,
-    tags: `coalesce((SELECT json_agg(tt."tagId") FROM template_tag tt WHERE tt."templateId" = page.id), '[]')`,
-  }),
-  folder: pageItem<TemplateItemJson>({ ...FOLDER_FIELDS, tags: "'[]'::json" }),
-};
+/** A template's tag ids, resolved to labels once per page (pageTagsSql). */
+const TEMPLATE_TAG_IDS = `coalesce((SELECT json_agg(tt."tagId") FROM template_tag tt WHERE tt."templateId" = page.id), '[]')`;
+
+/** A page of templates alone, and a page of folders and templates, where the row's type picks the array. */
+function itemKinds(template: PageItem<TemplateItemJson>, folder: PageItem<TemplateItemJson>) {
+  const folderOrTemplate: PageItem<TemplateItemJson> = {
+    sql: `CASE WHEN page.type = 'folder' THEN ${folder.sql} ELSE ${template.sql} END`,
+    // A folder's array is the shorter one.
+    read: (values) => (values.length === folder.size ? folder : template).read(values),
+    size: template.size,
+  };
+  return { template, folderOrTemplate };
+}
+const ITEMS = itemKinds(pageItem<TemplateItemJson>(TEMPLATE_FIELDS), pageItem<TemplateItemJson>(FOLDER_FIELDS));
+const ITEMS_WITH_TAGS = itemKinds(
+  pageItem<TemplateItemJson>({ ...TEMPLATE_FIELDS, tags: TEMPLATE_TAG_IDS }),
+  pageItem<TemplateItemJson>({ ...FOLDER_FIELDS, tags: "'[]'::json" }),
+);
 
 /** The sorts on the listed items' columns, qualified by `row` (the outer query names the page's timestamps again, as text). */
 const SORT_SQL: Record<SortColumn, (row: string) => string> = {
@@ -179,7 +189,6 @@ export async function listTemplateItems(
       PAGE_QUERY,
     );
     const results = readPageItems(row.items, item);
-    isoStamps(results, ["createdOn", "updatedOn"]);
     // Sorted as the reply always sorted them.
     if (row.tags) resolvePageTags<string>(results, row.tags, (a, b) => a.localeCompare(b));
     return { results, totalRecords: row.total };
@@ -220,12 +229,7 @@ export async function listTemplateItems(
     page = await pageJson(
       Prisma.sql`${items}, page AS (SELECT * FROM items ORDER BY ${Prisma.raw(order("items"))} LIMIT ${input.limit} OFFSET ${input.offset})`,
       Prisma.sql`(SELECT count(*)::int FROM items)`,
-      {
-        sql: `CASE WHEN page.type = 'folder' THEN ${kinds.folder.sql} ELSE ${kinds.template.sql} END`,
-        // A folder's array is the shorter one.
-        read: (values) => (values.length === kinds.folder.size ? kinds.folder : kinds.template).read(values),
-        size: kinds.template.size,
-      },
+      kinds.folderOrTemplate,
     );
   }
   return page;
