@@ -4,15 +4,18 @@
 // Fast path (issue 17): what a key identifies (organization, role, user) is kept in memory for a minute,
 // keyed by the SHA-256 of the presented key, so a hit is as strong as the stored-hash comparison. Every
 // request still runs one statement (admitKey) that refuses a key revoked on any instance, reads the plan
-// fresh and counts the request against the shared rate limit.
+// fresh and counts the request against the shared rate limit. That admission is returned as a promise
+// beside what the key is known to be, so an operation that only reads may run while it is under way
+// (apiRoute, ADR 0020); nothing is answered before the key is admitted.
 import crypto from "node:crypto";
 import { type ApiPrincipal, parseApiKey, resolveApiKey } from "@/lib/auth/api-keys";
 import { admitKey } from "@/lib/auth/rate-limit";
+import type { Plan } from "@/lib/auth/roles";
 import { LruCache } from "@/lib/cache/lru";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
-import { ForbiddenError, UnauthenticatedError } from "@/lib/errors";
+import { ForbiddenError, RateLimitedError, UnauthenticatedError } from "@/lib/errors";
 
 export const ORG_HEADER = "x-service-org-id";
 /** The hosted service's name for the same header (docs/contract.md "Clients of the hosted service"). */
@@ -24,6 +27,23 @@ interface CachedIdentity {
   cachedAt: number;
   /** When lastUsedAt was last written for this key by this process. */
   usedWrittenAt: number;
+  /** The organization's plan as last read here (when the key was identified or last admitted). */
+  plan: Plan;
+  /** The key's last admission here was refused for its rate: its requests wait for admission before reading. */
+  overLimit: boolean;
+}
+
+/** A request's key, identified; its admission under way. */
+export interface IdentifiedKey {
+  /** The principal as this process last knew it: the plan is the one last read, not yet this request's. */
+  assumed: ApiPrincipal;
+  /**
+   * False while the key's last admission here was refused for its rate, so a key over its limit does not
+   * make the database read for requests that are then refused.
+   */
+  mayRunAhead: boolean;
+  /** The principal once admitted (unrevoked on every instance, counted, its plan read fresh); 401 or 429 otherwise. */
+  admitted: Promise<ApiPrincipal>;
 }
 
 const IDENTITY_TTL_MS = 60_000;
@@ -35,7 +55,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 const registry = globalThis as unknown as { __quireApiIdentities?: LruCache<string, CachedIdentity> };
 const identities = (registry.__quireApiIdentities ??= new LruCache(MAX_IDENTITIES));
 
-export async function authenticateApiRequest(headers: Headers): Promise<ApiPrincipal> {
+/** Identifies the key (401 or 403 at once) and starts its admission. */
+export async function identifyApiKey(headers: Headers): Promise<IdentifiedKey> {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.get("authorization") ?? "");
   if (!match) throw new UnauthenticatedError("Missing or malformed Authorization header; expected: Bearer <API key>");
   const key = match[1];
@@ -52,12 +73,25 @@ export async function authenticateApiRequest(headers: Headers): Promise<ApiPrinc
     refused = organizationProblem(headers, cached.identity.orgId);
   }
   if (refused) throw refused;
+  const admitted = admit(digest, cached);
+  admitted.catch(() => {}); // the caller awaits it; a request answered otherwise must not leave it unhandled
+  return { assumed: { ...cached.identity, plan: cached.plan }, mayRunAhead: !cached.overLimit, admitted };
+}
 
+/** The key identified and admitted. */
+export async function authenticateApiRequest(headers: Headers): Promise<ApiPrincipal> {
+  return (await identifyApiKey(headers)).admitted;
+}
+
+async function admit(digest: string, cached: CachedIdentity): Promise<ApiPrincipal> {
   const runner = await sql();
   const plan = await admitKey(runner, cached.identity.keyId, { rateLimited: !getConfig().rateLimitDisabled }).catch((err) => {
     if (err instanceof UnauthenticatedError) identities.delete(digest);
+    if (err instanceof RateLimitedError) cached.overLimit = true;
     throw err;
   });
+  cached.overLimit = false;
+  cached.plan = plan;
   const now = Date.now();
   if (now - cached.usedWrittenAt > LAST_USED_RESOLUTION_MS) {
     cached.usedWrittenAt = now;
@@ -78,8 +112,8 @@ async function identify(digest: string, key: string): Promise<{ entry: CachedIde
   if (hit && Date.now() - hit.cachedAt < IDENTITY_TTL_MS) return { entry: hit, fresh: false };
   identities.delete(digest);
   // resolveApiKey compares the stored hash in constant time and writes lastUsedAt when it is due.
-  const { plan: _plan, ...identity } = await resolveApiKey(await db(), key);
-  const entry = { identity, cachedAt: Date.now(), usedWrittenAt: Date.now() };
+  const { plan, ...identity } = await resolveApiKey(await db(), key);
+  const entry = { identity, cachedAt: Date.now(), usedWrittenAt: Date.now(), plan, overLimit: false };
   identities.set(digest, entry);
   return { entry, fresh: true };
 }

@@ -23,6 +23,11 @@ export interface Plan {
   rateLimitPerMinute: number;
 }
 
+/** The same plan, field by field. */
+export function samePlan(a: Plan, b: Plan): boolean {
+  return (Object.keys(a) as (keyof Plan)[]).every((field) => a[field] === b[field]);
+}
+
 export function requireRole(role: Role, allowed: readonly Role[]): void {
   if (!allowed.includes(role)) throw new ForbiddenError(`This action requires one of the roles: ${allowed.join(", ")}`, "MissingRole");
 }

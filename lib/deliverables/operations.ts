@@ -13,6 +13,7 @@ import { contentDisposition, defineOperations } from "@/lib/openapi/types";
 export const deliverableOperations = defineOperations({
   listDeliverables: {
     method: "get",
+    readsOnly: true,
     path: "/v1/deliverable",
     summary: "List deliverables",
     description: "Active deliverables, newest first.",
@@ -37,6 +38,7 @@ export const deliverableOperations = defineOperations({
   },
   getDeliverable: {
     method: "get",
+    readsOnly: true,
     path: "/v1/deliverable/{id}",
     summary: "Get a deliverable",
     tag: "Deliverables",

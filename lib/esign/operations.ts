@@ -55,6 +55,7 @@ export const signingOperations = defineOperations({
   },
   listSigningDocuments: {
     method: "get",
+    readsOnly: true,
     path: "/esign/documents",
     summary: "List documents for signing",
     tag: "Signing",
@@ -65,6 +66,7 @@ export const signingOperations = defineOperations({
   },
   getSigningDocument: {
     method: "get",
+    readsOnly: true,
     path: "/esign/documents/{id}",
     summary: "Get a document for signing",
     tag: "Signing",
@@ -85,6 +87,7 @@ export const signingOperations = defineOperations({
   },
   getSigningDocumentStatus: {
     method: "get",
+    readsOnly: true,
     path: "/esign/documents/{id}/status",
     summary: "Get a document's status",
     tag: "Signing",
@@ -135,6 +138,7 @@ export const signingOperations = defineOperations({
   },
   getAuditTrail: {
     method: "get",
+    readsOnly: true,
     path: "/esign/documents/{id}/audit-trail",
     summary: "Get a document's hash-chained audit trail",
     tag: "Signing",
@@ -231,6 +235,7 @@ export const signingOperations = defineOperations({
   },
   listSigningLayouts: {
     method: "get",
+    readsOnly: true,
     path: "/esign/layouts",
     summary: "List saved field layouts",
     tag: "Signing",
@@ -240,6 +245,7 @@ export const signingOperations = defineOperations({
   },
   getSigningLayout: {
     method: "get",
+    readsOnly: true,
     path: "/esign/layouts/{id}",
     summary: "Get a saved field layout",
     tag: "Signing",
@@ -270,6 +276,7 @@ export const signingOperations = defineOperations({
   },
   getBulkSend: {
     method: "get",
+    readsOnly: true,
     path: "/esign/bulk-sends/{id}",
     summary: "Get a bulk send's progress",
     description: "Each row's status (invalid, queued, sending, sent, failed), its error and its document.",

@@ -1,10 +1,11 @@
 // Binds a REST route handler to its operation record (lib/<area>/operations.ts): authenticate the
 // key, check the record's roles and license feature, apply the rate limit, honour Idempotency-Key
 // where the record says so, run the handler, and turn any thrown error into the record's error
-// family. Logged and given a request id by observed().
+// family. A record that only reads runs while its key is admitted (ADR 0020). Logged and given a
+// request id by observed().
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
-import { authenticateApiRequest } from "@/lib/auth/authenticate";
-import { requireFeature, requireRole } from "@/lib/auth/roles";
+import { identifyApiKey } from "@/lib/auth/authenticate";
+import { requireFeature, requireRole, samePlan } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { errorResponse } from "@/lib/http/errors";
 import { withIdempotency } from "@/lib/http/idempotency";
@@ -46,19 +47,57 @@ export function apiRoute<O extends KeyedOperation>(
   const { query: querySchema, body } = operation;
   return observed(async (req: Request, ctx: RouteContext<PathParams<O["path"]>>) => {
     try {
-      const principal = await authenticateApiRequest(req.headers);
-      noteCaller({ orgId: principal.orgId, keyPrefix: principal.keyPrefix });
-      requireRole(principal.role, roles);
-      if (feature) requireFeature(principal.plan, feature);
+      const key = await identifyApiKey(req.headers);
+      noteCaller({ orgId: key.assumed.orgId, keyPrefix: key.assumed.keyPrefix });
       const params = await ctx.params;
       const query = () => parseQuery(mustHave(querySchema, operation, "query"), new URL(req.url).searchParams) as QueryOf<O>;
       const json = () => parseJsonBody(mustHave(body?.json, operation, "JSON body"), req) as Promise<JsonOf<O>>;
-      const run = () => handler({ req, principal, params, query, json });
-      return await (operation.idempotent ? withIdempotency(await db(), principal.orgId, req, run) : run());
+      const run = (principal: ApiPrincipal) => handler({ req, principal, params, query, json });
+      if (operation.readsOnly && key.mayRunAhead && permitted(key.assumed)) {
+        // Read while the key is admitted (one database round trip less); answered only once it is.
+        const ahead = outcome(run(key.assumed));
+        const principal = await key.admitted;
+        // The plan changed since it was last read here: read again under the new one.
+        if (samePlan(principal.plan, key.assumed.plan)) return await ahead.then(unwrap);
+        ahead.then(discard);
+      }
+      const principal = await key.admitted;
+      authorize(principal);
+      return await (operation.idempotent ? withIdempotency(await db(), principal.orgId, req, () => run(principal)) : run(principal));
     } catch (err) {
       return errorResponse(err, family);
     }
   });
+
+  /** The record's roles and license feature: the 403 the caller gets. */
+  function authorize(principal: ApiPrincipal): void {
+    requireRole(principal.role, roles);
+    if (feature) requireFeature(principal.plan, feature);
+  }
+  /** authorize() without throwing: before the admission, whose 401 or 429 comes before any 403. */
+  function permitted(principal: ApiPrincipal): boolean {
+    try {
+      authorize(principal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const outcome = <T>(p: Promise<T>): Promise<Outcome<T>> =>
+  p.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+function unwrap<T>(o: Outcome<T>): T {
+  if (!o.ok) throw o.error;
+  return o.value;
+}
+/** A reply made under a plan that changed meanwhile: its body is never read. */
+function discard(o: Outcome<Response>): void {
+  if (o.ok) void o.value.body?.cancel().catch(() => {});
 }
 
 function mustHave<T>(schema: T | undefined, operation: Operation, what: string): T {

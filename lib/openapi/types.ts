@@ -46,6 +46,11 @@ export interface Operation {
   auth: OperationAuth | null;
   /** Honours an Idempotency-Key header (docs/contract.md "Idempotency"): apiRoute applies it, the document shows it. */
   idempotent?: true;
+  /**
+   * The handler only reads (no write, no side effect): apiRoute runs it while the key's admission is
+   * under way and answers once the key is admitted (ADR 0020).
+   */
+  readsOnly?: true;
   deprecated?: boolean;
   /** The query schema the route parses with. */
   query?: z.ZodObject;

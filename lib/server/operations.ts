@@ -39,6 +39,7 @@ export const serviceOperations = defineOperations({
   },
   listOutbox: {
     method: "get",
+    readsOnly: true,
     path: "/api/outbox",
     summary: "List the emails the organization's documents caused",
     description: "Newest first: a mail catcher in development, an audit of what was sent in production.",

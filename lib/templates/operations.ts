@@ -22,6 +22,7 @@ import { contentDisposition, defineOperations, fileField } from "@/lib/openapi/t
 export const templateOperations = defineOperations({
   listTemplateItems: {
     method: "get",
+    readsOnly: true,
     path: "/template-item",
     summary: "List templates and folders",
     description: "The root of the workspace (or folderId's direct children); with type=template, every template across all folders.",
@@ -50,6 +51,7 @@ export const templateOperations = defineOperations({
   },
   getTemplate: {
     method: "get",
+    readsOnly: true,
     path: "/template/{id}",
     summary: "Get a template with its placeholders",
     tag: "Templates",
@@ -109,6 +111,7 @@ export const templateOperations = defineOperations({
   },
   getTemplateFolder: {
     method: "get",
+    readsOnly: true,
     path: "/template-folder/{id}",
     summary: "Get a template folder and its path",
     tag: "Templates",
@@ -137,6 +140,7 @@ export const templateOperations = defineOperations({
   },
   listTags: {
     method: "get",
+    readsOnly: true,
     path: "/tag",
     summary: "List the organization's tags",
     tag: "Templates",

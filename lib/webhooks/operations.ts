@@ -33,6 +33,7 @@ export const webhookOperations = defineOperations({
   },
   listWebhooks: {
     method: "get",
+    readsOnly: true,
     path: "/api/webhooks",
     summary: "List webhooks",
     description: "Active webhooks first, then the most recently updated.",
@@ -42,6 +43,7 @@ export const webhookOperations = defineOperations({
   },
   getWebhook: {
     method: "get",
+    readsOnly: true,
     path: "/api/webhooks/{name}",
     summary: "Get a webhook with its delivery statistics",
     tag: "Webhooks",
@@ -94,6 +96,7 @@ export const webhookOperations = defineOperations({
   },
   listWebhookDeliveries: {
     method: "get",
+    readsOnly: true,
     path: "/api/webhooks/{name}/deliveries",
     summary: "List a webhook's deliveries",
     tag: "Webhooks",

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { ROLES } from "@/lib/auth/roles";
+import { orgWith, reconfigure } from "../support/embedded";
 import { as, call, runSeedAgainst } from "../support/helpers";
 
 const quire = inject("quire");
@@ -104,6 +105,41 @@ describe("rate limiting per key", () => {
     expect(limitedReply.json).toEqual({ error: "RateLimitExceeded", message: expect.any(String) });
     // The limit is per key: another key of the same organization still works.
     expect((await as(baseUrl, limited, "administrator")("/api/whoami")).status).toBe(200);
+  });
+
+  it("counts the lists, which read while the key is admitted, and answers them nothing past the limit", async () => {
+    const contributor = as(baseUrl, limited, "contributor");
+    const lists = ["/tag", "/template-item?type=template", "/v1/deliverable", "/esign/documents", "/v1/deliverable?limit=1"];
+    for (const path of lists) expect((await contributor(path)).status, path).toBe(200);
+    for (const path of lists) {
+      const refused = await contributor(path);
+      expect(refused.status, path).toBe(429);
+      expect(refused.headers.get("retry-after"), path).toMatch(/^\d+$/);
+      expect(refused.text, path).not.toContain("results");
+    }
+  });
+});
+
+describe("reads that run while their key is admitted (ADR 0020)", () => {
+  it("answers a key deleted since its last request with 401 on the lists it had read, and a 401 comes before a role's 403", async () => {
+    const org = await orgWith(quire, {});
+    const viewer = as(baseUrl, org, "viewer");
+    // The key is now known to the server (identities are kept for a minute).
+    for (const path of ["/tag", "/template-item?type=template", "/v1/deliverable", "/esign/documents"]) expect((await viewer(path)).status, path).toBe(200);
+    expect((await viewer("/api/outbox")).status).toBe(403);
+    // The seed rotates the organization's keys: the old ones are gone from the database.
+    const rotated = await reconfigure(quire, org, {});
+    // Each list answers 401 in its own family's shape (the template listing's is empty), with nothing it read.
+    for (const path of ["/tag", "/template-item?type=template", "/v1/deliverable", "/esign/documents", "/api/outbox"]) {
+      const res = await viewer(path);
+      expect(res.status, path).toBe(401);
+      expect(res.text, path).not.toContain("results");
+    }
+    const fresh = as(baseUrl, rotated, "viewer");
+    expect((await fresh("/tag")).status).toBe(200);
+    const forbidden = await fresh("/api/outbox");
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.json.error).toBe("MissingRole");
   });
 });
 

@@ -129,10 +129,17 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
       const headers = { authorization: `Bearer ${key}`, "x-service-org-id": A.seed.orgId };
       // Both instances now know the key (each keeps verified identities for a minute).
       for (const server of [A, B, A, B]) expect((await call(server.baseUrl, "/api/whoami", { headers })).status).toBe(200);
+      for (const server of [A, B]) expect((await call(server.baseUrl, "/v1/deliverable", { headers })).status).toBe(200);
       // Revoked as the dashboard does it: on the row, seen by neither process's memory.
       await admin.query(`UPDATE api_key SET "revokedAt" = now() WHERE prefix = $1`, [prefix]);
       const after = await Promise.all([A, B, A, B].map((server) => call(server.baseUrl, "/api/whoami", { headers })));
       expect(after.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+      // Lists read while their key is admitted (ADR 0020): what they read is not answered either.
+      const lists = await Promise.all(
+        [A, B].flatMap((server) => ["/v1/deliverable", "/template-item?type=template"].map((path) => call(server.baseUrl, path, { headers }))),
+      );
+      expect(lists.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+      for (const r of lists) expect(r.text).not.toContain("results");
       // Asking for another organization does not turn the answer into a 403 that would confirm the key.
       expect((await call(B.baseUrl, "/api/whoami", { headers: { ...headers, "x-service-org-id": A.other.orgId } })).status).toBe(401);
     } finally {
