@@ -78,11 +78,6 @@ export async function identifyApiKey(headers: Headers): Promise<IdentifiedKey> {
   return { assumed: { ...cached.identity, plan: cached.plan }, mayRunAhead: !cached.overLimit, admitted };
 }
 
-/** The key identified and admitted. */
-export async function authenticateApiRequest(headers: Headers): Promise<ApiPrincipal> {
-  return (await identifyApiKey(headers)).admitted;
-}
-
 async function admit(digest: string, cached: CachedIdentity): Promise<ApiPrincipal> {
   const runner = await sql();
   const plan = await admitKey(runner, cached.identity.keyId, { rateLimited: !getConfig().rateLimitDisabled }).catch((err) => {

@@ -57,8 +57,8 @@ export function apiRoute<O extends KeyedOperation>(
         // Read while the key is admitted (one database round trip less); answered only once it is.
         const ahead = outcome(run(key.assumed));
         const principal = await key.admitted;
-        // The plan changed since it was last read here: read again under the new one.
         if (samePlan(principal.plan, key.assumed.plan)) return await ahead.then(unwrap);
+        // The plan changed since it was last read here: read again (below) under the new one.
         ahead.then(discard);
       }
       const principal = await key.admitted;

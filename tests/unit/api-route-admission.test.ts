@@ -112,28 +112,21 @@ describe("apiRoute: a read runs while its key is admitted", () => {
     expect(text).not.toContain("secret");
   });
 
-  it("puts the admission's 401 before the handler's own error", async () => {
+  it.each([
+    ["refused: the admission's 401 comes before the handler's own error", false, 401],
+    ["admitted: the handler's own error is answered", true, 404],
+  ])("a handler that fails, the key %s", async (_label, admit, status) => {
     const { settle } = pendingAdmission(principal("viewer"));
     const route = apiRoute(op({ readsOnly: true }), async () => {
       throw new NotFoundError("Thing not found");
     });
     const reply = route(request(), ctx);
     await turns();
-    settle.refuse(new UnauthenticatedError());
-    expect((await reply).status).toBe(401);
-  });
-
-  it("answers the handler's own error once the key is admitted", async () => {
-    const { settle } = pendingAdmission(principal("viewer"));
-    const route = apiRoute(op({ readsOnly: true }), async () => {
-      throw new NotFoundError("Thing not found");
-    });
-    const reply = route(request(), ctx);
-    await turns();
-    settle.admit(principal("viewer"));
+    if (admit) settle.admit(principal("viewer"));
+    else settle.refuse(new UnauthenticatedError());
     const res = await reply;
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "NotFound", message: "Thing not found" });
+    expect(res.status).toBe(status);
+    if (admit) expect(await res.json()).toEqual({ error: "NotFound", message: "Thing not found" });
   });
 
   it("does not run the handler for a role the record refuses, and puts a revocation's 401 before the 403", async () => {
