@@ -2,7 +2,7 @@
 // admitted, and nothing it found is answered unless the key is admitted: the admission's 401 or 429
 // comes before the handler's own answer and before a 403; a plan that changed since it was last read
 // makes the handler read again; every other operation starts only once the key is admitted.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import type { IdentifiedKey } from "@/lib/auth/authenticate";
 import type { Plan } from "@/lib/auth/roles";
@@ -70,9 +70,6 @@ const turns = () => new Promise((r) => setTimeout(r, 5));
 
 beforeEach(() => {
   identify.next = null;
-});
-afterEach(() => {
-  vi.restoreAllMocks();
 });
 
 describe("apiRoute: a read runs while its key is admitted", () => {
