@@ -165,6 +165,12 @@ export interface QuireConfig {
     tmpDir?: string;
   };
   rateLimitDisabled: boolean;
+  /**
+   * Where an API request's key is admitted (ADR 0021): "database", one statement per request whose count
+   * every instance shares; "process", in memory, for a database this process alone opens (the embedded
+   * PGlite), which notifies it when a key or a plan changes.
+   */
+  keyAdmission: "database" | "process";
   /** OpenAI-compatible chat-completions provider for variables that carry only an aiPrompt. */
   ai: { baseUrl: string; apiKey: string; model: string } | null;
   allowPrivateFetch: boolean;
@@ -256,6 +262,7 @@ export function parseConfig(env: Env): QuireConfig {
       tmpDir: e.LIBREOFFICE_TMPDIR || undefined,
     },
     rateLimitDisabled: e.QUIRE_RATE_LIMIT_DISABLED,
+    keyAdmission: database.kind === "pglite" ? "process" : "database",
     ai: e.AI_BASE_URL && e.AI_MODEL ? { baseUrl: e.AI_BASE_URL.replace(/\/+$/, ""), apiKey: e.AI_API_KEY ?? "", model: e.AI_MODEL } : null,
     allowPrivateFetch: e.QUIRE_ALLOW_PRIVATE_FETCH,
     testClock: e.QUIRE_TEST_CLOCK,

@@ -6,9 +6,12 @@
 // request still runs one statement (admitKey) that refuses a key revoked on any instance, reads the plan
 // fresh and counts the request against the shared rate limit. That admission is returned as a promise
 // beside what the key is known to be, so an operation that only reads may run while it is under way
-// (apiRoute, ADR 0020); nothing is answered before the key is admitted.
+// (apiRoute, ADR 0020); nothing is answered before the key is admitted. On the embedded database, which
+// this process alone opens, the admission is kept in memory and reads the key again only after a change
+// (ADR 0021, lib/auth/process-admission.ts).
 import crypto from "node:crypto";
 import { type ApiPrincipal, parseApiKey, resolveApiKey } from "@/lib/auth/api-keys";
+import { admitInProcess } from "@/lib/auth/process-admission";
 import { admitKey } from "@/lib/auth/rate-limit";
 import type { Plan } from "@/lib/auth/roles";
 import { LruCache } from "@/lib/cache/lru";
@@ -31,6 +34,8 @@ interface CachedIdentity {
   plan: Plan;
   /** The key's last admission here was refused for its rate: its requests wait for admission before reading. */
   overLimit: boolean;
+  /** Admission in memory only: the epoch under which the key was last read valid (lib/auth/process-admission.ts). */
+  checkedEpoch?: number;
 }
 
 /** A request's key, identified; its admission under way. */
@@ -80,7 +85,10 @@ export async function identifyApiKey(headers: Headers): Promise<IdentifiedKey> {
 
 async function admit(digest: string, cached: CachedIdentity): Promise<ApiPrincipal> {
   const runner = await sql();
-  const plan = await admitKey(runner, cached.identity.keyId, { rateLimited: !getConfig().rateLimitDisabled }).catch((err) => {
+  const { keyAdmission, rateLimitDisabled } = getConfig();
+  const options = { rateLimited: !rateLimitDisabled };
+  const admission = keyAdmission === "process" ? admitInProcess(runner, cached, options) : admitKey(runner, cached.identity.keyId, options);
+  const plan = await admission.catch((err) => {
     if (err instanceof UnauthenticatedError) identities.delete(digest);
     if (err instanceof RateLimitedError) cached.overLimit = true;
     throw err;

@@ -10,7 +10,19 @@ import type { Plan } from "@/lib/auth/roles";
 import type { SqlRunner } from "@/lib/db/driver";
 import { RateLimitedError, UnauthenticatedError } from "@/lib/errors";
 
-const WINDOW_MS = 60_000;
+/** The rate limit's fixed window: a key's requests are counted per minute of the clock. */
+export const RATE_WINDOW_MS = 60_000;
+
+/** The start of the window the instant now falls in. */
+export function rateWindowOf(now: number): number {
+  return Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
+}
+
+/** RateLimitedError, with the seconds left in the window, for a request counted past the plan's limit. */
+export function refuseOverLimit(count: number, plan: Plan, windowStart: number, now: number): void {
+  if (count <= plan.rateLimitPerMinute) return;
+  throw new RateLimitedError(Math.max(1, Math.ceil((windowStart + RATE_WINDOW_MS - now) / 1000)));
+}
 
 interface AdmitRow {
   count: number | null;
@@ -42,18 +54,15 @@ const ADMIT = `
  */
 export async function admitKey(sql: SqlRunner, keyId: string, options: { rateLimited: boolean; now?: number }): Promise<Plan> {
   const now = options.now ?? Date.now();
-  const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
-  const [row] = await sql.query<AdmitRow>(ADMIT, [keyId, windowStart, options.rateLimited]);
+  const windowStart = rateWindowOf(now);
+  const [row] = await sql.query<AdmitRow>(ADMIT, [keyId, new Date(windowStart), options.rateLimited]);
   if (!row) throw new UnauthenticatedError();
   const { count: rawCount, maxStorageBytes, ...rest } = row;
   const plan: Plan = { ...rest, maxStorageBytes: BigInt(maxStorageBytes) };
   if (!options.rateLimited) return plan;
   const count = Number(rawCount ?? 0);
   // Old windows are useless; sweep them now and then rather than on every request.
-  if (count === 1 && Math.random() < 0.05) await sql.query(`DELETE FROM rate_limit_window WHERE "windowStart" < $1`, [new Date(now - 10 * WINDOW_MS)]);
-  if (count > plan.rateLimitPerMinute) {
-    const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now) / 1000));
-    throw new RateLimitedError(retryAfter);
-  }
+  if (count === 1 && Math.random() < 0.05) await sql.query(`DELETE FROM rate_limit_window WHERE "windowStart" < $1`, [new Date(now - 10 * RATE_WINDOW_MS)]);
+  refuseOverLimit(count, plan, windowStart, now);
   return plan;
 }

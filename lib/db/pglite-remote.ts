@@ -12,6 +12,8 @@ export interface PGliteLike {
   query<T>(sql: string, params?: unknown[], options?: PGliteQueryOptions): Promise<Results<T>>;
   exec(sql: string): Promise<Array<Results>>;
   transaction<R>(fn: (tx: PGliteTxLike) => Promise<R>): Promise<R>;
+  /** LISTEN: callback hears each NOTIFY on the channel, before the reply to the statement whose commit sent it. */
+  listen(channel: string, callback: (payload: string) => void): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -28,7 +30,7 @@ interface PostedError {
   props: Record<string, unknown>;
 }
 
-type Reply = { id: number; result?: unknown; error?: PostedError };
+type Reply = { id: number; result?: unknown; error?: PostedError } | { notification: { channel: string; payload: string } };
 
 /** The worker's handle; threadId is the database thread's id in the operating system, where it can be read. */
 export async function openPGliteWorker(dataDir: string): Promise<PGliteLike & { threadId?: number }> {
@@ -57,7 +59,13 @@ export async function openPGliteWorker(dataDir: string): Promise<PGliteLike & { 
   };
   worker.on("error", settleAll);
   worker.on("exit", (code) => settleAll(new Error(`the embedded database's thread exited (code ${code})`)));
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const listenings = new Map<string, Promise<unknown>>();
   worker.on("message", (reply: Reply) => {
+    if ("notification" in reply) {
+      for (const listener of listeners.get(reply.notification.channel) ?? []) listener(reply.notification.payload);
+      return;
+    }
     const call = pending.get(reply.id);
     if (!call) return;
     pending.delete(reply.id);
@@ -114,6 +122,15 @@ export async function openPGliteWorker(dataDir: string): Promise<PGliteLike & { 
       }
       await call({ op: "end", txId, commit: true });
       return result;
+    },
+    listen(channel, callback) {
+      let channelListeners = listeners.get(channel);
+      if (!channelListeners) listeners.set(channel, (channelListeners = new Set()));
+      channelListeners.add(callback);
+      // One LISTEN per channel in the worker; every caller waits until it is in effect.
+      let listening = listenings.get(channel);
+      if (!listening) listenings.set(channel, (listening = call({ op: "listen", channel })));
+      return listening;
     },
     async close() {
       await call({ op: "close" }).catch(() => {});

@@ -81,6 +81,12 @@ async function handle(message) {
       open.closed = true;
       return;
     }
+    case "listen":
+      // PGlite calls listeners in a microtask queued while it reads the statement's reply, so the
+      // notification is posted before the reply to the statement whose commit sent it: the main thread
+      // hears of a change before the caller that made it goes on.
+      await pglite.listen(message.channel, (payload) => parentPort.postMessage({ notification: { channel: message.channel, payload } }));
+      return;
     case "close":
       return pglite.close();
     default:

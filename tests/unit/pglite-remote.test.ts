@@ -188,6 +188,21 @@ describe("the embedded database on its own thread", () => {
     expect(await mode()).toBe("auto");
   });
 
+  it("hands a notification to its listeners before the reply to the statement that committed it, as PGlite in this thread does", async () => {
+    for (const db of [remote, local]) {
+      const events: string[] = [];
+      await db.listen("quire_test_channel", (payload) => events.push(`heard ${payload}`));
+      await db.query("SELECT pg_notify('quire_test_channel', 'one')");
+      events.push("replied");
+      await db.transaction(async (tx) => {
+        await tx.query("SELECT pg_notify('quire_test_channel', 'two')");
+        events.push("inside");
+      });
+      events.push("committed");
+      expect(events).toEqual(["heard one", "replied", "inside", "heard two", "committed"]);
+    }
+  });
+
   it("names its thread as the operating system knows it, one of this process's own", async () => {
     expect(remote.threadId).toEqual(expect.any(Number));
     expect(remote.threadId).not.toBe(process.pid);
