@@ -5,7 +5,8 @@
 // changed. Its triggers notify quire_admission when a key is revoked, deleted or re-pointed, or a plan
 // is changed (prisma/migrations/20261130141500_admission_changes_notify), and the embedded database's
 // thread posts that notification before the reply to the statement that committed it, so the next
-// request, even from the caller that revoked the key, is checked afresh.
+// request, even from the caller that revoked the key, is checked afresh. The minute's counts are written
+// to rate_limit_window at a graceful shutdown and read back when the next start begins listening.
 import { admitKey, rateWindowOf, refuseOverLimit } from "@/lib/auth/rate-limit";
 import type { Plan } from "@/lib/auth/roles";
 import { getConfig } from "@/lib/config";
@@ -39,11 +40,18 @@ export function admissionChanged(): void {
   state.epoch++;
 }
 
-function listening(): Promise<void> {
+function listening(sql: SqlRunner): Promise<void> {
   state.listening ??= (async () => {
     const driver = await getDriver(getConfig().database);
     if (driver.kind !== "pglite") throw new Error("keys are admitted in memory only on a database this process alone opens");
     await driver.pglite.listen(ADMISSION_CHANNEL, admissionChanged);
+    // What the last run kept at its shutdown (keepRateCounts); older windows no longer count.
+    const kept = await sql.query<{ keyId: string; start: Date; count: number }>(
+      `DELETE FROM rate_limit_window RETURNING "keyId", "windowStart" AS "start", "count"`,
+    );
+    const start = rateWindowOf(Date.now());
+    const counts = new Map(kept.filter((row) => new Date(row.start).getTime() === start).map((row) => [row.keyId, Number(row.count)]));
+    state.window = { start, counts };
   })().catch((err) => {
     state.listening = undefined; // the next request tries again; this one fails as a database error would
     throw err;
@@ -57,7 +65,7 @@ function listening(): Promise<void> {
  * under the current epoch.
  */
 export async function admitInProcess(sql: SqlRunner, memo: AdmissionMemo, options: { rateLimited: boolean; now?: number }): Promise<Plan> {
-  await listening();
+  await listening(sql);
   if (memo.checkedEpoch !== state.epoch) {
     // The epoch as the read starts: a change committed while it runs leaves the key due for another.
     const epoch = state.epoch;
@@ -72,4 +80,16 @@ export async function admitInProcess(sql: SqlRunner, memo: AdmissionMemo, option
   state.window.counts.set(memo.identity.keyId, count);
   refuseOverLimit(count, memo.plan, start, now);
   return memo.plan;
+}
+
+/** At a graceful shutdown: the minute's counts, kept so that a start within the same minute goes on from them. */
+export async function keepRateCounts(sql: SqlRunner): Promise<void> {
+  const { start, counts } = state.window;
+  if (counts.size === 0) return;
+  await sql.query(
+    `INSERT INTO rate_limit_window ("keyId", "windowStart", "count")
+     SELECT k, $1::timestamptz, n FROM unnest($2::uuid[], $3::int4[]) AS c(k, n)
+     ON CONFLICT ("keyId", "windowStart") DO UPDATE SET "count" = EXCLUDED."count"`,
+    [new Date(start), [...counts.keys()], [...counts.values()]],
+  );
 }

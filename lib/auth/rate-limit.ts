@@ -1,6 +1,7 @@
 // Admits one API request for a key already identified: in one statement, the key must still be unrevoked
 // (a revocation on any instance is seen by the next request everywhere), its organization's plan is read
-// fresh, and the per-key fixed-window count, kept in the database so every instance shares it, goes up.
+// fresh, and the per-key fixed-window count, kept in the database so every instance shares it, goes up
+// (on the embedded database, which one process alone opens, it is kept in memory: process-admission.ts).
 // That count commits without waiting for its WAL to reach the disk (synchronous_commit off for this
 // statement's own transaction only): every request of a key updates the same row, so with a synchronous
 // commit each one waited, row held, for its flush, and the key's requests queued behind each other's

@@ -1,6 +1,7 @@
 // Runs once when the Node.js server starts (instrumentation.ts): take over the shutdown signals,
 // migrate the database before the first request, start the background workers, and record the process
 // for CLI tools when the database is embedded.
+import { keepRateCounts } from "@/lib/auth/process-admission";
 import { ConfigError, getConfig } from "@/lib/config";
 import { closeDb, db } from "@/lib/db/client";
 import { startEmbeddedMaintenance, stopEmbeddedMaintenance } from "@/lib/db/pglite-maintenance";
@@ -30,6 +31,15 @@ export async function onServerStart(): Promise<void> {
   }
 }
 
+/** The last step: on the embedded database the minute's rate counts are kept first (ADR 0021). */
+async function closeDatabase(): Promise<void> {
+  try {
+    if (getConfig().keyAdmission === "process") await keepRateCounts(await sql());
+  } finally {
+    await closeDb();
+  }
+}
+
 async function start(): Promise<void> {
   const config = getConfig();
   // First, so a signal during start-up is handled too and every request is counted. Serverless
@@ -47,7 +57,7 @@ async function start(): Promise<void> {
       ],
       close: [
         { name: "pdf converter", run: closePdfConverter },
-        { name: "database", run: closeDb },
+        { name: "database", run: closeDatabase },
       ],
     });
   await db();

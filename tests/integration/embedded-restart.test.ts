@@ -24,6 +24,23 @@ afterAll(async () => {
   await quire?.stop();
 });
 
+describe(`a key's rate across a graceful restart (${process.env.QUIRE_TEST_DB ?? "pglite"})`, () => {
+  it("goes on counting the minute's requests after SIGTERM and a start within the same minute", async () => {
+    // A start takes seconds: begin early enough in a minute that the restart ends inside it.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 25_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    const viewer = as(quire.server.baseUrl, quire.server.limited, "viewer");
+    for (let i = 0; i < 3; i++) expect((await viewer("/api/whoami")).status).toBe(200);
+    await quire.restart();
+    expect(Date.now() % 60_000, "the restart crossed into the next minute").toBeGreaterThan(intoMinute > 25_000 ? 0 : intoMinute);
+    // The plan allows 5 a minute: 3 were made before the restart.
+    for (let i = 0; i < 2; i++) expect((await viewer("/api/whoami")).status).toBe(200);
+    const refused = await viewer("/api/whoami");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+});
+
 describe(`single use across a hard restart (${process.env.QUIRE_TEST_DB ?? "pglite"})`, () => {
   it("an identity assertion's jti stays used, and a redeemed single-use link stays redeemed", async () => {
     const { baseUrl } = quire.server;
