@@ -11,9 +11,8 @@
 // (ADR 0021, lib/auth/process-admission.ts).
 import crypto from "node:crypto";
 import { type ApiPrincipal, parseApiKey, resolveApiKey } from "@/lib/auth/api-keys";
-import { admitInProcess } from "@/lib/auth/process-admission";
+import { type AdmissionMemo, admitInProcess } from "@/lib/auth/process-admission";
 import { admitKey } from "@/lib/auth/rate-limit";
-import type { Plan } from "@/lib/auth/roles";
 import { LruCache } from "@/lib/cache/lru";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db/client";
@@ -25,17 +24,14 @@ export const ORG_HEADER = "x-service-org-id";
 export const ORG_HEADER_ALIAS = "x-rapiddocx-org-id";
 
 type ApiIdentity = Omit<ApiPrincipal, "plan">;
-interface CachedIdentity {
+/** The plan is the organization's as last read here (when the key was identified or last admitted). */
+interface CachedIdentity extends AdmissionMemo {
   identity: ApiIdentity;
   cachedAt: number;
   /** When lastUsedAt was last written for this key by this process. */
   usedWrittenAt: number;
-  /** The organization's plan as last read here (when the key was identified or last admitted). */
-  plan: Plan;
   /** The key's last admission here was refused for its rate: its requests wait for admission before reading. */
   overLimit: boolean;
-  /** Admission in memory only: the epoch under which the key was last read valid (lib/auth/process-admission.ts). */
-  checkedEpoch?: number;
 }
 
 /** A request's key, identified; its admission under way. */
@@ -87,14 +83,17 @@ async function admit(digest: string, cached: CachedIdentity): Promise<ApiPrincip
   const runner = await sql();
   const { keyAdmission, rateLimitDisabled } = getConfig();
   const options = { rateLimited: !rateLimitDisabled };
-  const admission = keyAdmission === "process" ? admitInProcess(runner, cached, options) : admitKey(runner, cached.identity.keyId, options);
+  // Admission in memory keeps the plan it read in the memo; the database's is kept here.
+  const admission =
+    keyAdmission === "process"
+      ? admitInProcess(runner, cached, options)
+      : admitKey(runner, cached.identity.keyId, options).then((plan) => (cached.plan = plan));
   const plan = await admission.catch((err) => {
     if (err instanceof UnauthenticatedError) identities.delete(digest);
     if (err instanceof RateLimitedError) cached.overLimit = true;
     throw err;
   });
   cached.overLimit = false;
-  cached.plan = plan;
   const now = Date.now();
   if (now - cached.usedWrittenAt > LAST_USED_RESOLUTION_MS) {
     cached.usedWrittenAt = now;

@@ -36,7 +36,7 @@ const registry = globalThis as unknown as { __quireProcessAdmission?: AdmissionS
 const state: AdmissionState = (registry.__quireProcessAdmission ??= { epoch: 0, window: { start: 0, counts: new Map() } });
 
 /** Bumps the epoch: every key is read again at its next request. */
-export function admissionChanged(): void {
+function admissionChanged(): void {
   state.epoch++;
 }
 

@@ -12,7 +12,7 @@ import type { SqlRunner } from "@/lib/db/driver";
 import { RateLimitedError, UnauthenticatedError } from "@/lib/errors";
 
 /** The rate limit's fixed window: a key's requests are counted per minute of the clock. */
-export const RATE_WINDOW_MS = 60_000;
+const RATE_WINDOW_MS = 60_000;
 
 /** The start of the window the instant now falls in. */
 export function rateWindowOf(now: number): number {

@@ -127,10 +127,21 @@ export async function openPGliteWorker(dataDir: string): Promise<PGliteLike & { 
       let channelListeners = listeners.get(channel);
       if (!channelListeners) listeners.set(channel, (channelListeners = new Set()));
       channelListeners.add(callback);
-      // One LISTEN per channel in the worker; every caller waits until it is in effect.
+      // One LISTEN per channel in the worker; every caller waits until it is in effect. A LISTEN that
+      // failed is forgotten, with the callers' callbacks, so that a later call tries again.
       let listening = listenings.get(channel);
-      if (!listening) listenings.set(channel, (listening = call({ op: "listen", channel })));
-      return listening;
+      if (!listening) {
+        listening = call({ op: "listen", channel }).catch((err) => {
+          listenings.delete(channel);
+          throw err;
+        });
+        listenings.set(channel, listening);
+      }
+      const subscribed = channelListeners;
+      return listening.catch((err) => {
+        subscribed.delete(callback);
+        throw err;
+      });
     },
     async close() {
       await call({ op: "close" }).catch(() => {});
