@@ -26,28 +26,60 @@ export function refuseOverLimit(count: number, plan: Plan, windowStart: number, 
 }
 
 interface AdmitRow {
+  id: string;
   count: number | null;
   hasFileDownload: boolean;
   emailOtp: boolean;
   smsOtp: boolean;
   maxDeliverables: number;
-  maxStorageBytes: string | bigint;
+  maxStorageBytes: string;
   smsAllowance: number;
   rateLimitPerMinute: number;
 }
 
-const ADMIT = `
-  WITH k AS (
-    SELECT k.id, o."hasFileDownload", o."emailOtp", o."smsOtp", o."maxDeliverables", o."maxStorageBytes", o."smsAllowance", o."rateLimitPerMinute"
+/** The admission's common table expressions, its three parameters numbered from `first`: the key, the window, whether to count. */
+const admitCtes = (first: number) => `
+  k AS (
+    SELECT k.id, o."hasFileDownload", o."emailOtp", o."smsOtp", o."maxDeliverables", o."maxStorageBytes"::text, o."smsAllowance", o."rateLimitPerMinute"
     FROM api_key k JOIN organization o ON o.id = k."orgId"
-    WHERE k.id = $1::uuid AND k."revokedAt" IS NULL
+    WHERE k.id = $${first}::uuid AND k."revokedAt" IS NULL
   ), counted AS (
     INSERT INTO rate_limit_window ("keyId", "windowStart", "count")
-    SELECT id, $2::timestamptz, 1 FROM k WHERE $3::boolean AND set_config('synchronous_commit', 'off', true) IS NOT NULL
+    SELECT id, $${first + 1}::timestamptz, 1 FROM k WHERE $${first + 2}::boolean AND set_config('synchronous_commit', 'off', true) IS NOT NULL
     ON CONFLICT ("keyId", "windowStart") DO UPDATE SET "count" = rate_limit_window."count" + 1
     RETURNING "count"
-  )
-  SELECT k.*, (SELECT "count" FROM counted) AS "count" FROM k`;
+  )`;
+const ADMITTED_ROW = `SELECT k.*, (SELECT "count" FROM counted) AS "count" FROM k`;
+const ADMIT = `WITH ${admitCtes(1)} ${ADMITTED_ROW}`;
+
+/**
+ * A key's admission carried by another statement (ADR 0022): its CTEs go first in that statement's WITH,
+ * its column in the select list, and settle() reads that column's value. The statement must write
+ * nothing else: the count commits asynchronously, and so would the rest.
+ */
+export interface FoldedAdmission {
+  /** The common table expressions, without WITH, their parameters numbered from `first`. */
+  ctes(first: number): string;
+  /** A scalar expression over the CTEs: the admitted row as JSON, null for a revoked or deleted key. */
+  readonly column: string;
+  readonly params: unknown[];
+  /**
+   * The plan once admitted; UnauthenticatedError or RateLimitedError as admitKey's. Called with the
+   * column's value as soon as the statement has run, and only then.
+   */
+  settle(value: unknown): Promise<Plan>;
+}
+
+/** `sql` is only needed now and then, to sweep old windows. */
+export function foldAdmission(sql: () => Promise<SqlRunner>, keyId: string, options: { rateLimited: boolean; now?: number }): FoldedAdmission {
+  const now = options.now ?? Date.now();
+  return {
+    ctes: admitCtes,
+    column: `(SELECT row_to_json(a) FROM (${ADMITTED_ROW}) a)`,
+    params: [keyId, new Date(rateWindowOf(now)), options.rateLimited],
+    settle: (value) => settleAdmission(sql, (typeof value === "string" ? JSON.parse(value) : value) as AdmitRow | null, options.rateLimited, now),
+  };
+}
 
 /**
  * The key's plan, once the request is admitted; UnauthenticatedError for a revoked or deleted key. Run
@@ -55,15 +87,19 @@ const ADMIT = `
  */
 export async function admitKey(sql: SqlRunner, keyId: string, options: { rateLimited: boolean; now?: number }): Promise<Plan> {
   const now = options.now ?? Date.now();
-  const windowStart = rateWindowOf(now);
-  const [row] = await sql.query<AdmitRow>(ADMIT, [keyId, new Date(windowStart), options.rateLimited]);
+  const [row] = await sql.query<AdmitRow>(ADMIT, [keyId, new Date(rateWindowOf(now)), options.rateLimited]);
+  return settleAdmission(async () => sql, row ?? null, options.rateLimited, now);
+}
+
+async function settleAdmission(sql: () => Promise<SqlRunner>, row: AdmitRow | null, rateLimited: boolean, now: number): Promise<Plan> {
   if (!row) throw new UnauthenticatedError();
-  const { count: rawCount, maxStorageBytes, ...rest } = row;
+  const { id: _id, count: rawCount, maxStorageBytes, ...rest } = row;
   const plan: Plan = { ...rest, maxStorageBytes: BigInt(maxStorageBytes) };
-  if (!options.rateLimited) return plan;
+  if (!rateLimited) return plan;
   const count = Number(rawCount ?? 0);
   // Old windows are useless; sweep them now and then rather than on every request.
-  if (count === 1 && Math.random() < 0.05) await sql.query(`DELETE FROM rate_limit_window WHERE "windowStart" < $1`, [new Date(now - 10 * RATE_WINDOW_MS)]);
-  refuseOverLimit(count, plan, windowStart, now);
+  if (count === 1 && Math.random() < 0.05)
+    await (await sql()).query(`DELETE FROM rate_limit_window WHERE "windowStart" < $1`, [new Date(now - 10 * RATE_WINDOW_MS)]);
+  refuseOverLimit(count, plan, rateWindowOf(now), now);
   return plan;
 }

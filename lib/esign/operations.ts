@@ -188,6 +188,7 @@ export const signingOperations = defineOperations({
     tag: "Signing",
     auth: { family: "signing", roles: SENDERS },
     idempotent: true,
+    foldsAdmission: true,
     body: { json: signingUrlSchema, required: true },
     success: { status: 200, description: "The signing URL", json: resultsOf(signingUrlResultSchema) },
     errors: [400, 402, 404, 409, 423],

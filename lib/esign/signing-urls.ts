@@ -23,6 +23,7 @@ import { resolveIdentity, settingsFromRow, smsPasscodesThisMonth, type ResolvedI
 import { type DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { hashToken, signingLinkToken } from "@/lib/esign/tokens";
+import type { FoldedAdmission } from "@/lib/auth/rate-limit";
 import type { Plan } from "@/lib/auth/roles";
 import { isUniqueViolation } from "@/lib/db/errors";
 
@@ -55,14 +56,14 @@ export async function issueSigningUrl(
   documentId: string,
   input: SigningUrlInput,
   meta: RequestMeta,
-  opts: { deprecatedLink?: boolean } = {},
+  opts: { deprecatedLink?: boolean; admission?: FoldedAdmission } = {},
 ): Promise<SigningUrlResult> {
   if (Boolean(input.recipientId) === Boolean(input.externalId))
     throw new SigningRuleError("validation", "Give exactly one of recipientId or externalId", "RecipientSelectorInvalid");
   checkReturnUrl(input.returnUrl);
-  // The plan comes with the caller: the request that authenticated it read it a moment ago.
-  const plan = actor.plan;
-  const { settings, doc } = await loadContext(deps.sql, actor.orgId, documentId);
+  // The plan comes with the caller, read a moment ago by the request's admission, or by this request's
+  // first statement when it carries the admission (an integrator's hot path, ADR 0022).
+  const { settings, doc, plan } = await loadContext(deps.sql, actor, documentId, opts.admission);
   if (!settings.enabled)
     throw new SigningRuleError("forbidden", "Embedded signing is not enabled for this organization (Settings → Embedded signing)", "EmbeddedSigningNotEnabled");
   if (!doc) throw new DocumentNotFoundError();
@@ -164,25 +165,28 @@ type ContextRow = SigningSettingsRow & {
  * newest audit entry, in one statement: one row per recipient, or one row of settings alone when the
  * document is not the organization's (a null document).
  */
-async function loadContext(sql: SqlRunner, orgId: string, documentId: string) {
-  const rows = await sql.query<ContextRow>(
-    `SELECT s."orgId" IS NOT NULL AS "hasSettings", s."enabled", s."allowExternalIdv", s."allowIdentityOverride", s."defaultChannel",
+async function loadContext(sql: SqlRunner, actor: { orgId: string; plan: Plan }, documentId: string, admission?: FoldedAdmission) {
+  const rows = await sql.query<ContextRow & { admission?: unknown }>(
+    `${admission ? `WITH ${admission.ctes(3)}` : ""}
+     SELECT s."orgId" IS NOT NULL AS "hasSettings", s."enabled", s."allowExternalIdv", s."allowIdentityOverride", s."defaultChannel",
             s."allowChannelOverride", s."allowedFrameAncestors", s."smsApiBaseUrl", s."smsAccountSid", s."smsFrom", s."smsAuthTokenEnc",
             (SELECT array_agg(p."name" ORDER BY p."name") FROM "identity_provider" p WHERE p."orgId" = $1) AS "identityProviders",
             d."id" AS "docId", d."status", d."automated", d."expiresAt",
             r."id" AS "recipientId", r."name", r."email", r."phone", r."externalId", r."signingOrder", r."signedAt", r."identityVerification",
-            head."lastSeq", head."lastHash"
+            head."lastSeq", head."lastHash"${admission ? `, ${admission.column} AS "admission"` : ""}
        FROM (SELECT 1) AS one
        LEFT JOIN "embedded_signing_settings" s ON s."orgId" = $1
        LEFT JOIN "signing_document" d ON d."id" = $2 AND d."orgId" = $1
        ${AUDIT_HEAD_JOIN}
        LEFT JOIN "signing_recipient" r ON r."documentId" = d."id"
       ORDER BY r."signingOrder", r."createdOn"`,
-    [orgId, isUuid(documentId) ? documentId : null],
+    [actor.orgId, isUuid(documentId) ? documentId : null, ...(admission?.params ?? [])],
   );
   const first = rows[0];
+  // The admission's 401 or 429 before anything the statement found.
+  const plan = admission ? await admission.settle(first.admission) : actor.plan;
   const settings = settingsFromRow(first.hasSettings ? first : null, first.identityProviders ?? []);
-  if (!first.docId) return { settings, doc: null };
+  if (!first.docId) return { settings, doc: null, plan };
   const recipients = rows
     .filter((r) => r.recipientId)
     .map((r) => ({
@@ -196,7 +200,11 @@ async function loadContext(sql: SqlRunner, orgId: string, documentId: string) {
       identityVerification: r.identityVerification,
     }));
   const auditHead = first.lastSeq === null || first.lastHash === null ? null : { seq: first.lastSeq, currentHash: first.lastHash };
-  return { settings, doc: { id: first.docId, status: first.status, automated: first.automated, expiresAt: first.expiresAt, recipients, auditHead } };
+  return {
+    settings,
+    doc: { id: first.docId, status: first.status, automated: first.automated, expiresAt: first.expiresAt, recipients, auditHead },
+    plan,
+  };
 }
 
 const assertionError = (code: string, message: string) => new SigningRuleError("validation", message, code);

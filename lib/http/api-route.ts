@@ -1,14 +1,15 @@
 // Binds a REST route handler to its operation record (lib/<area>/operations.ts): authenticate the
 // key, check the record's roles and license feature, apply the rate limit, honour Idempotency-Key
 // where the record says so, run the handler, and turn any thrown error into the record's error
-// family. A record that only reads runs while its key is admitted (ADR 0020). Logged and given a
-// request id by observed().
+// family. A record that only reads runs while its key is admitted (ADR 0020); one whose first statement
+// can carry the admission does so (ADR 0022). Logged and given a request id by observed().
 import type { ApiPrincipal } from "@/lib/auth/api-keys";
 import { identifyApiKey } from "@/lib/auth/authenticate";
+import type { FoldedAdmission } from "@/lib/auth/rate-limit";
 import { requireFeature, requireRole, samePlan } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
 import { errorResponse } from "@/lib/http/errors";
-import { withIdempotency } from "@/lib/http/idempotency";
+import { IDEMPOTENCY_HEADER, withIdempotency } from "@/lib/http/idempotency";
 import { parseJsonBody, parseQuery } from "@/lib/http/validation";
 import { noteCaller, observed, type ObserveOptions } from "@/lib/http/observe";
 import type { Operation, OperationAuth } from "@/lib/openapi/types";
@@ -35,6 +36,11 @@ export interface ApiContext<O extends KeyedOperation> {
   /** The JSON body, parsed with the record's JSON body schema (400 on a bad value). Called by the
    *  handler, not before it, so a missing resource can still answer 404 before a bad body's 400. */
   json: () => Promise<JsonOf<O>>;
+  /**
+   * For a record with foldsAdmission, when the key is not yet admitted: the admission its first statement
+   * must carry and settle (ADR 0022); the plan that settle() returns, not the principal's, is this request's.
+   */
+  admission?: FoldedAdmission;
 }
 
 type RouteContext<P> = { params: Promise<P> };
@@ -52,16 +58,27 @@ export function apiRoute<O extends KeyedOperation>(
       const params = await ctx.params;
       const query = () => parseQuery(mustHave(querySchema, operation, "query"), new URL(req.url).searchParams) as QueryOf<O>;
       const json = () => parseJsonBody(mustHave(body?.json, operation, "JSON body"), req) as Promise<JsonOf<O>>;
-      const run = (principal: ApiPrincipal) => handler({ req, principal, params, query, json });
+      const run = (principal: ApiPrincipal, admission?: FoldedAdmission) => handler({ req, principal, params, query, json, admission });
       if (operation.readsOnly && key.mayRunAhead && permitted(key.assumed)) {
         // Read while the key is admitted (one database round trip less); answered only once it is.
+        const admitted = key.admit();
         const ahead = outcome(run(key.assumed));
-        const principal = await key.admitted;
+        const principal = await admitted;
         if (samePlan(principal.plan, key.assumed.plan)) return await ahead.then(unwrap);
         // The plan changed since it was last read here: read again (below) under the new one.
         ahead.then(discard);
       }
-      const principal = await key.admitted;
+      // The admission carried by the handler's first statement (ADR 0022). Not for a record with a license
+      // feature (its 403 depends on the fresh plan) nor a request with an Idempotency-Key (its replay
+      // must come after the admission).
+      const folded =
+        operation.foldsAdmission && !feature && key.mayRunAhead && !req.headers.has(IDEMPOTENCY_HEADER) && permitted(key.assumed) ? key.fold() : null;
+      if (folded) {
+        const result = await outcome(run(key.assumed, folded));
+        await key.admit(); // its 401 or 429 comes first, whatever the handler answered
+        return unwrap(result);
+      }
+      const principal = await key.admit();
       authorize(principal);
       return await (operation.idempotent ? withIdempotency(await db(), principal.orgId, req, () => run(principal)) : run(principal));
     } catch (err) {

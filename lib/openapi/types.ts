@@ -51,6 +51,11 @@ export interface Operation {
    * under way and answers once the key is admitted (ADR 0020).
    */
   readsOnly?: true;
+  /**
+   * The handler's first statement carries the key's admission (ADR 0022): apiRoute hands it the
+   * admission to fold in and answers the admission's 401 or 429 before whatever the handler answered.
+   */
+  foldsAdmission?: true;
   deprecated?: boolean;
   /** The query schema the route parses with. */
   query?: z.ZodObject;

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ApiReply, as, call } from "../support/helpers";
-import { orgWith, prepareDoc, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
+import { orgWith, prepareDoc, reconfigure, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
 import { expectSigningError } from "../support/embedded-expect";
 import { verifyAuditChain } from "@/lib/esign/audit";
 import { until } from "../support/crash";
@@ -374,5 +374,65 @@ describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("a signing URL or a fir
     expect(reply.status, reply.text).toBe(200);
     // The request ran after the change: its returnUrl is the one kept.
     expect(row.returnUrl).toBe("https://partner.example/after");
+  });
+});
+
+// On PostgreSQL a signing URL's key is admitted by the statement that reads its document (ADR 0022), and
+// on its own statement when the request fails before that one; on the embedded database in memory (ADR
+// 0021). Either way every request counts once, a 401 or 429 comes before anything else, and nothing is
+// written for a request refused.
+describe("a signing URL's key: admitted once per request, before anything is answered or written", () => {
+  beforeAll(async () => {
+    // Stay inside one fixed one-minute window so the count is not reset mid-test.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 61_000 - intoMinute));
+  }, 70_000);
+
+  it("counts bad bodies and good ones alike, answers 429 past the plan's rate with nothing written, and 401 for a deleted key before a bad body's 400", async () => {
+    const limited = await orgWith(server, full, { rateLimitPerMinute: 4 });
+    const prep = await prepareDoc(baseUrl, limited, [{ name: "Rae", email: "rae@example.com" }], {}, { role: "administrator" });
+    expect(prep.status, prep.text).toBe(200);
+    const documentId = prep.json.data.documentId as string;
+    const recipientId = prep.json.data.recipients[0].id as string;
+    const ask = (body: unknown, org = limited) => signingUrlOf(baseUrl, org, documentId, body);
+    const issued = async (org = limited) =>
+      ((await as(baseUrl, org, "administrator")(`/esign/documents/${documentId}/audit-trail`)).json.data.auditTrail as { actionType: string }[]).filter(
+        (e) => e.actionType === "signing_url_issued",
+      ).length;
+
+    expectSigningError(await ask({}), 400, "RecipientSelectorInvalid");
+    expect((await ask({ recipientId })).status).toBe(200);
+    expectSigningError(await ask({ recipientId, unknownField: 1 }), 400, "ValidationError");
+    expect((await ask({ recipientId })).status).toBe(200);
+    // The plan's four requests are spent: the fifth is refused whatever its body says, and writes nothing.
+    for (const body of [{ recipientId }, {}]) {
+      const refused = await ask(body);
+      expect(refused.status, refused.text).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    }
+    expect(await issued()).toBe(2);
+
+    // The seed rotates the keys: the old ones are deleted, and a deleted key gets 401 before its body is looked at.
+    const rotated = await reconfigure(server, limited, full, { rateLimitPerMinute: 4 });
+    for (const body of [{ recipientId }, {}, { recipientId: "not-a-uuid" }]) expect((await ask(body)).status).toBe(401);
+    expect((await ask({ recipientId }, rotated)).status).toBe(200);
+    expect(await issued(rotated)).toBe(3);
+  });
+});
+
+describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("a signing URL's plan, as the database has it", () => {
+  it("is read by the request's own statement: a plan changed between two requests of a cached key applies to the second", async () => {
+    const { documentId, ids } = await sent([{ name: "Eve", email: "eve@example.com", identityVerification: { mode: "otp", channel: "email" } }]);
+    expect((await urlOf(documentId, { recipientId: ids[0] })).json.data.results.identityVerificationMode).toBe("otp");
+    const db = new pg.Client({ connectionString: server.env.DATABASE_URL });
+    await db.connect();
+    try {
+      await db.query(`UPDATE organization SET "emailOtp" = false WHERE id = $1`, [org.orgId]);
+      expectSigningError(await urlOf(documentId, { recipientId: ids[0] }), 402, "OtpNotEntitled");
+    } finally {
+      await db.query(`UPDATE organization SET "emailOtp" = true WHERE id = $1`, [org.orgId]);
+      await db.end();
+    }
+    expect((await urlOf(documentId, { recipientId: ids[0] })).status).toBe(200);
   });
 });

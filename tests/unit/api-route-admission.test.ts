@@ -8,6 +8,7 @@ import type { IdentifiedKey } from "@/lib/auth/authenticate";
 import type { Plan } from "@/lib/auth/roles";
 import { NotFoundError, RateLimitedError, UnauthenticatedError } from "@/lib/errors";
 import type { KeyedOperation } from "@/lib/http/api-route";
+import { z } from "zod";
 
 const identify = vi.hoisted(() => ({ next: null as null | (() => Promise<IdentifiedKey>) }));
 vi.mock("@/lib/auth/authenticate", () => ({ identifyApiKey: () => identify.next!() }));
@@ -49,8 +50,42 @@ function pendingAdmission(assumed: ApiPrincipal, mayRunAhead = true) {
     };
   });
   admitted.catch(() => {});
-  identify.next = async () => ({ assumed, mayRunAhead, admitted });
+  identify.next = async () => ({ assumed, mayRunAhead, admit: () => admitted, fold: () => null });
   return { events, settle };
+}
+
+/**
+ * A key whose admission a handler's statement may carry (ADR 0022): settle() stands for that statement
+ * having run, with "admit" or "refuse" as the column's value; admit() is the admission's own statement,
+ * unless the fold was settled.
+ */
+function foldableAdmission(assumed: ApiPrincipal, ownOutcome: "admit" | "refuse" = "admit", mayRunAhead = true) {
+  const events: string[] = [];
+  let settled: Promise<ApiPrincipal> | undefined;
+  const fresh = { ...assumed, plan: { ...assumed.plan, maxDeliverables: 7 } };
+  const decide = (how: unknown) => (how === "admit" ? Promise.resolve(fresh) : Promise.reject(new UnauthenticatedError()));
+  identify.next = async () => ({
+    assumed,
+    mayRunAhead,
+    admit: () => {
+      if (settled) return settled;
+      events.push("own statement");
+      settled = decide(ownOutcome);
+      return settled;
+    },
+    fold: () => ({
+      ctes: () => "",
+      column: "",
+      params: [],
+      settle: (value: unknown) => {
+        events.push(`folded: ${value}`);
+        settled = decide(value);
+        settled.catch(() => {});
+        return settled.then((p) => p.plan);
+      },
+    }),
+  });
+  return events;
 }
 
 const op = (extra: Partial<KeyedOperation> = {}): KeyedOperation => ({
@@ -185,5 +220,69 @@ describe("apiRoute: a read runs while its key is admitted", () => {
     settle.admit(principal("viewer"));
     expect((await reply).status).toBe(200);
     expect(events).toEqual(["admitted", "handler"]);
+  });
+});
+
+describe("apiRoute: an admission carried by the handler's first statement (ADR 0022)", () => {
+  const foldingOp = (extra: Partial<KeyedOperation> = {}) => op({ method: "post", foldsAdmission: true, ...extra });
+  const post = (headers: Record<string, string> = {}) => new Request("http://quire.test/things", { method: "POST", headers });
+
+  it("hands the handler the admission, uses the plan it settles and runs no statement of its own", async () => {
+    const events = foldableAdmission(principal("viewer"));
+    const route = apiRoute(foldingOp(), async ({ admission }) => {
+      const plan = await admission!.settle("admit");
+      events.push(`handler with ${plan.maxDeliverables}`);
+      return dataResponse({ maxDeliverables: plan.maxDeliverables });
+    });
+    const res = await route(post(), ctx);
+    expect(await res.json()).toEqual({ data: { maxDeliverables: 7 } });
+    expect(events).toEqual(["folded: admit", "handler with 7"]);
+  });
+
+  it("answers a refusal the statement carried, whatever the handler then did", async () => {
+    const events = foldableAdmission(principal("viewer"));
+    const route = apiRoute(foldingOp(), async ({ admission }) => {
+      await admission!.settle("refuse").catch(() => events.push("handler went on"));
+      throw new NotFoundError("Thing not found");
+    });
+    const res = await route(post(), ctx);
+    expect(res.status).toBe(401);
+    expect(events).toEqual(["folded: refuse", "handler went on"]);
+  });
+
+  it.each([
+    ["refused: its 401 comes before the handler's 400", "refuse" as const, 401],
+    ["admitted: the handler's 400 is answered", "admit" as const, 400],
+  ])("admits by its own statement a request whose handler failed before its statement, the key %s", async (_label, outcome, status) => {
+    const events = foldableAdmission(principal("viewer"), outcome);
+    const route = apiRoute(foldingOp({ body: { json: z.object({ n: z.number() }) } }), async ({ json }) => {
+      await json();
+      return dataResponse({});
+    });
+    const res = await route(new Request("http://quire.test/things", { method: "POST", body: "{not json" }), ctx);
+    expect(res.status).toBe(status);
+    expect(events).toEqual(["own statement"]);
+  });
+
+  it("never answers a handler that did not settle the admission before the key is admitted by its own statement", async () => {
+    const events = foldableAdmission(principal("viewer"), "refuse");
+    const route = apiRoute(foldingOp(), async () => dataResponse({ results: ["secret"] }));
+    const res = await route(post(), ctx);
+    expect(res.status).toBe(401);
+    expect(await res.text()).not.toContain("secret");
+    expect(events).toEqual(["own statement"]);
+  });
+
+  it.each([
+    ["an Idempotency-Key", foldingOp(), post({ "idempotency-key": "k-1" }), true],
+    ["a record with a license feature", foldingOp({ auth: { family: "deliverable", roles: ["viewer"], feature: "hasFileDownload" } }), post(), true],
+    ["a key refused for its rate last time", foldingOp(), post(), false],
+  ])("admits first, with nothing to fold, a request with %s", async (_label, record, req, mayRunAhead) => {
+    const events = foldableAdmission(principal("viewer"), "refuse", mayRunAhead);
+    const handler = vi.fn(async () => dataResponse({}));
+    const res = await apiRoute(record, handler)(req, ctx);
+    expect(res.status).toBe(401);
+    expect(handler).not.toHaveBeenCalled();
+    expect(events).toEqual(["own statement"]);
   });
 });
