@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { ROLES } from "@/lib/auth/roles";
 import { orgWith, reconfigure } from "../support/embedded";
-import { as, call, runSeedAgainst } from "../support/helpers";
+import { as, call, roomInThisMinute, runSeedAgainst } from "../support/helpers";
 
 const quire = inject("quire");
 const { baseUrl, seed, other, limited } = quire;
@@ -90,8 +90,7 @@ describe('API key authentication (docs/contract.md "Authentication and roles")',
 describe("rate limiting per key", () => {
   beforeAll(async () => {
     // Stay inside one fixed one-minute window so the count is not reset mid-test.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 61_000 - intoMinute));
+    await roomInThisMinute(10);
   }, 70_000);
 
   it("allows the plan's requests per minute, then answers 429 with Retry-After", async () => {

@@ -8,6 +8,7 @@ import { SignJWT } from "jose";
 import { verifyAuditChain } from "@/lib/esign/audit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { as, call } from "../support/api";
+import { roomInThisMinute } from "../support/helpers";
 import { HS_SECRET, orgWith, prepareDoc, signingUrlOf, type EmbeddedOrg } from "../support/embedded";
 import { expectSigningError } from "../support/embedded-expect";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../support/quire-server";
@@ -27,8 +28,7 @@ afterAll(async () => {
 describe(`a key's rate across a graceful restart (${process.env.QUIRE_TEST_DB ?? "pglite"})`, () => {
   it("goes on counting the minute's requests after SIGTERM and a start within the same minute", async () => {
     // A start takes seconds: begin early enough in a minute that the restart ends inside it.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 25_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    await roomInThisMinute(35);
     const minute = Math.floor(Date.now() / 60_000);
     const viewer = as(quire.server.baseUrl, quire.server.limited, "viewer");
     for (let i = 0; i < 3; i++) expect((await viewer("/api/whoami")).status).toBe(200);

@@ -5,7 +5,7 @@
 import crypto from "node:crypto";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { type ApiReply, as, call } from "../support/helpers";
+import { type ApiReply, as, call, roomInThisMinute } from "../support/helpers";
 import { orgWith, prepareDoc, reconfigure, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
 import { expectSigningError } from "../support/embedded-expect";
 import { verifyAuditChain } from "@/lib/esign/audit";
@@ -384,8 +384,7 @@ describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("a signing URL or a fir
 describe("a signing URL's key: admitted once per request, before anything is answered or written", () => {
   beforeAll(async () => {
     // Stay inside one fixed one-minute window so the count is not reset mid-test.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 61_000 - intoMinute));
+    await roomInThisMinute(15);
   }, 70_000);
 
   it("counts bad bodies and good ones alike, answers 429 past the plan's rate with nothing written, and 401 for a deleted key before a bad body's 400", async () => {

@@ -13,6 +13,7 @@ import { generateApiKey } from "@/lib/auth/api-keys";
 import { SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { as, authHeaders, call, type ApiReply } from "../support/api";
+import { roomInThisMinute } from "../support/helpers";
 import { HS_SECRET, mailedCode, mailsOf, orgWith, passcodeApi, prepareDoc, setClock, signingUrlOf, tokenOfUrl, type EmbeddedOrg } from "../support/embedded";
 import { expectSignerError, expectSigningError } from "../support/embedded-expect";
 import { onePagePdf, pdfTool } from "../support/esign";
@@ -149,8 +150,7 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
 
   it("counts one per-key rate limit across both instances: exactly the plan's 5 per minute pass", async () => {
     // Stay inside one fixed one-minute window.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 61_000 - intoMinute));
+    await roomInThisMinute(15);
     const window = Math.floor(Date.now() / 60_000);
     const replies = await Promise.all(
       Array.from({ length: 12 }, (_, i) => call(pick(i).baseUrl, "/api/whoami", { headers: authHeaders(A.limited, "viewer") })),
