@@ -148,6 +148,30 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     }
   });
 
+  it("refuses a signing URL on both instances from the very next request after its key is revoked, though the admission rides in the document's read (ADR 0022), and writes nothing", async () => {
+    const own = await orgWith(A, full);
+    const prep = await prepareDoc(A.baseUrl, own, [{ name: "Rev", email: "rev@example.com" }], {}, { role: "administrator" });
+    expect(prep.status, prep.text).toBe(200);
+    const documentId: string = prep.json.data.documentId;
+    const recipientId: string = prep.json.data.recipients[0].id;
+    // Both instances now know the contributor key and have issued a URL with it.
+    for (const server of [A, B]) expect((await signingUrlOf(server.baseUrl, own, documentId, { recipientId })).status).toBe(200);
+    const admin = new pg.Client({ connectionString: A.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const revoked = await admin.query(`UPDATE api_key SET "revokedAt" = now() WHERE prefix = $1`, [own.keys.contributor.slice(0, 15)]);
+      expect(revoked.rowCount).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    // A good body and a bad one, on both instances at once: 401 before the body is looked at.
+    const after = await Promise.all([A, B, A, B].map((server, i) => signingUrlOf(server.baseUrl, own, documentId, i < 2 ? { recipientId } : {})));
+    expect(after.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+    for (const r of after) expect(r.text).not.toContain("url");
+    const trail = (await as(A.baseUrl, own, "administrator")(`/esign/documents/${documentId}/audit-trail`)).json.data.auditTrail as { actionType: string }[];
+    expect(trail.filter((e) => e.actionType === "signing_url_issued")).toHaveLength(2);
+  });
+
   it("counts one per-key rate limit across both instances: exactly the plan's 5 per minute pass", async () => {
     // Stay inside one fixed one-minute window.
     await roomInThisMinute(15);
