@@ -3,6 +3,7 @@
 // away removes what was written, so nothing half-made remains (docs/contract.md "Deliverables").
 import crypto from "node:crypto";
 import fsp from "node:fs/promises";
+import type { FoldedAdmission } from "@/lib/auth/rate-limit";
 import type { Plan } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";
 import type { SqlRunner } from "@/lib/db/sql";
@@ -88,16 +89,32 @@ type TemplateRef = { id: string; kind: string; storageKey: string };
  * The fields a create reads of its template and the organization's usage, in one statement (raw SQL:
  * Prisma's query compiler cost more than the lookup). The template is null when it does not exist.
  */
-async function templateAndUsage(runner: SqlRunner, orgId: string, templateId: string): Promise<{ template: TemplateRef | null; usage: Usage | null }> {
-  if (!isUuid(templateId)) return { template: null, usage: null };
-  const [row] = await runner.query<{ id: string | null; kind: string; storageKey: string; deliverables: bigint | string; bytes: bigint | string }>(
-    `SELECT tpl.id, tpl.kind, tpl."storageKey", u.deliverables, u.bytes
+async function templateAndUsage(
+  runner: SqlRunner,
+  actor: DeliverableActor,
+  templateId: string,
+  admission?: FoldedAdmission,
+): Promise<{ template: TemplateRef | null; usage: Usage | null; plan: Plan }> {
+  // A bad id makes no statement: the admission, unsettled, then runs on its own (apiRoute).
+  if (!isUuid(templateId)) return { template: null, usage: null, plan: actor.plan };
+  const [row] = await runner.query<{
+    id: string | null;
+    kind: string;
+    storageKey: string;
+    deliverables: bigint | string;
+    bytes: bigint | string;
+    admission?: unknown;
+  }>(
+    `${admission ? `WITH ${admission.ctes(3)}` : ""}
+     SELECT tpl.id, tpl.kind, tpl."storageKey", u.deliverables, u.bytes${admission ? `, ${admission.column} AS "admission"` : ""}
      FROM (${USAGE_SQL}) u
      LEFT JOIN template tpl ON tpl.id = $2::uuid AND tpl."orgId" = $1::uuid AND tpl."isActive"
      LIMIT 1`,
-    [orgId, templateId],
+    [actor.orgId, templateId, ...(admission?.params ?? [])],
   );
-  return { template: row.id === null ? null : { id: row.id, kind: row.kind, storageKey: row.storageKey }, usage: usageOf(row) };
+  // The admission's 401 or 429 before anything the statement found.
+  const plan = admission ? await admission.settle(row.admission) : actor.plan;
+  return { template: row.id === null ? null : { id: row.id, kind: row.kind, storageKey: row.storageKey }, usage: usageOf(row), plan };
 }
 
 /** The columns a create returns of the row it wrote. */
@@ -131,10 +148,11 @@ export async function createDeliverable(
   deps: DeliverableDeps,
   actor: DeliverableActor,
   input: CreateDeliverableBody,
-  signal?: AbortSignal,
+  opts: { signal?: AbortSignal; admission?: FoldedAdmission } = {},
 ): Promise<CreatedDeliverableJson> {
+  const { signal } = opts;
   try {
-    return await generate(deps, actor, input, signal);
+    return await generate(deps, actor, input, opts);
   } catch (err) {
     // Whatever step noticed the disconnect (converter, fetch, our own checks), the answer is 499.
     if (signal?.aborted) throw new ClientClosedError();
@@ -142,18 +160,25 @@ export async function createDeliverable(
   }
 }
 
-async function generate(deps: DeliverableDeps, actor: DeliverableActor, input: CreateDeliverableBody, signal?: AbortSignal): Promise<CreatedDeliverableJson> {
+async function generate(
+  deps: DeliverableDeps,
+  caller: DeliverableActor,
+  input: CreateDeliverableBody,
+  { signal, admission }: { signal?: AbortSignal; admission?: FoldedAdmission },
+): Promise<CreatedDeliverableJson> {
   checkConstraints(input);
   const labels = normalizeLabels(input.tags ?? []);
   const id = crypto.randomUUID();
-  const pdfKey = `deliverables/${actor.orgId}/${id}.pdf`;
+  const pdfKey = `deliverables/${caller.orgId}/${id}.pdf`;
   // Where the converter will put the PDF is made ready (a directory, locally) while the template is
   // read and filled: a millisecond off every create. Nothing is written there until the conversion.
   const staging = deps.storage.stagingFile(pdfKey);
   staging.catch(() => {}); // awaited below; a create that stops earlier has nothing to clean up
   // The quotas fail fast before the expensive part; they are checked again, under a lock, when the
-  // row is written. A missing template answers 404 first.
-  const { template, usage } = await templateAndUsage(deps.sql, actor.orgId, input.templateId);
+  // row is written. A missing template answers 404 first. The key's admission rides in this first
+  // statement when apiRoute hands it over (ADR 0022); the plan it settles is the request's.
+  const { template, usage, plan } = await templateAndUsage(deps.sql, caller, input.templateId, admission);
+  const actor = { ...caller, plan };
   if (!template) throw new NotFoundError("Template not found (or deleted)", "TemplateNotFound");
   enforceQuotas(usage!, actor, 0);
 

@@ -32,6 +32,7 @@ export const deliverableOperations = defineOperations({
     tag: "Deliverables",
     auth: { family: "deliverable", roles: WRITERS },
     idempotent: true,
+    foldsAdmission: true,
     body: { json: createDeliverableBody, required: true },
     success: { status: 200, description: "The new deliverable", json: dataOf(z.object({ results: z.object({ deliverable: createdDeliverableSchema }) })) },
     errors: [400, 404, 422, 499],

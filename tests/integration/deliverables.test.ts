@@ -4,8 +4,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { as, call, runSeedAgainst } from "../support/helpers";
+import { as, call, roomInThisMinute, runSeedAgainst } from "../support/helpers";
 import { buildDocx } from "../support/ooxml";
 
 const quire = inject("quire");
@@ -309,6 +310,66 @@ describe("POST /v1/deliverable", () => {
     expect(deliverableFiles(seed.orgId).length).toBe(before.files);
     expect((await user("/v1/deliverable?limit=1")).json.data.totalRecords).toBe(before.rows);
   });
+});
+
+// On PostgreSQL a create's key is admitted by the statement that reads its template and the quotas (ADR
+// 0022), and by its own statement when the request fails before that one; on the embedded database in
+// memory (ADR 0021). Either way every request counts once, a 401 or 429 comes before anything else, and a
+// refused create writes nothing.
+describe("a create's key: admitted once per request, before anything is answered or written", () => {
+  const uploadLetter = async (org: typeof seed) => {
+    const f = new FormData();
+    f.set("file", new Blob([new Uint8Array(buildDocx(["Hello {Name}"]))]), "rate.docx");
+    return (await as(baseUrl, org, "administrator")("/template", { method: "POST", body: f })).json.data.id as string;
+  };
+  const letter = (tid: string) => ({ name: "Counted", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] });
+
+  it("counts bad bodies and good ones alike, answers 429 past the plan's rate with nothing written, and 401 for a rotated key before a bad body's 400", async () => {
+    await roomInThisMinute(30);
+    const plan = ["--plan", JSON.stringify({ rateLimitPerMinute: 4 })];
+    const limited = await runSeedAgainst(quire, ["--org", "create-rate", ...plan]);
+    const tid = await uploadLetter(limited); // the administrator's key: the user's count is its own
+    const make = (body: unknown, org = limited) => create(body as Record<string, unknown>, as(baseUrl, org, "user"));
+
+    expect((await make({ name: "No template" })).status).toBe(400);
+    expect((await make(letter(tid))).status).toBe(200);
+    expect((await make({ ...letter(tid), templateId: "not-a-uuid" })).status).toBe(404);
+    expect((await make(letter(tid))).status).toBe(200);
+    // The plan's four requests are spent: the fifth is refused whatever its body says, and writes nothing.
+    for (const body of [letter(tid), { name: "No template" }]) {
+      const refused = await make(body);
+      expect(refused.status, refused.text).toBe(429);
+      expect(refused.json.error).toBe("RateLimitExceeded");
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    }
+    expect(deliverableFiles(limited.orgId).length).toBe(4);
+
+    // Seeding again rotates the keys: the old one gets 401 before its body is looked at.
+    const rotated = await runSeedAgainst(quire, ["--org", "create-rate", ...plan]);
+    for (const body of [letter(tid), { name: "No template" }, { ...letter(tid), templateId: "not-a-uuid" }]) expect((await make(body)).status).toBe(401);
+    expect(deliverableFiles(limited.orgId).length).toBe(4);
+    expect((await as(baseUrl, rotated, "user")("/v1/deliverable?limit=1")).json.data.totalRecords).toBe(2);
+  });
+
+  it.runIf(process.env.QUIRE_TEST_DB === "postgres")(
+    "reads the plan in the create's own first statement: a quota lowered between two creates of a cached key applies to the second",
+    async () => {
+      const org = await runSeedAgainst(quire, ["--org", "create-plan", "--plan", JSON.stringify({ maxDeliverables: 10 })]);
+      const tid = await uploadLetter(org);
+      expect((await create(letter(tid), as(baseUrl, org, "user"))).status).toBe(200);
+      const db = new pg.Client({ connectionString: quire.env.DATABASE_URL });
+      await db.connect();
+      try {
+        await db.query(`UPDATE organization SET "maxDeliverables" = 1 WHERE id = $1`, [org.orgId]);
+      } finally {
+        await db.end();
+      }
+      const refused = await create(letter(tid), as(baseUrl, org, "user"));
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.json.error).toBe("DeliverableQuotaExceeded");
+      expect(deliverableFiles(org.orgId).length).toBe(2);
+    },
+  );
 });
 
 describe("GET, PATCH, DELETE /v1/deliverable", () => {

@@ -9,8 +9,8 @@ export const GET = apiRoute(deliverableOperations.listDeliverables, async ({ pri
   return dataResponse(await listDeliverables(await sql(), principal.orgId, query()));
 });
 
-export const POST = apiRoute(deliverableOperations.createDeliverable, async ({ req, principal, json }) => {
+export const POST = apiRoute(deliverableOperations.createDeliverable, async ({ req, principal, json, admission }) => {
   const body = await json();
-  const deliverable = await createDeliverable(await deliverableDeps(), principal, body, req.signal);
+  const deliverable = await createDeliverable(await deliverableDeps(), principal, body, { signal: req.signal, admission });
   return dataResponse({ results: { deliverable } });
 });

@@ -8,6 +8,6 @@ import { parseJsonBody } from "@/lib/http/validation";
 
 export const POST = dashboardRoute({ roles: WRITERS }, async ({ req, ctx, plan }) => {
   const body = await parseJsonBody(createDeliverableBody, req);
-  const deliverable = await createDeliverable(await deliverableDeps(), { orgId: ctx.org.id, userId: ctx.user.id, plan }, body, req.signal);
+  const deliverable = await createDeliverable(await deliverableDeps(), { orgId: ctx.org.id, userId: ctx.user.id, plan }, body, { signal: req.signal });
   return dataResponse({ results: { deliverable } });
 });
