@@ -70,6 +70,24 @@ export interface FoldedAdmission {
   settle(value: unknown): Promise<Plan>;
 }
 
+/** What a statement that may carry a fold reads back: the admission's column, when it had one. */
+export type CarriedRow = { admission?: unknown };
+
+/**
+ * A statement's side of a fold that may be absent (ADR 0022): `with` opens its SQL (nothing without a
+ * fold), `column` ends its select list, `params` follow its own (the CTEs numbered from `firstParam`),
+ * and `plan(row)` is the request's plan once it has run: the fold settled from its first row (the
+ * admission's 401 or 429 thrown before anything the statement found), or `assumed` without a fold.
+ */
+export function carriedAdmission(admission: FoldedAdmission | undefined, firstParam: number, assumed: Plan) {
+  return {
+    with: admission ? `WITH ${admission.ctes(firstParam)}` : "",
+    column: admission ? `, ${admission.column} AS "admission"` : "",
+    params: admission?.params ?? [],
+    plan: (row: CarriedRow): Promise<Plan> => (admission ? admission.settle(row.admission) : Promise.resolve(assumed)),
+  };
+}
+
 /** `sql` is only needed now and then, to sweep old windows. */
 export function foldAdmission(sql: () => Promise<SqlRunner>, keyId: string, options: { rateLimited: boolean; now?: number }): FoldedAdmission {
   const now = options.now ?? Date.now();

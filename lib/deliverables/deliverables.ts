@@ -3,7 +3,7 @@
 // away removes what was written, so nothing half-made remains (docs/contract.md "Deliverables").
 import crypto from "node:crypto";
 import fsp from "node:fs/promises";
-import type { FoldedAdmission } from "@/lib/auth/rate-limit";
+import { type CarriedRow, carriedAdmission, type FoldedAdmission } from "@/lib/auth/rate-limit";
 import type { Plan } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";
 import type { SqlRunner } from "@/lib/db/sql";
@@ -97,23 +97,16 @@ async function templateAndUsage(
 ): Promise<{ template: TemplateRef | null; usage: Usage | null; plan: Plan }> {
   // A bad id makes no statement: the admission, unsettled, then runs on its own (apiRoute).
   if (!isUuid(templateId)) return { template: null, usage: null, plan: actor.plan };
-  const [row] = await runner.query<{
-    id: string | null;
-    kind: string;
-    storageKey: string;
-    deliverables: bigint | string;
-    bytes: bigint | string;
-    admission?: unknown;
-  }>(
-    `${admission ? `WITH ${admission.ctes(3)}` : ""}
-     SELECT tpl.id, tpl.kind, tpl."storageKey", u.deliverables, u.bytes${admission ? `, ${admission.column} AS "admission"` : ""}
+  const carried = carriedAdmission(admission, 3, actor.plan);
+  const [row] = await runner.query<{ id: string | null; kind: string; storageKey: string; deliverables: bigint | string; bytes: bigint | string } & CarriedRow>(
+    `${carried.with}
+     SELECT tpl.id, tpl.kind, tpl."storageKey", u.deliverables, u.bytes${carried.column}
      FROM (${USAGE_SQL}) u
      LEFT JOIN template tpl ON tpl.id = $2::uuid AND tpl."orgId" = $1::uuid AND tpl."isActive"
      LIMIT 1`,
-    [actor.orgId, templateId, ...(admission?.params ?? [])],
+    [actor.orgId, templateId, ...carried.params],
   );
-  // The admission's 401 or 429 before anything the statement found.
-  const plan = admission ? await admission.settle(row.admission) : actor.plan;
+  const plan = await carried.plan(row);
   return { template: row.id === null ? null : { id: row.id, kind: row.kind, storageKey: row.storageKey }, usage: usageOf(row), plan };
 }
 

@@ -23,7 +23,7 @@ import { resolveIdentity, settingsFromRow, smsPasscodesThisMonth, type ResolvedI
 import { type DocumentStatus, Prisma } from "@/lib/generated/prisma/client";
 import { isUuid } from "@/lib/ids";
 import { hashToken, signingLinkToken } from "@/lib/esign/tokens";
-import type { FoldedAdmission } from "@/lib/auth/rate-limit";
+import { type CarriedRow, carriedAdmission, type FoldedAdmission } from "@/lib/auth/rate-limit";
 import type { Plan } from "@/lib/auth/roles";
 import { isUniqueViolation } from "@/lib/db/errors";
 
@@ -166,25 +166,25 @@ type ContextRow = SigningSettingsRow & {
  * document is not the organization's (a null document).
  */
 async function loadContext(sql: SqlRunner, actor: { orgId: string; plan: Plan }, documentId: string, admission?: FoldedAdmission) {
-  const rows = await sql.query<ContextRow & { admission?: unknown }>(
-    `${admission ? `WITH ${admission.ctes(3)}` : ""}
+  const carried = carriedAdmission(admission, 3, actor.plan);
+  const rows = await sql.query<ContextRow & CarriedRow>(
+    `${carried.with}
      SELECT s."orgId" IS NOT NULL AS "hasSettings", s."enabled", s."allowExternalIdv", s."allowIdentityOverride", s."defaultChannel",
             s."allowChannelOverride", s."allowedFrameAncestors", s."smsApiBaseUrl", s."smsAccountSid", s."smsFrom", s."smsAuthTokenEnc",
             (SELECT array_agg(p."name" ORDER BY p."name") FROM "identity_provider" p WHERE p."orgId" = $1) AS "identityProviders",
             d."id" AS "docId", d."status", d."automated", d."expiresAt",
             r."id" AS "recipientId", r."name", r."email", r."phone", r."externalId", r."signingOrder", r."signedAt", r."identityVerification",
-            head."lastSeq", head."lastHash"${admission ? `, ${admission.column} AS "admission"` : ""}
+            head."lastSeq", head."lastHash"${carried.column}
        FROM (SELECT 1) AS one
        LEFT JOIN "embedded_signing_settings" s ON s."orgId" = $1
        LEFT JOIN "signing_document" d ON d."id" = $2 AND d."orgId" = $1
        ${AUDIT_HEAD_JOIN}
        LEFT JOIN "signing_recipient" r ON r."documentId" = d."id"
       ORDER BY r."signingOrder", r."createdOn"`,
-    [actor.orgId, isUuid(documentId) ? documentId : null, ...(admission?.params ?? [])],
+    [actor.orgId, isUuid(documentId) ? documentId : null, ...carried.params],
   );
   const first = rows[0];
-  // The admission's 401 or 429 before anything the statement found.
-  const plan = admission ? await admission.settle(first.admission) : actor.plan;
+  const plan = await carried.plan(first);
   const settings = settingsFromRow(first.hasSettings ? first : null, first.identityProviders ?? []);
   if (!first.docId) return { settings, doc: null, plan };
   const recipients = rows
