@@ -43,6 +43,17 @@ async function create(body: Record<string, unknown>, caller = user) {
   return caller("/v1/deliverable", { method: "POST", body });
 }
 
+/** A one-line letter template ("Hello {Name}") uploaded by the organization's administrator; its id and size. */
+async function uploadLetter(org: typeof seed): Promise<{ id: string; size: number }> {
+  const file = buildDocx(["Hello {Name}"]);
+  const f = new FormData();
+  f.set("file", new Blob([new Uint8Array(file)]), "letter.docx");
+  return { id: (await as(baseUrl, org, "administrator")("/template", { method: "POST", body: f })).json.data.id, size: file.length };
+}
+
+/** A create of that letter. */
+const letter = (templateId: string, name = "Counted") => ({ name, templateId, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] });
+
 beforeAll(async () => {
   const f = new FormData();
   f.set("file", new Blob([new Uint8Array(buildDocx(["Hello {Name} from {Company}"]))]), "letter.docx");
@@ -233,18 +244,8 @@ describe("POST /v1/deliverable", () => {
 
   it("enforces the deliverable quota", async () => {
     const small = await runSeedAgainst(quire, ["--org", "quota", "--plan", JSON.stringify({ maxDeliverables: 1 })]);
-    const f = new FormData();
-    f.set("file", new Blob([new Uint8Array(buildDocx(["Hello {Name}"]))]), "q.docx");
-    const tid = (await as(baseUrl, small, "administrator")("/template", { method: "POST", body: f })).json.data.id;
-    const make = () =>
-      as(
-        baseUrl,
-        small,
-        "user",
-      )("/v1/deliverable", {
-        method: "POST",
-        body: { name: "Quota test", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] },
-      });
+    const { id } = await uploadLetter(small);
+    const make = () => create(letter(id, "Quota test"), as(baseUrl, small, "user"));
     expect((await make()).status).toBe(200);
     const refused = await make();
     expect(refused.status).toBe(403);
@@ -261,29 +262,18 @@ describe("POST /v1/deliverable", () => {
     };
     // Seeding again sets the plan and rotates the keys, so calls use the latest seed's.
     let org = await plan(50 * 1024 * 1024);
-    const f = new FormData();
-    const template = buildDocx(["Hello {Name}"]);
-    f.set("file", new Blob([new Uint8Array(template)]), "s.docx");
-    const tid = (await as(baseUrl, org, "administrator")("/template", { method: "POST", body: f })).json.data.id;
-    const make = () =>
-      as(
-        baseUrl,
-        org,
-        "user",
-      )("/v1/deliverable", {
-        method: "POST",
-        body: { name: "Storage quota test", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] },
-      });
+    const template = await uploadLetter(org);
+    const make = () => create(letter(template.id, "Storage quota test"), as(baseUrl, org, "user"));
     expect((await make()).status).toBe(200);
     const dir = path.join(dataDir, "files", "deliverables", org.orgId);
     const stored = deliverableFiles(org.orgId).reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
     // Room for the template, the first deliverable and half of another: the next one no longer fits.
-    org = await plan(template.length + stored + Math.floor(stored / 2));
+    org = await plan(template.size + stored + Math.floor(stored / 2));
     const refused = await make();
     expect(refused.status).toBe(403);
     expect(refused.json.error).toBe("StorageQuotaExceeded");
     expect(deliverableFiles(org.orgId).length).toBe(2);
-    org = await plan(template.length + 2 * stored + Math.floor(stored / 2));
+    org = await plan(template.size + 2 * stored + Math.floor(stored / 2));
     expect((await make()).status).toBe(200);
   });
 
@@ -317,19 +307,12 @@ describe("POST /v1/deliverable", () => {
 // memory (ADR 0021). Either way every request counts once, a 401 or 429 comes before anything else, and a
 // refused create writes nothing.
 describe("a create's key: admitted once per request, before anything is answered or written", () => {
-  const uploadLetter = async (org: typeof seed) => {
-    const f = new FormData();
-    f.set("file", new Blob([new Uint8Array(buildDocx(["Hello {Name}"]))]), "rate.docx");
-    return (await as(baseUrl, org, "administrator")("/template", { method: "POST", body: f })).json.data.id as string;
-  };
-  const letter = (tid: string) => ({ name: "Counted", templateId: tid, variables: [{ placeholder: "{Name}", text: "a", mimeType: "text" }] });
-
   it("counts bad bodies and good ones alike, answers 429 past the plan's rate with nothing written, and 401 for a rotated key before a bad body's 400", async () => {
     await roomInThisMinute(30);
     const plan = ["--plan", JSON.stringify({ rateLimitPerMinute: 4 })];
     const limited = await runSeedAgainst(quire, ["--org", "create-rate", ...plan]);
-    const tid = await uploadLetter(limited); // the administrator's key: the user's count is its own
-    const make = (body: unknown, org = limited) => create(body as Record<string, unknown>, as(baseUrl, org, "user"));
+    const { id: tid } = await uploadLetter(limited); // the administrator's key: the user's count is its own
+    const make = (body: Record<string, unknown>, org = limited) => create(body, as(baseUrl, org, "user"));
 
     expect((await make({ name: "No template" })).status).toBe(400);
     expect((await make(letter(tid))).status).toBe(200);
@@ -355,7 +338,7 @@ describe("a create's key: admitted once per request, before anything is answered
     "reads the plan in the create's own first statement: a quota lowered between two creates of a cached key applies to the second",
     async () => {
       const org = await runSeedAgainst(quire, ["--org", "create-plan", "--plan", JSON.stringify({ maxDeliverables: 10 })]);
-      const tid = await uploadLetter(org);
+      const { id: tid } = await uploadLetter(org);
       expect((await create(letter(tid), as(baseUrl, org, "user"))).status).toBe(200);
       const db = new pg.Client({ connectionString: quire.env.DATABASE_URL });
       await db.connect();
