@@ -34,12 +34,12 @@ interface PostedError {
 type Reply = { id: number; result?: unknown; error?: PostedError } | { notification: { channel: string; payload: string } };
 
 /**
- * The database thread's old generation is collected only once it holds this much (issue 17). Each
- * statement's reply passes through a few short-lived buffers in PGlite (a copy of each chunk out of
- * WebAssembly's memory, then of the whole reply), and V8 counts those towards a heap that otherwise holds
- * about 10 MB: it kept its limit near 15 MB and ran a full collection about three times a second at 200
- * list pages a second, 5% of the thread's time. With this floor: 4-5 full collections in 35 s instead of
- * about 100, for up to this many MB more memory.
+ * The least limit V8 keeps for the database thread's old generation (issue 17). Each statement's reply
+ * passes through a few short-lived buffers in PGlite (a copy of each chunk out of WebAssembly's memory,
+ * then of the whole reply), and V8 counted those against a heap that otherwise holds about 10 MB: it kept
+ * the limit near 15 MB and ran a full collection about three times a second at 200 list pages a second,
+ * 5% of the thread's time. With this floor: 4-5 in 35 s instead of about 100, for at most this many MB
+ * more memory.
  */
 const DATABASE_THREAD_OLD_SPACE_MB = 64;
 
