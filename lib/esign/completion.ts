@@ -4,7 +4,9 @@
 // signature.document.completed event and the emails to every party; then send the emails.
 //
 // Every instance runs a worker that claims due jobs under a lease (the webhook queue's discipline);
-// the signer's own request claims its job at once, so the happy path does not wait for a poll. A
+// the job is created held by the last signer's own request, which runs it right after its commit, so
+// the happy path neither waits for a poll nor races another instance's worker for it (that worker's
+// claim made the signer's reply say "sent" while the other instance sealed). A
 // crash anywhere leaves either no completion (the job is retried when its lease runs out) or the whole
 // completion (the job finds the document completed and only sends what is still unsent). A seal that
 // keeps failing ends the job as `failed` with signature.document.finalization_failed, once; the
@@ -22,7 +24,7 @@ import { languageOr } from "@/lib/i18n";
 import { log } from "@/lib/log";
 import { loadBranding, mailBrand, orgLogo } from "@/lib/orgs/branding";
 import { crashPoint, injectedSealFailure } from "@/lib/server/test-faults";
-import { kickPoller, startPoller, stopPoller } from "@/lib/server/poller";
+import { startPoller, stopPoller } from "@/lib/server/poller";
 import { ccParties, onePerAddress, senderParty } from "@/lib/esign/mail-parties";
 import { documentMail } from "@/lib/esign/document-mail";
 
@@ -41,11 +43,17 @@ export interface CompletionDeps extends SigningDeps {
   retryScale: number;
 }
 
-/** Called inside the last signature's transaction: the completion exists exactly when the signature does. */
-export async function enqueueCompletion(tx: Tx, documentId: string): Promise<void> {
-  await tx.completionJob.create({ data: { documentId } });
-  // The signer's request usually runs it at once; if not, this process's worker looks soon.
-  kickPoller("document completions");
+/**
+ * Called inside the last signature's transaction: the completion exists exactly when the signature does,
+ * as its first attempt, leased to the caller, which runs it with runEnqueuedCompletion() once committed.
+ * If the process dies first, the lease runs out and any instance's worker takes the job.
+ */
+export async function enqueueCompletion(tx: Tx, deps: Pick<CompletionDeps, "retryScale">, documentId: string): Promise<void> {
+  await tx.completionJob.create({ data: { documentId, attempts: 1, leaseUntil: leaseFrom(new Date(), deps) } });
+}
+
+function leaseFrom(now: Date, deps: Pick<CompletionDeps, "retryScale">): Date {
+  return new Date(now.getTime() + LEASE_MS * deps.retryScale);
 }
 
 /**
@@ -56,7 +64,7 @@ async function claim(deps: CompletionDeps, documentId: string): Promise<number |
   const now = new Date();
   const { count } = await deps.db.completionJob.updateMany({
     where: { documentId, status: "pending", nextAttemptAt: { lte: now }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
-    data: { leaseUntil: new Date(now.getTime() + LEASE_MS * deps.retryScale), attempts: { increment: 1 } },
+    data: { leaseUntil: leaseFrom(now, deps), attempts: { increment: 1 } },
   });
   if (count === 0) return null;
   return (await deps.db.completionJob.findUniqueOrThrow({ where: { documentId }, select: { attempts: true } })).attempts;
@@ -66,13 +74,23 @@ async function claim(deps: CompletionDeps, documentId: string): Promise<number |
 export async function runCompletion(deps: CompletionDeps, documentId: string): Promise<boolean> {
   const attempt = await claim(deps, documentId);
   if (attempt === null) return false;
+  await attemptCompletion(deps, documentId, attempt);
+  return true;
+}
+
+/** Runs the job enqueueCompletion() leased to the caller: its first attempt. */
+export async function runEnqueuedCompletion(deps: CompletionDeps, documentId: string): Promise<void> {
+  await attemptCompletion(deps, documentId, 1);
+}
+
+/** One attempt of a job this caller holds: done, or its failure recorded for a retry. */
+async function attemptCompletion(deps: CompletionDeps, documentId: string, attempt: number): Promise<void> {
   try {
     await finalize(deps, documentId, attempt);
     await deps.db.completionJob.updateMany({ where: { documentId, status: "pending" }, data: { status: "done", leaseUntil: null, lastError: null } });
   } catch (err) {
     await recordFailure(deps, documentId, err);
   }
-  return true;
 }
 
 async function recordFailure(deps: CompletionDeps, documentId: string, err: unknown): Promise<void> {

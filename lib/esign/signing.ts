@@ -3,7 +3,7 @@
 // event, emails, durable and exactly once) and runs it at once.
 import { now } from "@/lib/clock";
 import { appendAudit, lockForAppend } from "@/lib/esign/audit";
-import { type CompletionDeps, enqueueCompletion, runCompletion } from "@/lib/esign/completion";
+import { type CompletionDeps, enqueueCompletion, runEnqueuedCompletion } from "@/lib/esign/completion";
 import { recordSigningEvent } from "@/lib/esign/events";
 import type { EsignDeps } from "@/lib/esign/types";
 import { emailReadySigners } from "@/lib/esign/documents";
@@ -17,7 +17,7 @@ import type { Attachment, OutgoingMail } from "@/lib/mail/mailer";
 import type { MailBrand } from "@/lib/mail/templates";
 import type { SealRequest } from "@/lib/pdf/seal";
 import { loadBranding } from "@/lib/orgs/branding";
-import { crashPoint } from "@/lib/server/test-faults";
+import { crashPoint, heldForTest, SIGNATURE_COMMITTED_HOLD } from "@/lib/server/test-faults";
 import { fieldBox } from "@/lib/esign/signer-fields";
 
 export interface SealInput {
@@ -239,7 +239,7 @@ export async function submitSignature(
       isFinalSigner: last,
       remainingSigners,
     });
-    if (last) await enqueueCompletion(tx, documentId);
+    if (last) await enqueueCompletion(tx, deps, documentId);
     crashPoint("before-signature-commit");
     return last;
   });
@@ -249,8 +249,9 @@ export async function submitSignature(
     await emailReadySigners(deps, documentId);
     return { documentId, status: "sent", returnUrl: session.recipient.returnUrl };
   }
-  // Run the completion now rather than at the worker's next poll; if it fails, the job retries it.
-  await runCompletion(deps, documentId);
+  // The completion is this request's to run now (enqueueCompletion leased it here); if it fails, the job retries it.
+  await heldForTest(SIGNATURE_COMMITTED_HOLD);
+  await runEnqueuedCompletion(deps, documentId);
   const { status } = await deps.db.signingDocument.findUniqueOrThrow({ where: { id: documentId }, select: { status: true } });
   return { documentId, status, returnUrl: session.recipient.returnUrl };
 }

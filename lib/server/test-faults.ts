@@ -37,6 +37,9 @@ export function holdMarker(dataDir: string, point: string): string {
 
 const HOLD_LIMIT_MS = 30_000;
 
+/** Where the last signature's request waits, committed and before it runs the completion it holds. */
+export const SIGNATURE_COMMITTED_HOLD = "signature-committed";
+
 /**
  * Under QUIRE_TEST_HOLDS, waits (at most 30 s) while the marker for `point` exists, so a test can keep
  * one request in the middle of its work and see, deterministically, what others get meanwhile.

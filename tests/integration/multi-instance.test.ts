@@ -7,9 +7,11 @@
 // PGlite is an in-process database: one process per DATA_DIR. On that run the test proves that a
 // second server on the same embedded database is refused with a clear message instead.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import forge from "node-forge";
 import pg from "pg";
 import { generateApiKey } from "@/lib/auth/api-keys";
+import { holdMarker, SIGNATURE_COMMITTED_HOLD } from "@/lib/server/test-faults";
 import { SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { as, authHeaders, call, type ApiReply } from "../support/api";
@@ -244,6 +246,36 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
       expect(count(replies, 200), replies.map((r) => r.text).join("\n")).toBe(1);
       for (const r of replies.filter((r) => r.status !== 200)) expectSigningError(r, 400, "IdentityAssertionReused");
     });
+
+    it("the last signer's request completes its own document: the other instance's worker, polling meanwhile, leaves the job to it", async () => {
+      const prep = await prepareDoc(A.baseUrl, org, [
+        { name: "Lu", email: "lu@example.com", identityVerification: { mode: "override", overrideIdentityVerification: true } },
+      ]);
+      expect(prep.status, prep.text).toBe(200);
+      const url: string = (await signingUrlOf(A.baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id })).json.data.results
+        .url;
+      const session = /#s=([A-Za-z0-9_-]+)$/.exec((await call(A.baseUrl, pathOf(url))).headers.get("location") ?? "")![1];
+      const token = tokenOfUrl(url);
+      const page = await call(A.baseUrl, `/api/signer/${token}`, { headers: { "x-signer-session": session } });
+      const values = Object.fromEntries((page.json.data.fields as { id: string }[]).map((f) => [f.id, "Agreed"]));
+      // A keeps the request between its commit and the completion for longer than either instance's idle
+      // worker takes to poll (4 s). A job a worker could claim there, it would seal, and a reply read while
+      // it sealed said "sent": the job is the request's until its lease runs out.
+      const marker = holdMarker(A.dataDir, SIGNATURE_COMMITTED_HOLD);
+      fs.writeFileSync(marker, "");
+      const signing = call(A.baseUrl, `/api/signer/${token}/sign`, { method: "POST", headers: { "x-signer-session": session }, body: { values } });
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 6 * SECOND));
+        const meanwhile = await as(B.baseUrl, org, "contributor")(`/esign/documents/${prep.json.data.documentId}`);
+        expect(meanwhile.json.data.recipients[0].signedAt, meanwhile.text).toBeTruthy();
+        expect(meanwhile.json.data.status, meanwhile.text).toBe("sent");
+      } finally {
+        fs.rmSync(marker, { force: true });
+      }
+      const signed = await signing;
+      expect(signed.status, signed.text).toBe(200);
+      expect(signed.json.data.status).toBe("completed");
+    }, 60_000);
 
     it("documents completed on A and on B are sealed with the same instance certificate", async () => {
       const fingerprints: string[] = [];
