@@ -34,6 +34,23 @@ const full = { enabled: true, allowExternalIdv: true, allowIdentityOverride: tru
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const count = (replies: ApiReply[], status: number) => replies.filter((r) => r.status === status).length;
 
+/**
+ * A document of one signer who needs no check (override), prepared on `server` and its signing URL
+ * opened there: its id, and the signer's sign request (their session, a value for every field) to any instance.
+ */
+async function readyToSign(server: QuireTestServer, org: EmbeddedOrg, name: string, email: string) {
+  const prep = await prepareDoc(server.baseUrl, org, [{ name, email, identityVerification: { mode: "override", overrideIdentityVerification: true } }]);
+  expect(prep.status, prep.text).toBe(200);
+  const documentId: string = prep.json.data.documentId;
+  const url: string = (await signingUrlOf(server.baseUrl, org, documentId, { recipientId: prep.json.data.recipients[0].id })).json.data.results.url;
+  const session = /#s=([A-Za-z0-9_-]+)$/.exec((await call(server.baseUrl, pathOf(url))).headers.get("location") ?? "")![1];
+  const token = tokenOfUrl(url);
+  const page = await call(server.baseUrl, `/api/signer/${token}`, { headers: { "x-signer-session": session } });
+  const values = Object.fromEntries((page.json.data.fields as { id: string }[]).map((f) => [f.id, "Agreed"]));
+  const sign = (baseUrl: string) => call(baseUrl, `/api/signer/${token}/sign`, { method: "POST", headers: { "x-signer-session": session }, body: { values } });
+  return { documentId, sign };
+}
+
 /** The instance must not come up; one that does is stopped again before the assertion fails. */
 async function expectRefused(starting: Promise<RunningQuire>, message: RegExp): Promise<void> {
   const outcome = await starting.then(
@@ -248,25 +265,16 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     });
 
     it("the last signer's request completes its own document: the other instance's worker, polling meanwhile, leaves the job to it", async () => {
-      const prep = await prepareDoc(A.baseUrl, org, [
-        { name: "Lu", email: "lu@example.com", identityVerification: { mode: "override", overrideIdentityVerification: true } },
-      ]);
-      expect(prep.status, prep.text).toBe(200);
-      const url: string = (await signingUrlOf(A.baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id })).json.data.results
-        .url;
-      const session = /#s=([A-Za-z0-9_-]+)$/.exec((await call(A.baseUrl, pathOf(url))).headers.get("location") ?? "")![1];
-      const token = tokenOfUrl(url);
-      const page = await call(A.baseUrl, `/api/signer/${token}`, { headers: { "x-signer-session": session } });
-      const values = Object.fromEntries((page.json.data.fields as { id: string }[]).map((f) => [f.id, "Agreed"]));
+      const doc = await readyToSign(A, org, "Lu", "lu@example.com");
       // A keeps the request between its commit and the completion for longer than either instance's idle
       // worker takes to poll (4 s). A job a worker could claim there, it would seal, and a reply read while
       // it sealed said "sent": the job is the request's until its lease runs out.
       const marker = holdMarker(A.dataDir, SIGNATURE_COMMITTED_HOLD);
       fs.writeFileSync(marker, "");
-      const signing = call(A.baseUrl, `/api/signer/${token}/sign`, { method: "POST", headers: { "x-signer-session": session }, body: { values } });
+      const signing = doc.sign(A.baseUrl);
       try {
         await new Promise((resolve) => setTimeout(resolve, 6 * SECOND));
-        const meanwhile = await as(B.baseUrl, org, "contributor")(`/esign/documents/${prep.json.data.documentId}`);
+        const meanwhile = await as(B.baseUrl, org, "contributor")(`/esign/documents/${doc.documentId}`);
         expect(meanwhile.json.data.recipients[0].signedAt, meanwhile.text).toBeTruthy();
         expect(meanwhile.json.data.status, meanwhile.text).toBe("sent");
       } finally {
@@ -280,19 +288,10 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     it("documents completed on A and on B are sealed with the same instance certificate", async () => {
       const fingerprints: string[] = [];
       for (const [i, server] of [A, B].entries()) {
-        const prep = await prepareDoc(server.baseUrl, org, [
-          { name: "Cy", email: `cy${i}@example.com`, identityVerification: { mode: "override", overrideIdentityVerification: true } },
-        ]);
-        const url: string = (await signingUrlOf(server.baseUrl, org, prep.json.data.documentId, { recipientId: prep.json.data.recipients[0].id })).json.data
-          .results.url;
-        const open = await call(server.baseUrl, pathOf(url));
-        const session = /#s=([A-Za-z0-9_-]+)$/.exec(open.headers.get("location") ?? "")![1];
-        const token = tokenOfUrl(url);
-        const page = await call(server.baseUrl, `/api/signer/${token}`, { headers: { "x-signer-session": session } });
-        const values = Object.fromEntries((page.json.data.fields as { id: string }[]).map((f) => [f.id, "Agreed"]));
-        const signed = await call(server.baseUrl, `/api/signer/${token}/sign`, { method: "POST", headers: { "x-signer-session": session }, body: { values } });
+        const doc = await readyToSign(server, org, "Cy", `cy${i}@example.com`);
+        const signed = await doc.sign(server.baseUrl);
         expect(signed.json.data?.status, signed.text).toBe("completed");
-        const res = await fetch(`${server.baseUrl}/esign/documents/${prep.json.data.documentId}/download`, { headers: authHeaders(org, "contributor") });
+        const res = await fetch(`${server.baseUrl}/esign/documents/${doc.documentId}/download`, { headers: authHeaders(org, "contributor") });
         const pdf = Buffer.from(await res.arrayBuffer());
         expect(pdfTool(pdf, "pdfsig")).toMatch(/Signature is Valid/);
         fingerprints.push(signerCertificateFingerprint(pdf));
