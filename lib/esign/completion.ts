@@ -34,6 +34,8 @@ type Tx = Prisma.TransactionClient;
 export const MAX_COMPLETION_ATTEMPTS = 5;
 /** Waits after the 1st, 2nd, … failed attempt. */
 const BACKOFF_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
+/** The job's attempt the last signer's request runs (enqueueCompletion leases it with the job). */
+const FIRST_ATTEMPT = 1;
 /** A claim holds this long: sealing with a time-stamping service takes seconds; a dead holder's claim runs out. */
 const LEASE_MS = 5 * 60_000;
 const COMPLETED_MAIL = "signing_completed";
@@ -49,7 +51,7 @@ export interface CompletionDeps extends SigningDeps {
  * If the process dies first, the lease runs out and any instance's worker takes the job.
  */
 export async function enqueueCompletion(tx: Tx, deps: Pick<CompletionDeps, "retryScale">, documentId: string): Promise<void> {
-  await tx.completionJob.create({ data: { documentId, attempts: 1, leaseUntil: leaseFrom(new Date(), deps) } });
+  await tx.completionJob.create({ data: { documentId, attempts: FIRST_ATTEMPT, leaseUntil: leaseFrom(new Date(), deps) } });
 }
 
 function leaseFrom(now: Date, deps: Pick<CompletionDeps, "retryScale">): Date {
@@ -80,7 +82,7 @@ export async function runCompletion(deps: CompletionDeps, documentId: string): P
 
 /** Runs the job enqueueCompletion() leased to the caller: its first attempt. */
 export async function runEnqueuedCompletion(deps: CompletionDeps, documentId: string): Promise<void> {
-  await attemptCompletion(deps, documentId, 1);
+  await attemptCompletion(deps, documentId, FIRST_ATTEMPT);
 }
 
 /** One attempt of a job this caller holds: done, or its failure recorded for a retry. */
