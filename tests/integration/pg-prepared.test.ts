@@ -1,10 +1,11 @@
 // Named prepared statements on the PostgreSQL pool (lib/db/pg-prepared.ts), on a database of their own:
 // a text is named from its second run, results stay right past PostgreSQL's five custom plans, a table
 // changed under a prepared SELECT * and a connection that lost its statements (a pooler, DEALLOCATE) are
-// run again unnamed, and the cap holds.
+// run again unnamed, and the cap holds; a statement asked to plan once runs, named, on the second pool,
+// whose connections keep generic plans.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqlRunner } from "@/lib/db/driver";
+import { openDriver, sqlRunner } from "@/lib/db/driver";
 import { preparedQueries } from "@/lib/db/pg-prepared";
 import { POSTGRES_ADMIN_URL } from "../support/quire-server";
 
@@ -23,10 +24,11 @@ describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("named prepared stateme
   /** The names prepared on the pool's one connection. */
   const preparedNames = async () => (await pool.query<{ name: string }>("SELECT name FROM pg_prepared_statements ORDER BY name")).rows.map((r) => r.name);
 
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${name}`);
-    const url = new URL(POSTGRES_ADMIN_URL);
-    url.pathname = `/${name}`;
     // One connection, so what it has prepared is what the statements below see.
     pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
     await pool.query("CREATE TABLE item (id int PRIMARY KEY, label text NOT NULL)");
@@ -77,5 +79,38 @@ describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("named prepared stateme
     expect(prepared.size).toBe(2);
     await expect(runner.query("INSERT INTO item (id, label) VALUES ($1, $2)", [5, "again"])).rejects.toMatchObject({ code: "23505" });
     await expect(runner.query("INSERT INTO item (id, label) VALUES ($1, $2)", [5, "again"])).rejects.toMatchObject({ code: "23505" });
+  });
+
+  it("runs a statement asked to plan once on connections that keep generic plans, and every other on the usual ones", async () => {
+    const driver = await openDriver({ kind: "postgres", url: url.toString(), preparedStatements: true });
+    if (driver.kind !== "postgres" || !driver.planned) throw new Error("expected a PostgreSQL driver with its planned pool");
+    const { pool: usual, planned } = driver;
+    try {
+      const runner = sqlRunner(driver);
+      // What a list's page is: a LIMIT and an OFFSET as parameters.
+      const page = "SELECT id FROM item WHERE id > $1 ORDER BY id LIMIT $2 OFFSET $3";
+      for (let n = 0; n < 8; n++)
+        expect((await runner.query<{ id: number }>(page, [n, 3, 1], { genericPlan: true })).map((r) => r.id)).toEqual([n + 2, n + 3, n + 4]);
+      for (let n = 0; n < 3; n++) expect(await runner.query(page, [n, 1, 0])).toEqual([{ id: n + 1 }]);
+      const setting = async (p: pg.Pool) => (await p.query<{ plan_cache_mode: string }>("SHOW plan_cache_mode")).rows[0].plan_cache_mode;
+      expect(await setting(planned)).toBe("force_generic_plan");
+      expect(await setting(usual)).toBe("auto");
+      // One query at a time: each pool handed out the one connection it had opened.
+      const plans = async (p: pg.Pool) =>
+        (
+          await p.query<{ generic: string; custom: string }>(
+            "SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement = $1",
+            [page],
+          )
+        ).rows;
+      // Named from its second run: seven generic plans, no custom one.
+      expect(await plans(planned)).toEqual([{ generic: "7", custom: "0" }]);
+      expect(await plans(usual)).toEqual([{ generic: expect.any(String), custom: expect.any(String) }]);
+      // In a transaction it runs on the transaction's connection, whatever it asks.
+      expect(await runner.transaction((tx) => tx.query(page, [40, 2, 0], { genericPlan: true }))).toEqual([{ id: 41 }, { id: 42 }]);
+    } finally {
+      await usual.end();
+      await planned.end();
+    }
   });
 });
