@@ -13,9 +13,17 @@ export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** A statement written with Prisma.sql (values as $n parameters), run on the plain driver. */
-export function runStatement<T = Record<string, unknown>>(runner: SqlRunner, statement: Prisma.Sql, options?: SqlQueryOptions): Promise<T[]> {
-  return runner.query<T>(statement.text, statement.values, options);
+/**
+ * A statement written with Prisma.sql (values as $n parameters), run on the plain driver; `more` are
+ * parameters its raw text numbers after its own values (a carried admission's, ADR 0022).
+ */
+export function runStatement<T = Record<string, unknown>>(
+  runner: SqlRunner,
+  statement: Prisma.Sql,
+  options?: SqlQueryOptions,
+  more: unknown[] = [],
+): Promise<T[]> {
+  return runner.query<T>(statement.text, more.length ? [...statement.values, ...more] : statement.values, options);
 }
 
 export async function sql(): Promise<SqlRunner> {

@@ -1,6 +1,7 @@
 // The deliverable list (the API's and the dashboard's) in one plain statement, the page carrying its
 // total (issue 17): Prisma's include of creator, template and tags cost several times the SQL itself. The
 // JSON is the one the single read shares (lib/deliverables/deliverables.ts), plus createdBy and fileSize.
+import { type CarriedRow, carriedAdmission, type FoldedAdmission } from "@/lib/auth/rate-limit";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { usageCountSql } from "@/lib/db/org-usage";
 import { isoSql, jsonArraySql, PAGE_QUERY, pageItem, pageTagsSql, readPageItems, resolvePageTags, stampField } from "@/lib/db/paging";
@@ -103,32 +104,36 @@ function totalSql(q: DeliverableListQuery, where: { sql: string }): string {
   return `(SELECT count(*)::int FROM deliverable d WHERE ${where.sql})`;
 }
 
+/** `admission`: the key's, carried by the page's statement (ADR 0022); settled right after it. */
 export async function listDeliverables(
   sql: SqlRunner,
   orgId: string,
   q: DeliverableListQuery,
+  admission?: FoldedAdmission,
 ): Promise<{ results: DeliverableListItem[]; totalRecords: number }> {
   const where = whereOf(orgId, q);
   const n = where.params.length;
+  const carried = carriedAdmission(admission, n + 3, undefined);
   const item = q.showTags ? ITEM_WITH_TAGS : ITEM;
   // The page's ids first, off the (orgId, isActive, createdOn, id) index alone, then only those rows by
   // key: selecting the rows' columns there read every skipped row from the table too (5,000 of them on
   // page 50; on PGlite 4.5 → 3.3 ms a page, on PostgreSQL 1.53 → 1.40 ms). Only the page's rows get
   // their creator and tags: a decoration in the outer SELECT would run for every skipped row too. The
   // page comes back as one JSON text (lib/db/paging.ts), its total beside it even past the last page.
-  const [row] = await sql.query<{ items: string; total: number; tags: string | null }>(
-    `WITH keys AS (
+  const [row] = await sql.query<{ items: string; total: number; tags: string | null } & CarriedRow>(
+    `WITH ${carried.leading}keys AS (
        SELECT d.id FROM deliverable d WHERE ${where.sql}
        ORDER BY ${orderOf(q, "d")} LIMIT $${n + 1} OFFSET $${n + 2}),
      p AS (
        SELECT d.id, d.name, d.description, d."templateId", d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
        FROM deliverable d WHERE d.id = ANY(ARRAY(SELECT id FROM keys)))
      SELECT ${totalSql(q, where)} AS total, ${jsonArraySql(item.sql, orderOf(q, "p"))} AS items,
-            ${q.showTags ? pageTagsSql(TAG_JSON, "deliverable_tag", "deliverableId", "SELECT id FROM p") : "NULL"} AS tags
+            ${q.showTags ? pageTagsSql(TAG_JSON, "deliverable_tag", "deliverableId", "SELECT id FROM p") : "NULL"} AS tags${carried.column}
      FROM p JOIN "user" u ON u.id = p."createdBy"`,
-    [...where.params, q.limit, q.offset],
+    [...where.params, q.limit, q.offset, ...carried.params],
     PAGE_QUERY,
   );
+  await carried.plan(row);
   const results = readPageItems(row.items, item);
   // Sorted as the single read sorts them.
   if (row.tags) resolvePageTags<TagJson>(results, row.tags, (a, b) => a.label.localeCompare(b.label), TAG_STAMPS);

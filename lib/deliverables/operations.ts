@@ -14,6 +14,7 @@ export const deliverableOperations = defineOperations({
   listDeliverables: {
     method: "get",
     readsOnly: true,
+    foldsAdmission: true,
     path: "/v1/deliverable",
     summary: "List deliverables",
     description: "Active deliverables, newest first.",

@@ -3,6 +3,7 @@
 // as one JSON text (ADR 0014): on the embedded database each field of each row answered costs
 // WebAssembly time, and a page of documents is 23 fields a row. Same JSON as the single read:
 // documentJson.
+import { type CarriedRow, carriedAdmission, type FoldedAdmission } from "@/lib/auth/rate-limit";
 import { usageCountSql } from "@/lib/db/org-usage";
 import { jsonArraySql, pageItem, readPageItems, stampField } from "@/lib/db/paging";
 import { likePattern, type SqlRunner } from "@/lib/db/sql";
@@ -61,7 +62,8 @@ const RECIPIENT = pageItem<ListedRecipient>({
 const RECIPIENTS = `SELECT r."documentId", json_agg(${RECIPIENT.sql} ORDER BY r."signingOrder", r."createdOn") AS recipients
   FROM signing_recipient r WHERE r."documentId" = ANY(ARRAY(SELECT id FROM keys)) GROUP BY r."documentId"`;
 
-export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentListQuery) {
+/** `admission`: the key's, carried by the page's statement (ADR 0022); settled right after it. */
+export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentListQuery, admission?: FoldedAdmission) {
   const params: unknown[] = [orgId];
   const clauses = [`d."orgId" = $1::uuid`];
   if (q.status) {
@@ -77,21 +79,23 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
   // instead of counting every document of the organization on each page.
   const total = !q.status && !q.query ? usageCountSql("documents", Prisma.raw("$1")).text : `(SELECT count(*)::int FROM signing_document d WHERE ${where})`;
   const n = params.length;
+  const carried = carriedAdmission(admission, n + 3, undefined);
   const order = (t: string) => `${t}."createdOn" DESC, ${t}.id DESC`;
   // The page's ids first (off the (orgId, createdOn, id) index, without reading the rows it skips),
   // then its rows by key, and its recipients in one grouped pass over their index rather than a
   // subquery per document (a page of 100 of 1,000 documents on PGlite: 2.8 -> 2.5 ms in process; on
   // PostgreSQL the same within 2%). An aggregate answers one row even for an empty page: the total is
   // always there. Planned per call (no PAGE_QUERY): a status is a skewed filter.
-  const [row] = await sql.query<{ items: string; total: number }>(
-    `WITH keys AS (
+  const [row] = await sql.query<{ items: string; total: number } & CarriedRow>(
+    `WITH ${carried.leading}keys AS (
        SELECT d.id FROM signing_document d WHERE ${where} ORDER BY ${order("d")} LIMIT $${n + 1} OFFSET $${n + 2}),
      p AS (SELECT d.* FROM signing_document d WHERE d.id = ANY(ARRAY(SELECT id FROM keys))),
      rr AS (${RECIPIENTS})
-     SELECT ${total} AS total, ${jsonArraySql(ITEM.sql, order("p"))} AS items
+     SELECT ${total} AS total, ${jsonArraySql(ITEM.sql, order("p"))} AS items${carried.column}
      FROM p LEFT JOIN rr ON rr."documentId" = p.id`,
-    [...params, q.limit, q.offset],
+    [...params, q.limit, q.offset, ...carried.params],
   );
+  await carried.plan(row);
   const results = readPageItems(row.items, ITEM).map((doc) => {
     doc.recipients = (doc.recipients as unknown as unknown[][]).map(RECIPIENT.read);
     return documentJson(doc);

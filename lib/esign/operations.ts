@@ -56,6 +56,7 @@ export const signingOperations = defineOperations({
   listSigningDocuments: {
     method: "get",
     readsOnly: true,
+    foldsAdmission: true,
     path: "/esign/documents",
     summary: "List documents for signing",
     tag: "Signing",

@@ -59,6 +59,17 @@ export function apiRoute<O extends KeyedOperation>(
       const query = () => parseQuery(mustHave(querySchema, operation, "query"), new URL(req.url).searchParams) as QueryOf<O>;
       const json = () => parseJsonBody(mustHave(body?.json, operation, "JSON body"), req) as Promise<JsonOf<O>>;
       const run = (principal: ApiPrincipal, admission?: FoldedAdmission) => handler({ req, principal, params, query, json, admission });
+      // The admission carried by the handler's first statement (ADR 0022), where the database can carry
+      // it; a record that also only reads runs ahead of its admission otherwise (below). Not for a record
+      // with a license feature (its 403 depends on the fresh plan) nor a request with an Idempotency-Key
+      // (its replay must come after the admission).
+      const folded =
+        operation.foldsAdmission && !feature && key.mayRunAhead && !req.headers.has(IDEMPOTENCY_HEADER) && permitted(key.assumed) ? key.fold() : null;
+      if (folded) {
+        const result = await outcome(run(key.assumed, folded));
+        await key.admit(); // its 401 or 429 comes first, whatever the handler answered
+        return unwrap(result);
+      }
       if (operation.readsOnly && key.mayRunAhead && permitted(key.assumed)) {
         // Read while the key is admitted (one database round trip less); answered only once it is.
         const admitted = key.admit();
@@ -67,16 +78,6 @@ export function apiRoute<O extends KeyedOperation>(
         if (samePlan(principal.plan, key.assumed.plan)) return await ahead.then(unwrap);
         // The plan changed since it was last read here: read again (below) under the new one.
         ahead.then(discard);
-      }
-      // The admission carried by the handler's first statement (ADR 0022). Not for a record with a license
-      // feature (its 403 depends on the fresh plan) nor a request with an Idempotency-Key (its replay
-      // must come after the admission).
-      const folded =
-        operation.foldsAdmission && !feature && key.mayRunAhead && !req.headers.has(IDEMPOTENCY_HEADER) && permitted(key.assumed) ? key.fold() : null;
-      if (folded) {
-        const result = await outcome(run(key.assumed, folded));
-        await key.admit(); // its 401 or 429 comes first, whatever the handler answered
-        return unwrap(result);
       }
       const principal = await key.admit();
       authorize(principal);

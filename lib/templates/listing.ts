@@ -2,6 +2,7 @@
 // One SQL statement pages the items; counts that only matter for the rows shown (a template's
 // deliverables, tags) are fetched for that page alone, so a 5,000-template workspace stays fast. The
 // statements run on the driver itself (lib/db/sql.ts): through Prisma they cost several times their SQL.
+import { type CarriedRow, carriedAdmission, type FoldedAdmission } from "@/lib/auth/rate-limit";
 import { usageCountSql } from "@/lib/db/org-usage";
 import { jsonArraySql, PAGE_QUERY, type PageItem, pageItem, pageTagsSql, readPageItems, resolvePageTags, stampField } from "@/lib/db/paging";
 import { likePattern, runStatement, type SqlRunner } from "@/lib/db/sql";
@@ -117,10 +118,15 @@ const TEMPLATE_SORT_SQL: Record<SortColumn, Prisma.Sql> = {
   templateCount: Prisma.sql`t.id`,
 };
 
+/**
+ * `admission`: the key's, carried by the page's statement (ADR 0022) and settled right after it; a
+ * folder that is not there is answered before it, and the key is then admitted by its own statement.
+ */
 export async function listTemplateItems(
   db: SqlRunner,
   orgId: string,
   input: ListTemplateItemsInput,
+  admission?: FoldedAdmission,
 ): Promise<{ results: TemplateItemJson[]; totalRecords: number }> {
   if (input.folderId) {
     const [folder] = await db.query(`SELECT id FROM template_folder WHERE id = $1::uuid AND "orgId" = $2::uuid AND "isActive"`, [input.folderId, orgId]);
@@ -147,7 +153,7 @@ export async function listTemplateItems(
   const order = (row: string) => `${row}."kindOrder", ${sort(row)} ${direction}, ${row}.id ${direction}`;
 
   const items = Prisma.sql`
-    WITH RECURSIVE listed_folders AS (
+    listed_folders AS (
       SELECT f.* FROM template_folder f WHERE f."orgId" = ${orgId}::uuid AND f."isActive" AND ${folderScope}
     ),
     tree AS (
@@ -181,13 +187,18 @@ export async function listTemplateItems(
 
   const kinds = input.showTags ? ITEMS_WITH_TAGS : ITEMS;
   // The page's CTEs end in `page`; the total is a scalar beside it, so even a page past the end has it.
-  const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: PageItem<TemplateItemJson>) => {
+  // `recursive`: the CTEs are WITH RECURSIVE's; they follow the admission's, whose parameters follow theirs and the total's.
+  const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: PageItem<TemplateItemJson>, recursive = false) => {
     const pageTags = input.showTags ? pageTagsSql("t.label", "template_tag", "templateId", "SELECT id FROM page") : "NULL";
-    const [row] = await runStatement<PageRow>(
+    const carried = carriedAdmission(admission, pageCtes.values.length + total.values.length + 1, undefined);
+    const [row] = await runStatement<PageRow & CarriedRow>(
       db,
-      Prisma.sql`${pageCtes} SELECT ${total} AS total, ${Prisma.raw(jsonArraySql(item.sql, order("page")))} AS items, ${Prisma.raw(pageTags)} AS tags FROM page`,
+      Prisma.sql`WITH ${Prisma.raw(recursive ? "RECURSIVE " : "")}${Prisma.raw(carried.leading)}${pageCtes}
+        SELECT ${total} AS total, ${Prisma.raw(jsonArraySql(item.sql, order("page")))} AS items, ${Prisma.raw(pageTags)} AS tags${Prisma.raw(carried.column)} FROM page`,
       PAGE_QUERY,
+      carried.params,
     );
+    await carried.plan(row);
     const results = readPageItems(row.items, item);
     // Sorted as the reply always sorted them.
     if (row.tags) resolvePageTags<string>(results, row.tags, (a, b) => a.localeCompare(b));
@@ -213,7 +224,7 @@ export async function listTemplateItems(
       // key (= ANY of the ids): joined to the ids instead, the planner hashed them against every
       // template of the organization (1.3 ms of the statement's 3 on PostgreSQL, 5,000 templates).
       Prisma.sql`
-      WITH keys AS (
+      keys AS (
         SELECT t.id FROM template t ${column === "email" ? Prisma.sql`JOIN "user" u ON u.id = t."createdBy"` : Prisma.empty}
         WHERE ${where}
         ORDER BY ${TEMPLATE_SORT_SQL[column]} ${Prisma.raw(direction)}, t.id ${Prisma.raw(direction)}
@@ -230,6 +241,7 @@ export async function listTemplateItems(
       Prisma.sql`${items}, page AS (SELECT * FROM items ORDER BY ${Prisma.raw(order("items"))} LIMIT ${input.limit} OFFSET ${input.offset})`,
       Prisma.sql`(SELECT count(*)::int FROM items)`,
       kinds.folderOrTemplate,
+      true,
     );
   }
   return page;

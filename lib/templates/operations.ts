@@ -23,6 +23,7 @@ export const templateOperations = defineOperations({
   listTemplateItems: {
     method: "get",
     readsOnly: true,
+    foldsAdmission: true,
     path: "/template-item",
     summary: "List templates and folders",
     description: "The root of the workspace (or folderId's direct children); with type=template, every template across all folders.",

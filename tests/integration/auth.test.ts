@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { ROLES } from "@/lib/auth/roles";
 import { orgWith, reconfigure } from "../support/embedded";
@@ -108,7 +109,8 @@ describe("rate limiting per key", () => {
 
   it("counts the lists, which read while the key is admitted, and answers them nothing past the limit", async () => {
     const contributor = as(baseUrl, limited, "contributor");
-    const lists = ["/tag", "/template-item?type=template", "/v1/deliverable", "/esign/documents", "/v1/deliverable?limit=1"];
+    // On PostgreSQL the template, deliverable and document lists carry the admission in their page's statement (ADR 0022).
+    const lists = ["/tag", "/template-item?type=template", "/template-item", "/v1/deliverable", "/esign/documents"];
     for (const path of lists) expect((await contributor(path)).status, path).toBe(200);
     for (const path of lists) {
       const refused = await contributor(path);
@@ -124,12 +126,16 @@ describe("reads that run while their key is admitted (ADR 0020)", () => {
     const org = await orgWith(quire, {});
     const viewer = as(baseUrl, org, "viewer");
     // The key is now known to the server (identities are kept for a minute).
-    for (const path of ["/tag", "/template-item?type=template", "/v1/deliverable", "/esign/documents"]) expect((await viewer(path)).status, path).toBe(200);
+    for (const path of ["/tag", "/template-item?type=template", "/template-item", "/v1/deliverable", "/esign/documents"])
+      expect((await viewer(path)).status, path).toBe(200);
     expect((await viewer("/api/outbox")).status).toBe(403);
+    // A folder that is not there is answered before the page's statement, which would carry the admission.
+    const missingFolder = `/template-item?folderId=${crypto.randomUUID()}`;
+    expect((await viewer(missingFolder)).status).toBe(404);
     // The seed rotates the organization's keys: the old ones are gone from the database.
     const rotated = await reconfigure(quire, org, {});
     // Each list answers 401 in its own family's shape (the template listing's is empty), with nothing it read.
-    for (const path of ["/tag", "/template-item?type=template", "/v1/deliverable", "/esign/documents", "/api/outbox"]) {
+    for (const path of ["/tag", "/template-item?type=template", "/template-item", missingFolder, "/v1/deliverable", "/esign/documents", "/api/outbox"]) {
       const res = await viewer(path);
       expect(res.status, path).toBe(401);
       expect(res.text, path).not.toContain("results");

@@ -154,11 +154,11 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
       await admin.query(`UPDATE api_key SET "revokedAt" = now() WHERE prefix = $1`, [prefix]);
       const after = await Promise.all([A, B, A, B].map((server) => call(server.baseUrl, "/api/whoami", { headers })));
       expect(after.map((r) => r.status)).toEqual([401, 401, 401, 401]);
-      // Lists read while their key is admitted (ADR 0020): what they read is not answered either.
-      const lists = await Promise.all(
-        [A, B].flatMap((server) => ["/v1/deliverable", "/template-item?type=template"].map((path) => call(server.baseUrl, path, { headers }))),
-      );
-      expect(lists.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+      // Lists read while their key is admitted (ADR 0020), or, on PostgreSQL, carry the admission in
+      // their page's statement (ADR 0022): what they read is not answered either.
+      const listPaths = ["/v1/deliverable", "/template-item?type=template", "/template-item", "/esign/documents"];
+      const lists = await Promise.all([A, B].flatMap((server) => listPaths.map((path) => call(server.baseUrl, path, { headers }))));
+      expect(lists.map((r) => r.status)).toEqual(Array(8).fill(401));
       for (const r of lists) expect(r.text).not.toContain("results");
       // Asking for another organization does not turn the answer into a 403 that would confirm the key.
       expect((await call(B.baseUrl, "/api/whoami", { headers: { ...headers, "x-service-org-id": A.other.orgId } })).status).toBe(401);
@@ -210,6 +210,21 @@ describe.runIf(DB === "postgres")("two instances on one PostgreSQL", () => {
     // Either instance refuses the key now; another key of the organization has its own count.
     expect((await call(B.baseUrl, "/api/whoami", { headers: authHeaders(A.limited, "viewer") })).status).toBe(429);
     expect((await call(B.baseUrl, "/api/whoami", { headers: authHeaders(A.limited, "administrator") })).status).toBe(200);
+  }, 90_000);
+
+  it("counts the lists in the same per-key limit across both instances, their admission carried by the page's statement: exactly 5 pass", async () => {
+    await roomInThisMinute(15);
+    const window = Math.floor(Date.now() / 60_000);
+    const paths = ["/v1/deliverable", "/template-item?type=template", "/template-item", "/esign/documents"];
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call(pick(i).baseUrl, paths[i % paths.length], { headers: authHeaders(A.limited, "contributor") })),
+    );
+    expect(Math.floor(Date.now() / 60_000), "the minute rolled over mid-test").toBe(window);
+    expect(count(replies, 200)).toBe(5);
+    expect(count(replies, 429)).toBe(7);
+    for (const r of replies.filter((r) => r.status === 429)) expect(r.text).not.toContain("results");
+    // The key's own statement counted nothing more: the next request of either kind is refused too.
+    expect((await call(B.baseUrl, "/api/whoami", { headers: authHeaders(A.limited, "contributor") })).status).toBe(429);
   }, 90_000);
 
   describe("single-use signing URLs", () => {

@@ -273,6 +273,31 @@ describe("apiRoute: an admission carried by the handler's first statement (ADR 0
     expect(events).toEqual(["own statement"]);
   });
 
+  it("folds a read's admission into its statement where the database can carry it, not running it ahead", async () => {
+    const events = foldableAdmission(principal("viewer"));
+    const route = apiRoute(op({ readsOnly: true, foldsAdmission: true }), async ({ admission }) => {
+      events.push(`handler ${admission ? "carries" : "without"} the admission`);
+      await admission!.settle("admit");
+      return dataResponse({ results: [1] });
+    });
+    const res = await route(request(), ctx);
+    expect(await res.json()).toEqual({ data: { results: [1] } });
+    expect(events).toEqual(["handler carries the admission", "folded: admit"]);
+  });
+
+  it("runs such a read ahead of its admission where nothing can be folded (the embedded database)", async () => {
+    const { events, settle } = pendingAdmission(principal("viewer"));
+    const route = apiRoute(op({ readsOnly: true, foldsAdmission: true }), async ({ admission }) => {
+      events.push(`handler ${admission ? "carries" : "without"} the admission`);
+      return dataResponse({ results: [1] });
+    });
+    const reply = route(request(), ctx);
+    await turns();
+    expect(events).toEqual(["handler without the admission"]);
+    settle.refuse(new UnauthenticatedError());
+    expect((await reply).status).toBe(401);
+  });
+
   it.each([
     ["an Idempotency-Key", foldingOp(), post({ "idempotency-key": "k-1" }), true],
     ["a record with a license feature", foldingOp({ auth: { family: "deliverable", roles: ["viewer"], feature: "hasFileDownload" } }), post(), true],

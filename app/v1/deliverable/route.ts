@@ -5,8 +5,8 @@ import { deliverableDeps } from "@/lib/deliverables/service";
 import { deliverableOperations } from "@/lib/deliverables/operations";
 import { apiRoute, dataResponse } from "@/lib/http/api-route";
 
-export const GET = apiRoute(deliverableOperations.listDeliverables, async ({ principal, query }) => {
-  return dataResponse(await listDeliverables(await sql(), principal.orgId, query()));
+export const GET = apiRoute(deliverableOperations.listDeliverables, async ({ principal, query, admission }) => {
+  return dataResponse(await listDeliverables(await sql(), principal.orgId, query(), admission));
 });
 
 export const POST = apiRoute(deliverableOperations.createDeliverable, async ({ req, principal, json, admission }) => {
