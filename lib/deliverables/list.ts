@@ -113,7 +113,8 @@ export async function listDeliverables(
 ): Promise<{ results: DeliverableListItem[]; totalRecords: number }> {
   const where = whereOf(orgId, q);
   const n = where.params.length;
-  const carried = carriedAdmission(admission, n + 3, undefined);
+  const params = [...where.params, q.limit, q.offset];
+  const carried = carriedAdmission(admission, params.length + 1);
   const item = q.showTags ? ITEM_WITH_TAGS : ITEM;
   // The page's ids first, off the (orgId, isActive, createdOn, id) index alone, then only those rows by
   // key: selecting the rows' columns there read every skipped row from the table too (5,000 of them on
@@ -130,7 +131,7 @@ export async function listDeliverables(
      SELECT ${totalSql(q, where)} AS total, ${jsonArraySql(item.sql, orderOf(q, "p"))} AS items,
             ${q.showTags ? pageTagsSql(TAG_JSON, "deliverable_tag", "deliverableId", "SELECT id FROM p") : "NULL"} AS tags${carried.column}
      FROM p JOIN "user" u ON u.id = p."createdBy"`,
-    [...where.params, q.limit, q.offset, ...carried.params],
+    [...params, ...carried.params],
     PAGE_QUERY,
   );
   await carried.plan(row);

@@ -79,7 +79,8 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
   // instead of counting every document of the organization on each page.
   const total = !q.status && !q.query ? usageCountSql("documents", Prisma.raw("$1")).text : `(SELECT count(*)::int FROM signing_document d WHERE ${where})`;
   const n = params.length;
-  const carried = carriedAdmission(admission, n + 3, undefined);
+  params.push(q.limit, q.offset);
+  const carried = carriedAdmission(admission, params.length + 1);
   const order = (t: string) => `${t}."createdOn" DESC, ${t}.id DESC`;
   // The page's ids first (off the (orgId, createdOn, id) index, without reading the rows it skips),
   // then its rows by key, and its recipients in one grouped pass over their index rather than a
@@ -93,7 +94,7 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
      rr AS (${RECIPIENTS})
      SELECT ${total} AS total, ${jsonArraySql(ITEM.sql, order("p"))} AS items${carried.column}
      FROM p LEFT JOIN rr ON rr."documentId" = p.id`,
-    [...params, q.limit, q.offset, ...carried.params],
+    [...params, ...carried.params],
   );
   await carried.plan(row);
   const results = readPageItems(row.items, ITEM).map((doc) => {

@@ -190,7 +190,7 @@ export async function listTemplateItems(
   // `recursive`: the CTEs are WITH RECURSIVE's; they follow the admission's, whose parameters follow theirs and the total's.
   const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: PageItem<TemplateItemJson>, recursive = false) => {
     const pageTags = input.showTags ? pageTagsSql("t.label", "template_tag", "templateId", "SELECT id FROM page") : "NULL";
-    const carried = carriedAdmission(admission, pageCtes.values.length + total.values.length + 1, undefined);
+    const carried = carriedAdmission(admission, pageCtes.values.length + total.values.length + 1);
     const [row] = await runStatement<PageRow & CarriedRow>(
       db,
       Prisma.sql`WITH ${Prisma.raw(recursive ? "RECURSIVE " : "")}${Prisma.raw(carried.leading)}${pageCtes}
