@@ -82,7 +82,10 @@ describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("named prepared stateme
   });
 
   it("runs a statement asked to plan once on connections that keep generic plans, and every other on the usual ones", async () => {
-    const driver = await openDriver({ kind: "postgres", url: url.toString(), preparedStatements: true });
+    // With options of the operator's own in the URL, which both pools keep.
+    const withOptions = new URL(url);
+    withOptions.searchParams.set("options", "-c statement_timeout=12345");
+    const driver = await openDriver({ kind: "postgres", url: withOptions.toString(), preparedStatements: true });
     if (driver.kind !== "postgres" || !driver.planned) throw new Error("expected a PostgreSQL driver with its planned pool");
     const { pool: usual, planned } = driver;
     try {
@@ -95,6 +98,7 @@ describe.runIf(process.env.QUIRE_TEST_DB === "postgres")("named prepared stateme
       const setting = async (p: pg.Pool) => (await p.query<{ plan_cache_mode: string }>("SHOW plan_cache_mode")).rows[0].plan_cache_mode;
       expect(await setting(planned)).toBe("force_generic_plan");
       expect(await setting(usual)).toBe("auto");
+      for (const p of [planned, usual]) expect((await p.query("SHOW statement_timeout")).rows[0].statement_timeout).toBe("12345ms");
       // One query at a time: each pool handed out the one connection it had opened.
       const plans = async (p: pg.Pool) =>
         (
