@@ -48,12 +48,15 @@ export interface Operation {
   idempotent?: true;
   /**
    * The handler only reads (no write, no side effect): apiRoute runs it while the key's admission is
-   * under way and answers once the key is admitted (ADR 0020).
+   * under way and answers once the key is admitted (ADR 0020), unless it carries the admission itself
+   * (foldsAdmission) where the database can.
    */
   readsOnly?: true;
   /**
-   * The handler's first statement carries the key's admission (ADR 0022): apiRoute hands it the
-   * admission to fold in and answers the admission's 401 or 429 before whatever the handler answered.
+   * A statement of the handler carries the key's admission (ADR 0022), settled before anything else can
+   * fail: apiRoute hands it the admission to fold in and answers the admission's 401 or 429 before
+   * whatever the handler answered (a handler that answered before that statement is admitted by the
+   * key's own).
    */
   foldsAdmission?: true;
   deprecated?: boolean;
