@@ -75,8 +75,8 @@ export type CarriedRow = { admission?: unknown };
 
 /**
  * A statement's side of a fold that may be absent (ADR 0022): `with` opens its SQL (nothing without a
- * fold), or, for a statement with CTEs of its own, `leading` goes first in its WITH; `column` ends its
- * select list, `params` follow its own (the CTEs numbered from `firstParam`), and `plan(row)` is the
+ * fold), or, for a statement with CTEs of its own, `trailing` follows them in its WITH; `column` ends
+ * its select list, `params` follow its own (the CTEs numbered from `firstParam`), and `plan(row)` is the
  * request's plan once it has run: the fold settled from its first row (the admission's 401 or 429
  * thrown before anything the statement found), or `assumed` without a fold (none for a statement whose
  * caller needs no plan). The statement must answer a row whatever it finds (an aggregate, say): without
@@ -85,7 +85,7 @@ export type CarriedRow = { admission?: unknown };
 export function carriedAdmission<Assumed extends Plan | undefined = undefined>(admission: FoldedAdmission | undefined, firstParam: number, assumed?: Assumed) {
   return {
     with: admission ? `WITH ${admission.ctes(firstParam)}` : "",
-    leading: admission ? `${admission.ctes(firstParam)}, ` : "",
+    trailing: admission ? `, ${admission.ctes(firstParam)}` : "",
     column: admission ? `, ${admission.column} AS "admission"` : "",
     params: admission?.params ?? [],
     plan: (row: CarriedRow): Promise<Plan | Assumed> => (admission ? admission.settle(row.admission) : Promise.resolve(assumed as Assumed)),

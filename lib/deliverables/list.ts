@@ -122,12 +122,12 @@ export async function listDeliverables(
   // their creator and tags: a decoration in the outer SELECT would run for every skipped row too. The
   // page comes back as one JSON text (lib/db/paging.ts), its total beside it even past the last page.
   const [row] = await sql.query<{ items: string; total: number; tags: string | null } & CarriedRow>(
-    `WITH ${carried.leading}keys AS (
+    `WITH keys AS (
        SELECT d.id FROM deliverable d WHERE ${where.sql}
        ORDER BY ${orderOf(q, "d")} LIMIT $${n + 1} OFFSET $${n + 2}),
      p AS (
        SELECT d.id, d.name, d.description, d."templateId", d."fileType", d."defaultFont", d.fonts, d."isActive", d."createdOn", d."updatedOn", d."createdBy", d."fileSize"
-       FROM deliverable d WHERE d.id = ANY(ARRAY(SELECT id FROM keys)))
+       FROM deliverable d WHERE d.id = ANY(ARRAY(SELECT id FROM keys)))${carried.trailing}
      SELECT ${totalSql(q, where)} AS total, ${jsonArraySql(item.sql, orderOf(q, "p"))} AS items,
             ${q.showTags ? pageTagsSql(TAG_JSON, "deliverable_tag", "deliverableId", "SELECT id FROM p") : "NULL"} AS tags${carried.column}
      FROM p JOIN "user" u ON u.id = p."createdBy"`,

@@ -88,10 +88,10 @@ export async function listDocuments(sql: SqlRunner, orgId: string, q: DocumentLi
   // PostgreSQL the same within 2%). An aggregate answers one row even for an empty page: the total is
   // always there. Planned per call (no PAGE_QUERY): a status is a skewed filter.
   const [row] = await sql.query<{ items: string; total: number } & CarriedRow>(
-    `WITH ${carried.leading}keys AS (
+    `WITH keys AS (
        SELECT d.id FROM signing_document d WHERE ${where} ORDER BY ${order("d")} LIMIT $${n + 1} OFFSET $${n + 2}),
      p AS (SELECT d.* FROM signing_document d WHERE d.id = ANY(ARRAY(SELECT id FROM keys))),
-     rr AS (${RECIPIENTS})
+     rr AS (${RECIPIENTS})${carried.trailing}
      SELECT ${total} AS total, ${jsonArraySql(ITEM.sql, order("p"))} AS items${carried.column}
      FROM p LEFT JOIN rr ON rr."documentId" = p.id`,
     [...params, ...carried.params],

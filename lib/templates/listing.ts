@@ -153,7 +153,7 @@ export async function listTemplateItems(
   const order = (row: string) => `${row}."kindOrder", ${sort(row)} ${direction}, ${row}.id ${direction}`;
 
   const items = Prisma.sql`
-    listed_folders AS (
+    WITH RECURSIVE listed_folders AS (
       SELECT f.* FROM template_folder f WHERE f."orgId" = ${orgId}::uuid AND f."isActive" AND ${folderScope}
     ),
     tree AS (
@@ -187,13 +187,13 @@ export async function listTemplateItems(
 
   const kinds = input.showTags ? ITEMS_WITH_TAGS : ITEMS;
   // The page's CTEs end in `page`; the total is a scalar beside it, so even a page past the end has it.
-  // `recursive`: the CTEs are WITH RECURSIVE's; they follow the admission's, whose parameters follow theirs and the total's.
-  const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: PageItem<TemplateItemJson>, recursive = false) => {
+  // The admission's CTEs follow the page's, their parameters after those of the page's and the total.
+  const pageJson = async (pageCtes: Prisma.Sql, total: Prisma.Sql, item: PageItem<TemplateItemJson>) => {
     const pageTags = input.showTags ? pageTagsSql("t.label", "template_tag", "templateId", "SELECT id FROM page") : "NULL";
     const carried = carriedAdmission(admission, pageCtes.values.length + total.values.length + 1);
     const [row] = await runStatement<PageRow & CarriedRow>(
       db,
-      Prisma.sql`WITH ${Prisma.raw(recursive ? "RECURSIVE " : "")}${Prisma.raw(carried.leading)}${pageCtes}
+      Prisma.sql`${pageCtes}${Prisma.raw(carried.trailing)}
         SELECT ${total} AS total, ${Prisma.raw(jsonArraySql(item.sql, order("page")))} AS items, ${Prisma.raw(pageTags)} AS tags${Prisma.raw(carried.column)} FROM page`,
       PAGE_QUERY,
       carried.params,
@@ -224,7 +224,7 @@ export async function listTemplateItems(
       // key (= ANY of the ids): joined to the ids instead, the planner hashed them against every
       // template of the organization (1.3 ms of the statement's 3 on PostgreSQL, 5,000 templates).
       Prisma.sql`
-      keys AS (
+      WITH keys AS (
         SELECT t.id FROM template t ${column === "email" ? Prisma.sql`JOIN "user" u ON u.id = t."createdBy"` : Prisma.empty}
         WHERE ${where}
         ORDER BY ${TEMPLATE_SORT_SQL[column]} ${Prisma.raw(direction)}, t.id ${Prisma.raw(direction)}
@@ -241,7 +241,6 @@ export async function listTemplateItems(
       Prisma.sql`${items}, page AS (SELECT * FROM items ORDER BY ${Prisma.raw(order("items"))} LIMIT ${input.limit} OFFSET ${input.offset})`,
       Prisma.sql`(SELECT count(*)::int FROM items)`,
       kinds.folderOrTemplate,
-      true,
     );
   }
   return page;
