@@ -233,9 +233,17 @@ async function startQuire(kind: TestDatabase): Promise<{ running: RunningQuire; 
   return { running, createOne };
 }
 
+/**
+ * Documents each contestant makes one at a time, over all rounds, at most: the p50 the create is held to
+ * (1.15x the floors') from this many. Fifty gave PGlite's create 1.26x and PostgreSQL's 1.14x in one run
+ * (fd0a459), while 360 of each in turns an hour later put the two within 1 ms of each other at 30 ms
+ * (2026-12-01). Thirty a round add about 4 s to each round.
+ */
+const ONE_AT_A_TIME_DOCS = 150;
+
 /** Quire's create on each database in `kinds`, beside the floors and the peer, all measured in the same rounds. */
 export async function benchGeneration(requests: number, kinds: TestDatabase[], warmupSeconds: number) {
-  const perRound = Math.ceil(Math.min(requests, 50) / ROUNDS);
+  const perRound = Math.ceil(Math.min(requests, ONE_AT_A_TIME_DOCS) / ROUNDS);
   console.log(
     `\n## Generation on the sample contract (DOCX), ${kinds.map((k) => DB_LABELS[k]).join(" and ")}, pool of ${POOL} warm LibreOffice processes; ${ROUNDS} rounds, each contestant in turn: ${perRound} one at a time, then ${DOCS_PER_ROUND} documents at each client count`,
   );
