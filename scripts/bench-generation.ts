@@ -236,8 +236,8 @@ async function startQuire(kind: TestDatabase): Promise<{ running: RunningQuire; 
 /**
  * Documents each contestant makes one at a time, over all rounds, at most: the p50 the create is held to
  * (1.15x the floors') from this many. Fifty gave PGlite's create 1.26x and PostgreSQL's 1.14x in one run
- * (fd0a459), while 360 of each in turns an hour later put the two within 1 ms of each other at 30 ms
- * (2026-12-01). Thirty a round add about 4 s to each round.
+ * (fd0a459), while 360 of each in turns two hours later put the two within 1 ms of each other at 30 ms
+ * (2026-12-01). Thirty a round take about 4 s of it (every contestant's one at a time).
  */
 const ONE_AT_A_TIME_DOCS = 150;
 
