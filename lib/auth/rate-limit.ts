@@ -53,7 +53,7 @@ const ADMITTED_ROW = `SELECT k.*, (SELECT "count" FROM counted) AS "count" FROM 
 const ADMIT = `WITH ${admitCtes(1)} ${ADMITTED_ROW}`;
 
 /**
- * A key's admission carried by another statement (ADR 0022): its CTEs go first in that statement's WITH,
+ * A key's admission carried by another statement (ADR 0022): its CTEs go in that statement's WITH,
  * its column in the select list, and settle() reads that column's value. The statement must write
  * nothing else: the count commits asynchronously, and so would the rest.
  */
@@ -83,9 +83,10 @@ export type CarriedRow = { admission?: unknown };
  * one the fold reads as a revoked key.
  */
 export function carriedAdmission<Assumed extends Plan | undefined = undefined>(admission: FoldedAdmission | undefined, firstParam: number, assumed?: Assumed) {
+  const ctes = admission?.ctes(firstParam);
   return {
-    with: admission ? `WITH ${admission.ctes(firstParam)}` : "",
-    trailing: admission ? `, ${admission.ctes(firstParam)}` : "",
+    with: ctes === undefined ? "" : `WITH ${ctes}`,
+    trailing: ctes === undefined ? "" : `, ${ctes}`,
     column: admission ? `, ${admission.column} AS "admission"` : "",
     params: admission?.params ?? [],
     plan: (row: CarriedRow): Promise<Plan | Assumed> => (admission ? admission.settle(row.admission) : Promise.resolve(assumed as Assumed)),
