@@ -5,7 +5,8 @@
 // create's own work beside LibreOffice, issue 17) depends only on the template and that shape. So once a
 // shape comes back, the template is filled once more with a marker in place of each line of plain text:
 // the skeleton. Each later document of the shape is the skeleton with its own text written where the
-// markers are, escaped as docxtemplater escapes it; only the parts holding markers are compressed again.
+// markers are, escaped as docxtemplater escapes it; only the parts holding markers are compressed again
+// (zip-patch.ts).
 //
 // The same document either way, not a near one (tests/unit/render-skeletons.test.ts compares both on
 // random text). What a plain text value changes in a fill, besides the text itself:
@@ -18,12 +19,13 @@
 //     JSON data.
 import crypto from "node:crypto";
 import { createRequire } from "node:module";
-import PizZip from "pizzip";
+import type PizZip from "pizzip";
 import { LruCache } from "@/lib/cache/lru";
 import type { TemplatePlaceholder } from "@/lib/templates/inspect";
 import type { RenderPlan } from "./plan";
 import type { ResolvedValue, TemplateKind } from "./types";
 import { deflated } from "./zip-codec";
+import { type SplitPackage, splitPackage, writePackage } from "./zip-patch";
 
 const require = createRequire(import.meta.url);
 /** docxtemplater's own text escaping, so a line is written as its render writes it (3.x). */
@@ -63,9 +65,12 @@ export interface PackagedFill {
   defaultFont: string;
 }
 
-/** The package filled with markers as a file, and its parts that hold them. */
-interface Skeleton extends PackagedFill {
+/** The package filled with markers, split to be written again with other text, and its parts that hold them. */
+interface Skeleton {
+  pkg: SplitPackage;
   parts: MarkedPart[];
+  fonts: PackagedFill["fonts"];
+  defaultFont: string;
 }
 
 /** A fill's shape: what identifies its skeleton, and the lines of text it writes into it. */
@@ -81,7 +86,7 @@ const MAX_SKELETONS = 256;
 const MAX_BYTES = 64 * 1024 * 1024;
 const skeletons = new LruCache<string, Skeleton>(MAX_SKELETONS, {
   max: MAX_BYTES,
-  of: (s) => s.file.length + s.parts.reduce((sum, p) => sum + p.pieces.reduce((n, piece) => n + piece.length * 2 + 64, 0), 0),
+  of: (s) => s.pkg.size + s.parts.reduce((sum, p) => sum + p.pieces.reduce((n, piece) => n + piece.length * 2 + 64, 0), 0),
 });
 /** Fills served from a skeleton since the process started (tests read it). */
 let served = 0;
@@ -142,9 +147,8 @@ export function fromSkeleton(shape: Shape, fill: (plan: RenderPlan) => FilledPac
     skeletons.set(shape.key, skeleton);
   }
   served++;
-  const zip = new PizZip(skeleton.file);
-  for (const part of skeleton.parts) zip.file(part.name, written(part, shape.lines));
-  return { file: deflated(zip), fonts: skeleton.fonts, defaultFont: skeleton.defaultFont };
+  const texts = new Map(skeleton.parts.map((part) => [part.name, written(part, shape.lines)]));
+  return { file: writePackage(skeleton.pkg, texts), fonts: skeleton.fonts, defaultFont: skeleton.defaultFont };
 }
 
 /** A fill written out as it is (the whole render's). */
@@ -180,7 +184,8 @@ function skeletonOf(filled: FilledPackage): Skeleton {
     // split() puts each marker's number between the pieces around it.
     parts.push({ name, pieces: pieces.filter((_, i) => i % 2 === 0), slots: pieces.filter((_, i) => i % 2 === 1).map(Number) });
   }
-  return { ...packaged(filled), parts };
+  const { file, fonts, defaultFont } = packaged(filled);
+  return { pkg: splitPackage(file, new Set(parts.map((p) => p.name))), parts, fonts, defaultFont };
 }
 
 function written(part: MarkedPart, lines: readonly string[]): string {
