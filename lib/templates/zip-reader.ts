@@ -19,11 +19,12 @@ export interface ZipEntry {
   localHeaderOffset: number;
 }
 
-const SIG_EOCD = 0x06054b50;
+/** Record signatures (APPNOTE.TXT 4.3.7, 4.3.12, 4.3.16); the skeletons' writer (zip-patch.ts) reads the same records. */
+export const SIG_EOCD = 0x06054b50;
 const SIG_ZIP64_LOCATOR = 0x07064b50;
 const SIG_ZIP64_EOCD = 0x06064b50;
-const SIG_CENTRAL = 0x02014b50;
-const SIG_LOCAL = 0x04034b50;
+export const SIG_CENTRAL = 0x02014b50;
+export const SIG_LOCAL = 0x04034b50;
 
 export function readCentralDirectory(file: Buffer): ZipEntry[] {
   const incomplete = () => corrupt("The file is damaged or incomplete: its ZIP directory is missing or cut short");

@@ -108,6 +108,8 @@ describe("a split package written again", () => {
     expect(byPizZip(second).get("word/document.xml")).toBe("<w:t>b</w:t>");
     expect(byPizZip(first).get("word/document.xml")).toBe("<w:t>a much longer first text, so that offsets move</w:t>");
     expect(second.length).toBeLessThan(first.length);
+    // A marked part given no text is not written empty.
+    expect(() => writePackage(split, new Map())).toThrow(/No text for word\/document.xml/);
   });
 
   it("refuses what it could not write back as it is: an archive comment, a data descriptor, a part it does not hold, not a ZIP", () => {

@@ -6,12 +6,10 @@
 // PizZip read the whole package and wrote it again per document: two thirds of a served fill's CPU, its
 // CRC-32 in JavaScript and its strings and arrays copied back and forth (issue 17).
 import zlib from "node:zlib";
+import { SIG_CENTRAL, SIG_EOCD, SIG_LOCAL } from "@/lib/templates/zip-reader";
 
-const LOCAL_HEADER = 0x04034b50;
-const CENTRAL_HEADER = 0x02014b50;
-const END_OF_DIRECTORY = 0x06054b50;
 const DEFLATE = 8;
-/** General purpose flags a split package cannot carry: encryption, sizes in a data descriptor, ZIP64's saturated fields. */
+/** General purpose flags a split package cannot carry: encryption, sizes in a data descriptor after the data. */
 const UNSUPPORTED_FLAGS = 0x1 | 0x8;
 
 interface Record {
@@ -36,19 +34,19 @@ export interface SplitPackage {
  */
 export function splitPackage(file: Buffer, rewritten: ReadonlySet<string>): SplitPackage {
   const endAt = file.length - 22;
-  if (endAt < 0 || file.readUInt32LE(endAt) !== END_OF_DIRECTORY) throw new Error("The package does not end with a bare end-of-directory record");
+  if (endAt < 0 || file.readUInt32LE(endAt) !== SIG_EOCD) throw new Error("The package does not end with a bare end-of-directory record");
   const count = file.readUInt16LE(endAt + 10);
   let at = file.readUInt32LE(endAt + 16);
   const records: Record[] = [];
   for (let n = 0; n < count; n++) {
-    if (file.readUInt32LE(at) !== CENTRAL_HEADER) throw new Error(`Entry ${n} of the package has no central header`);
+    if (file.readUInt32LE(at) !== SIG_CENTRAL) throw new Error(`Entry ${n} of the package has no central header`);
     const flags = file.readUInt16LE(at + 8);
     const compressedSize = file.readUInt32LE(at + 20);
     const nameLength = file.readUInt16LE(at + 28);
     const centralEnd = at + 46 + nameLength + file.readUInt16LE(at + 30) + file.readUInt16LE(at + 32);
     const offset = file.readUInt32LE(at + 42);
     const name = file.toString(flags & 0x800 ? "utf8" : "latin1", at + 46, at + 46 + nameLength);
-    if (flags & UNSUPPORTED_FLAGS || compressedSize === 0xffffffff || offset === 0xffffffff || file.readUInt32LE(offset) !== LOCAL_HEADER) {
+    if (flags & UNSUPPORTED_FLAGS || compressedSize === 0xffffffff || offset === 0xffffffff || file.readUInt32LE(offset) !== SIG_LOCAL) {
       throw new Error(`Entry ${name} of the package cannot be copied as it is`);
     }
     const dataAt = offset + 30 + file.readUInt16LE(offset + 26) + file.readUInt16LE(offset + 28);
@@ -61,7 +59,8 @@ export function splitPackage(file: Buffer, rewritten: ReadonlySet<string>): Spli
     });
     at = centralEnd;
   }
-  const missing = [...rewritten].filter((name) => !records.some((r) => r.rewritten && r.name === name));
+  const names = new Set(records.map((r) => r.name));
+  const missing = [...rewritten].filter((name) => !names.has(name));
   if (missing.length > 0) throw new Error(`The package has no entry ${missing.join(", ")}`);
   const end = Buffer.from(file.subarray(endAt));
   return { records, end, size: records.reduce((sum, r) => sum + r.local.length + r.central.length, end.length) };
@@ -76,7 +75,10 @@ export function writePackage(pkg: SplitPackage, texts: ReadonlyMap<string, strin
     const central = Buffer.from(record.central);
     central.writeUInt32LE(offset, 42);
     if (record.rewritten) {
-      const text = Buffer.from(texts.get(record.name) ?? "", "utf8");
+      const value = texts.get(record.name);
+      // Every marked part is given its text (fromSkeleton): a part without one is a bug, not an empty part.
+      if (value === undefined) throw new Error(`No text for ${record.name}`);
+      const text = Buffer.from(value, "utf8");
       const data = zlib.deflateRawSync(text);
       const crc = zlib.crc32(text);
       const local = Buffer.from(record.local);
