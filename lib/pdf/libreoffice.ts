@@ -37,7 +37,7 @@ const QUIT_GRACE_MS = 5_000;
 const DEPENDENCY_RECHECK_MS = 30_000;
 /**
  * soffice grows with the documents it opens, so a slot's process is replaced once it holds more than
- * this. Measured on the sample contract: ~175 MB warm, ~200 MB after 500 conversions, 205-208 MB from
+ * this. Measured on the sample contract: ~175 MB after 250 conversions, ~200 MB after 500, 205-208 MB from
  * 1,500 to 6,000 (2026-12-01).
  */
 const DEFAULT_MAX_RESIDENT_BYTES = 512 * 1024 * 1024;
