@@ -314,7 +314,7 @@ export function printSummary(file: string): void {
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Figure);
   if (!figures.length) return;
-  console.log(`\n## Summary (${os.cpus().length} cores; ratio = Quire / floor or peer)\n`);
+  console.log(`\n## Summary (${os.cpus().length} cores, Node.js ${process.version}; ratio = Quire / floor or peer)\n`);
   console.log("| section | database | measure | Quire | floor / peer | ratio | goal | met |");
   console.log("|---|---|---|---:|---|---:|---|---|");
   for (const f of figures) {
