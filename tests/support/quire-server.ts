@@ -27,6 +27,8 @@ export interface QuireTestServer {
 }
 
 const ROOT = path.resolve(__dirname, "..", "..");
+/** How every server here is started, as `npm start` starts it: Node.js on PATH (the pinned one under npm), V8's settings. */
+export const SERVE_SCRIPT = path.join(ROOT, "scripts", "serve.sh");
 export const POSTGRES_ADMIN_URL = process.env.QUIRE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 export async function freePort(): Promise<number> {
@@ -174,7 +176,7 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
 }
 
 function spawnNextStart(env: Record<string, string | undefined>, port: number, logFd: number): ChildProcess {
-  return spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  return spawn("bash", [SERVE_SCRIPT, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", logFd, logFd],

