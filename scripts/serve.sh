@@ -4,8 +4,8 @@
 # and the bench's Next.js-alone floor, so all run on the same Node.js with the same V8 settings.
 # The standalone Docker image starts server.js instead and sets the same NODE_OPTIONS (Dockerfile).
 set -euo pipefail
-# V8 12+ (Node.js 22 and 24) lets the young generation grow to 128 MB under load where Node.js 20's
-# stopped at 32 MB; 16 MB semi-spaces keep Node.js 20's size with no cost measured in CPU a request
+# Node.js 24's V8 lets the young generation grow to 128 MB under load where Node.js 20's stopped
+# at 32 MB; 16 MB semi-spaces keep Node.js 20's size with no cost measured in CPU a request
 # (docs/adr/0023). Prepended, so an operator's own NODE_OPTIONS comes later and wins.
 export NODE_OPTIONS="--max-semi-space-size=16${NODE_OPTIONS:+ $NODE_OPTIONS}"
 exec node "$(dirname "$0")/../node_modules/next/dist/bin/next" start "$@"
