@@ -19,17 +19,14 @@ check_pinned_node() {
 
 log=$(mktemp)
 if npm ci --no-audit --no-fund 2>"$log"; then
-  rm -f "$log"
-  check_pinned_node
-  exit 0
-fi
-if grep -q "Missing: .* from lock file" "$log"; then
+  :
+elif grep -q "Missing: .* from lock file" "$log"; then
   echo "npm ci: the lockfile lacks optional packages for other platforms; using npm install instead." >&2
+  npm install --no-audit --no-fund || { rm -f "$log"; exit 1; }
+else
+  cat "$log" >&2
   rm -f "$log"
-  npm install --no-audit --no-fund || exit 1
-  check_pinned_node
-  exit 0
+  exit 1
 fi
-cat "$log" >&2
 rm -f "$log"
-exit 1
+check_pinned_node
