@@ -68,4 +68,5 @@ VOLUME ["/app/data"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "server.js"]
+# The V8 flag scripts/serve.sh gives node (docs/adr/0024).
+CMD ["node", "--no-allocation-site-pretenuring", "server.js"]

@@ -43,6 +43,12 @@ describe("Dockerfile", () => {
     const served = /NODE_OPTIONS="([^$"]+)\$\{NODE_OPTIONS/.exec(read("scripts/serve.sh"))?.[1];
     expect(served).toMatch(/--max-semi-space-size=\d+/);
     expect(finalStage.some((i) => i.getKeyword() === "ENV" && i.getArgumentsContent()?.includes(`NODE_OPTIONS=${served}`))).toBe(true);
+    // And the V8 flags NODE_OPTIONS cannot carry, given to node itself before the server's script.
+    const flags = /^exec node ((?:--[\w-]+(?:=\S+)? )*)"/m.exec(read("scripts/serve.sh"))?.[1].trim().split(" ");
+    expect(flags).toContain("--no-allocation-site-pretenuring");
+    expect(finalStage.find((i) => i.getKeyword() === "CMD")?.getArgumentsContent()).toBe(
+      JSON.stringify(["node", ...(flags ?? []), "server.js"]).replaceAll(",", ", "),
+    );
   });
 
   it("sets only variables Quire knows and copies files that exist", () => {
