@@ -10,6 +10,6 @@ set -euo pipefail
 export NODE_OPTIONS="--max-semi-space-size=16${NODE_OPTIONS:+ $NODE_OPTIONS}"
 # V8's allocation-site pretenuring off (docs/adr/0024): under a steady load of lists, after the first
 # full collection it allocated straight into the old generation, and full collections (a stall of the
-# server each on two cores) came every 1-4 s instead of about every 20 s, at 0.2-0.3 ms more CPU a request.
-# V8 allows that flag only on node's own command line, not in NODE_OPTIONS.
+# server each on two cores) came every 1-4 s instead of about every 20 s, at 0.2-0.3 ms more CPU a
+# request. V8 allows that flag only on node's own command line, not in NODE_OPTIONS.
 exec node --no-allocation-site-pretenuring "$(dirname "$0")/../node_modules/next/dist/bin/next" start "$@"
