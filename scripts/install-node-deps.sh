@@ -18,15 +18,14 @@ check_pinned_node() {
 }
 
 log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 if npm ci --no-audit --no-fund 2>"$log"; then
   :
 elif grep -q "Missing: .* from lock file" "$log"; then
   echo "npm ci: the lockfile lacks optional packages for other platforms; using npm install instead." >&2
-  npm install --no-audit --no-fund || { rm -f "$log"; exit 1; }
+  npm install --no-audit --no-fund || exit 1
 else
   cat "$log" >&2
-  rm -f "$log"
   exit 1
 fi
-rm -f "$log"
 check_pinned_node

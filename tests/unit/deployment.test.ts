@@ -46,9 +46,8 @@ describe("Dockerfile", () => {
     // And the V8 flags NODE_OPTIONS cannot carry, given to node itself before the server's script.
     const flags = /^exec node ((?:--[\w-]+(?:=\S+)? )*)"/m.exec(read("scripts/serve.sh"))?.[1].trim().split(" ");
     expect(flags).toContain("--no-allocation-site-pretenuring");
-    expect(finalStage.find((i) => i.getKeyword() === "CMD")?.getArgumentsContent()).toBe(
-      JSON.stringify(["node", ...(flags ?? []), "server.js"]).replaceAll(",", ", "),
-    );
+    const cmd = finalStage.find((i) => i.getKeyword() === "CMD")?.getArgumentsContent();
+    expect(JSON.parse(cmd ?? "null")).toEqual(["node", ...(flags ?? []), "server.js"]);
   });
 
   it("sets only variables Quire knows and copies files that exist", () => {
