@@ -26,12 +26,14 @@ export async function declineDocument(deps: SigningDeps, token: string, reason: 
   const brand = await mailBrand(deps.db, orgId, deps.baseUrl);
   const mailIds = await deps.db.$transaction(async (tx) => {
     // Row lock, then the state read again: a signature, void or decline that committed meanwhile wins.
+    // The signer's own signature is told first, as openSigningSession tells it: their signature may
+    // also have completed the document.
     const [locked] = await tx.$queryRaw<
       { status: string; expiresAt: Date | null }[]
     >`SELECT status, "expiresAt" FROM signing_document WHERE id = ${documentId}::uuid FOR UPDATE`;
-    requireSignable(locked);
     const fresh = await tx.signingRecipient.findUniqueOrThrow({ where: { id: recipientId } });
     if (fresh.signedAt) throw new SignerError("conflict", "You have already signed this document", "AlreadySigned");
+    requireSignable(locked);
     const { count } = await tx.signingDocument.updateMany({
       where: { id: documentId, status: "sent" },
       data: { status: "declined", declinedAt, declineReason: reason, declinedBy: recipientId },
