@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Quire: multi-stage image of the Next.js standalone server.
+# Quire: multi-stage image of the Next.js standalone output, served by scripts/quire-server.cjs.
 #   docker build -t quire .                                   # converts with a Gotenberg service (GOTENBERG_URL)
 #   docker build --build-arg WITH_LIBREOFFICE=true -t quire . # local LibreOffice converter inside the image
 ARG NODE_VERSION=24
@@ -56,6 +56,8 @@ RUN groupadd --system --gid 1001 quire \
  && mkdir -p /app/data \
  && chown quire:quire /app/data
 COPY --from=build --chown=quire:quire /app/.next/standalone ./
+# Quire's server (docs/adr/0025): Next.js's standalone output, with the REST API's handlers called directly.
+COPY --from=build --chown=quire:quire /app/scripts/quire-server.cjs ./quire-server.cjs
 COPY --from=build --chown=quire:quire /app/.next/static ./.next/static
 COPY --from=build --chown=quire:quire /app/public ./public
 # Read at run time from the working directory: migrations applied on start, the UNO helper.
@@ -68,5 +70,5 @@ VOLUME ["/app/data"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# The V8 flag scripts/serve.sh gives node (docs/adr/0024).
-CMD ["node", "--no-allocation-site-pretenuring", "server.js"]
+# The V8 flag and the server scripts/serve.sh gives node (docs/adr/0024, 0025).
+CMD ["node", "--no-allocation-site-pretenuring", "quire-server.cjs"]

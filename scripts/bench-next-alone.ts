@@ -76,7 +76,7 @@ export async function startNextAlone(): Promise<NextAlone> {
     return `${NEXT_ALONE_PAGE_PATH}/${file}`;
   };
   const port = await freePort();
-  const child: ChildProcess = spawn("bash", [SERVE_SCRIPT, "-p", String(port), "-H", "127.0.0.1"], {
+  const child: ChildProcess = spawn("bash", [SERVE_SCRIPT, "--next-start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: APP_DIR,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", NEXT_ALONE_PAGES_DIR: pagesDir },
     stdio: "ignore",

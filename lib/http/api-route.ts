@@ -8,6 +8,7 @@ import { identifyApiKey } from "@/lib/auth/authenticate";
 import type { FoldedAdmission } from "@/lib/auth/rate-limit";
 import { requireFeature, requireRole, samePlan } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
+import { directRoute } from "@/lib/http/direct-route";
 import { errorResponse } from "@/lib/http/errors";
 import { IDEMPOTENCY_HEADER, withIdempotency } from "@/lib/http/idempotency";
 import { parseJsonBody, parseQuery } from "@/lib/http/validation";
@@ -51,41 +52,43 @@ export function apiRoute<O extends KeyedOperation>(
 ): (req: Request, ctx: RouteContext<PathParams<O["path"]>>) => Promise<Response> {
   const { family, roles, feature } = operation.auth;
   const { query: querySchema, body } = operation;
-  return observed(async (req: Request, ctx: RouteContext<PathParams<O["path"]>>) => {
-    try {
-      const key = await identifyApiKey(req.headers);
-      noteCaller({ orgId: key.assumed.orgId, keyPrefix: key.assumed.keyPrefix });
-      const params = await ctx.params;
-      const query = () => parseQuery(mustHave(querySchema, operation, "query"), new URL(req.url).searchParams) as QueryOf<O>;
-      const json = () => parseJsonBody(mustHave(body?.json, operation, "JSON body"), req) as Promise<JsonOf<O>>;
-      const run = (principal: ApiPrincipal, admission?: FoldedAdmission) => handler({ req, principal, params, query, json, admission });
-      // The admission carried by the handler's first statement (ADR 0022), where the database can carry
-      // it; a record that also only reads runs ahead of its admission otherwise (below). Not for a record
-      // with a license feature (its 403 depends on the fresh plan) nor a request with an Idempotency-Key
-      // (its replay must come after the admission).
-      const folded =
-        operation.foldsAdmission && !feature && key.mayRunAhead && !req.headers.has(IDEMPOTENCY_HEADER) && permitted(key.assumed) ? key.fold() : null;
-      if (folded) {
-        const result = await outcome(run(key.assumed, folded));
-        await key.admit(); // its 401 or 429 comes first, whatever the handler answered
-        return unwrap(result);
+  return directRoute(
+    observed(async (req: Request, ctx: RouteContext<PathParams<O["path"]>>) => {
+      try {
+        const key = await identifyApiKey(req.headers);
+        noteCaller({ orgId: key.assumed.orgId, keyPrefix: key.assumed.keyPrefix });
+        const params = await ctx.params;
+        const query = () => parseQuery(mustHave(querySchema, operation, "query"), new URL(req.url).searchParams) as QueryOf<O>;
+        const json = () => parseJsonBody(mustHave(body?.json, operation, "JSON body"), req) as Promise<JsonOf<O>>;
+        const run = (principal: ApiPrincipal, admission?: FoldedAdmission) => handler({ req, principal, params, query, json, admission });
+        // The admission carried by the handler's first statement (ADR 0022), where the database can carry
+        // it; a record that also only reads runs ahead of its admission otherwise (below). Not for a record
+        // with a license feature (its 403 depends on the fresh plan) nor a request with an Idempotency-Key
+        // (its replay must come after the admission).
+        const folded =
+          operation.foldsAdmission && !feature && key.mayRunAhead && !req.headers.has(IDEMPOTENCY_HEADER) && permitted(key.assumed) ? key.fold() : null;
+        if (folded) {
+          const result = await outcome(run(key.assumed, folded));
+          await key.admit(); // its 401 or 429 comes first, whatever the handler answered
+          return unwrap(result);
+        }
+        if (operation.readsOnly && key.mayRunAhead && permitted(key.assumed)) {
+          // Read while the key is admitted (one database round trip less); answered only once it is.
+          const admitted = key.admit();
+          const ahead = outcome(run(key.assumed));
+          const principal = await admitted;
+          if (samePlan(principal.plan, key.assumed.plan)) return await ahead.then(unwrap);
+          // The plan changed since it was last read here: read again (below) under the new one.
+          ahead.then(discard);
+        }
+        const principal = await key.admit();
+        authorize(principal);
+        return await (operation.idempotent ? withIdempotency(await db(), principal.orgId, req, () => run(principal)) : run(principal));
+      } catch (err) {
+        return errorResponse(err, family);
       }
-      if (operation.readsOnly && key.mayRunAhead && permitted(key.assumed)) {
-        // Read while the key is admitted (one database round trip less); answered only once it is.
-        const admitted = key.admit();
-        const ahead = outcome(run(key.assumed));
-        const principal = await admitted;
-        if (samePlan(principal.plan, key.assumed.plan)) return await ahead.then(unwrap);
-        // The plan changed since it was last read here: read again (below) under the new one.
-        ahead.then(discard);
-      }
-      const principal = await key.admit();
-      authorize(principal);
-      return await (operation.idempotent ? withIdempotency(await db(), principal.orgId, req, () => run(principal)) : run(principal));
-    } catch (err) {
-      return errorResponse(err, family);
-    }
-  });
+    }),
+  );
 
   /** The record's roles and license feature: the 403 the caller gets. */
   function authorize(principal: ApiPrincipal): void {
@@ -130,7 +133,7 @@ export function publicRoute<A extends unknown[]>(
   handler: (req: Request, ...rest: A) => Promise<Response>,
   options?: ObserveOptions,
 ): (req: Request, ...rest: A) => Promise<Response> {
-  return observed(handler, options);
+  return directRoute(observed(handler, options));
 }
 
 /** `{ data }` envelope used by every JSON reply of the contract. */

@@ -19,8 +19,8 @@ export function findMallocLibrary(): string | null {
  * Quire's dladdr cache (native/dladdr-cache.c), built by `npm run build` (scripts/build-native.mjs) when
  * the machine has a C compiler: soffice asks dladdr() where its own code is ~45 times per document and
  * glibc scans a huge symbol table each time; with the answers kept, a conversion took 14-23% less CPU
- * (LibreOffice 7.4, 2026-11-28). Looked for under the working directory, where `next start`, the
- * standalone server and the tests run.
+ * (LibreOffice 7.4, 2026-11-28). Looked for under the working directory: the app's
+ * directory, where Quire's server (scripts/quire-server.cjs), the Docker image and the tests run.
  */
 export function findDladdrCache(): string | null {
   const file = path.join(process.cwd(), "build", "native", "libquire-dladdr-cache.so");

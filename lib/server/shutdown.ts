@@ -2,11 +2,12 @@
 // background work (webhook attempts) finish within SHUTDOWN_TIMEOUT_MS, then close the converter and
 // the database and exit 0 (1 when the time ran out).
 //
-// Why not Next.js's own handler: `next start` and the standalone server.js (both start-server.js)
-// close the HTTP server on a signal and then exit (code 143) as soon as the last response is sent,
-// with no time limit and without waiting for work outside requests. So Quire takes the signals over:
-// deployments set NEXT_MANUAL_SIG_HANDLE=true (Next.js then installs no handler), and when it is not
-// set the handler Next.js registered before instrumentation ran is removed here.
+// Why not Next.js's own handler: `next start` (start-server.js) closes the HTTP server on a signal and
+// then exits (code 143) as soon as the last response is sent, with no time limit and without waiting for
+// work outside requests. Quire's server (scripts/quire-server.cjs) starts Next.js without start-server.js,
+// which installs no handler; under a plain `next start`, deployments set NEXT_MANUAL_SIG_HANDLE=true (Next.js
+// then installs none), and when it is not set the handler Next.js registered before instrumentation ran is
+// removed here.
 // Next.js gives no handle on its HTTP server: it is learned from Node's `http.server.request.start`
 // diagnostics channel, which also counts the requests in flight.
 import diagnostics_channel from "node:diagnostics_channel";

@@ -2,11 +2,13 @@
 // carries an X-Request-Id (the caller's when sane, a fresh one otherwise), every API request leaves
 // one JSON access-log line with that id, domain log lines written while serving carry it too, and no
 // credential that requests carry (API key, cookie, signing token, passcode, signer session) reaches
-// the log file. Last, a plain `next start` (Next.js's own signal handler in place, no
-// NEXT_MANUAL_SIG_HANDLE) still shuts down cleanly on SIGTERM.
+// the log file. Quire's server answers the REST API itself and leaves the rest to Next.js. Last, with no
+// NEXT_MANUAL_SIG_HANDLE set, the server shuts down cleanly on SIGTERM.
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { as, call } from "../support/api";
 import { latestMailTo, orgWith, passcodeApi, prepareDoc, signingUrlOf, tokenOfUrl } from "../support/embedded";
@@ -197,8 +199,70 @@ describe(`request ids and access logs (${process.env.QUIRE_TEST_DB ?? "pglite"})
   });
 });
 
-describe("shutdown under a plain `next start`", () => {
-  it("takes over Next.js's signal handler and exits 0 on SIGTERM", async () => {
+/** A GET with node:http, the body as the bytes that came over the wire (fetch would decompress them). */
+function rawGet(pathname: string, headers: Record<string, string> = {}, method = "GET") {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const req = http.request(new URL(pathname, quire.server.baseUrl), { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+// scripts/quire-server.cjs (ADR 0025): a REST API route handler is called by Quire's server itself,
+// everything else goes through Next.js. Next.js marks what it serves with its router's Vary header.
+describe("Quire's server: the REST API answered directly, the rest by Next.js", () => {
+  const viaNextJs = (headers: http.IncomingHttpHeaders) => /\brsc\b/.test(String(headers.vary ?? ""));
+
+  it("answers API routes itself, gzipped for a client that accepts it as Next.js would, /turbosign as /esign", async () => {
+    const key = { authorization: `Bearer ${quire.server.seed.keys.administrator}`, "x-service-org-id": quire.server.seed.orgId };
+    const doc = await rawGet("/api/openapi.json", { "accept-encoding": "gzip" });
+    expect(doc.status).toBe(200);
+    expect(viaNextJs(doc.headers)).toBe(false);
+    expect(doc.headers["content-encoding"]).toBe("gzip");
+    expect(doc.headers.vary).toMatch(/accept-encoding/i);
+    expect(JSON.parse(zlib.gunzipSync(doc.body).toString("utf8")).openapi).toMatch(/^3\./);
+    const plain = await rawGet("/api/openapi.json");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(plain.body.toString("utf8"))).toEqual(JSON.parse(zlib.gunzipSync(doc.body).toString("utf8")));
+
+    const [esign, turbosign] = await Promise.all([rawGet("/esign/documents?limit=5", key), rawGet("/turbosign/documents?limit=5", key)]);
+    expect([esign.status, turbosign.status]).toEqual([200, 200]);
+    expect([viaNextJs(esign.headers), viaNextJs(turbosign.headers)]).toEqual([false, false]);
+    expect(JSON.parse(turbosign.body.toString("utf8"))).toEqual(JSON.parse(esign.body.toString("utf8")));
+    expect(turbosign.headers["x-request-id"]).toMatch(UUID);
+    // Like Next.js, it tells a handler the client's address (x-forwarded-for) when no proxy did: the
+    // audit trail records it.
+    const prepared = await prepareDoc(quire.server.baseUrl, quire.server.seed, [{ name: "Ada", email: "ada.direct@example.com" }]);
+    const trail = await rawGet(`/esign/documents/${prepared.json.data.documentId}/audit-trail`, key);
+    const created = JSON.parse(trail.body.toString("utf8")).data.auditTrail.find((e: { actionType: string }) => e.actionType === "created");
+    expect(created.ip).toBe("127.0.0.1");
+    // The handlers called directly are the modules Next.js loaded, not a second copy of them: one
+    // embedded database (a second would start a second thread on the same directory).
+    if ((process.env.QUIRE_TEST_DB ?? "pglite") === "pglite")
+      expect(logLines().filter((l) => l.msg === "embedded database running on its own thread").length).toBe(1);
+  });
+
+  it("leaves pages, a trailing slash, an encoded path and a HEAD request to Next.js", async () => {
+    const login = await rawGet("/login");
+    expect(login.status).toBe(200);
+    expect(viaNextJs(login.headers)).toBe(true);
+    expect((await rawGet("/api/health/")).status).toBe(308);
+    // proxy.ts refuses it in the endpoint family's shape.
+    const encoded = await rawGet("/esign/documents/%E0%A4%A");
+    expect(encoded.status).toBe(400);
+    expect(JSON.parse(encoded.body.toString("utf8"))).toHaveProperty("error");
+    const head = await rawGet("/api/health", {}, "HEAD");
+    expect([head.status, head.body.length, viaNextJs(head.headers)]).toEqual([200, 0, true]);
+  });
+});
+
+describe("shutdown without NEXT_MANUAL_SIG_HANDLE", () => {
+  it("handles the signal itself and exits 0 on SIGTERM", async () => {
     const exit = await quire.terminate("SIGTERM");
     expect(exit).toEqual({ code: 0, signal: null });
     const done = logLines().find((l) => l.msg === "shutdown complete");

@@ -146,8 +146,8 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
 
   const logFile = path.join(dataDir, "server.log");
   const log = fs.openSync(logFile, "a");
-  const spawnServer = () => spawnNextStart(env, port, log);
-  let child = spawnServer();
+  const launch = () => spawnServer(env, port, log);
+  let child = launch();
   await waitForHealth(baseUrl, child, logFile);
   const kill = (signal: NodeJS.Signals, graceMs: number) => killGroup(child, signal, graceMs);
 
@@ -163,7 +163,7 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
     await kill(opts.hard ? "SIGKILL" : "SIGTERM", 10_000);
     if (child.exitCode === null && child.signalCode === null) throw new Error("Quire did not exit before restart");
     fs.writeSync(log, `\n--- restart (${opts.hard ? "SIGKILL" : "SIGTERM"}) ---\n`);
-    child = spawnServer();
+    child = launch();
     await waitForHealth(baseUrl, child, logFile);
   };
   return {
@@ -175,7 +175,7 @@ export async function startQuireServer(db: TestDatabase, options: StartOptions =
   };
 }
 
-function spawnNextStart(env: Record<string, string | undefined>, port: number, logFd: number): ChildProcess {
+function spawnServer(env: Record<string, string | undefined>, port: number, logFd: number): ChildProcess {
   return spawn("bash", [SERVE_SCRIPT, "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: env as NodeJS.ProcessEnv,
@@ -184,7 +184,7 @@ function spawnNextStart(env: Record<string, string | undefined>, port: number, l
   });
 }
 
-/** Signals the whole process group (detached: next start and anything it spawned) and waits for the exit. */
+/** Signals the whole process group (detached: the server and anything it spawned) and waits for the exit. */
 export async function killGroup(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
@@ -238,7 +238,7 @@ export async function startSecondInstance(first: QuireTestServer, options: Secon
   };
   const logFile = path.join(dataDir, options.sameDataDir ? "server-2.log" : "server.log");
   const log = fs.openSync(logFile, "a");
-  const child = spawnNextStart(env, port, log);
+  const child = spawnServer(env, port, log);
   const stop = async () => {
     await killGroup(child, "SIGTERM", 10_000);
     fs.closeSync(log);

