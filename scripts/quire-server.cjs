@@ -194,15 +194,15 @@ async function serveDirect(handler, params, req, res, compress) {
 async function main() {
   // Paths Quire reads at run time (migrations, the UNO helper, the native cache) are the app's.
   process.chdir(dir);
-  const standalone = buildFile("required-server-files.json");
-  // The standalone output has no next.config.ts: its config is the one the build wrote, as its server.js does.
-  const conf = fs.existsSync(path.join(dir, "next.config.ts")) ? undefined : standalone?.config;
+  // The config the build resolved, as the standalone output's server.js passes it: the standalone
+  // output cannot load next.config.ts (its compiler is not traced), and the server runs what was built.
+  const conf = buildFile("required-server-files.json")?.config;
   if (conf) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(conf);
   const next = require(require.resolve("next", { paths: [dir] }));
   const app = next({ dir, dev: false, hostname: nextHostname, port, ...(conf ? { conf } : {}) });
   await app.prepare();
   const nextHandle = app.getRequestHandler();
-  const compress = standalone?.config?.compress === false ? null : require(require.resolve("next/dist/compiled/compression", { paths: [dir] }))();
+  const compress = conf?.compress === false ? null : require(require.resolve("next/dist/compiled/compression", { paths: [dir] }))();
 
   const match = matcher(
     routeTree(buildFile("app-path-routes-manifest.json") ?? {}, (entry) => path.join(dir, ".next", "server", "app", `${entry}.js`)),
