@@ -1,8 +1,8 @@
 // Quire's HTTP server (ADR 0025). Next.js serves everything, as `next start` would, except a request
 // for a route handler marked direct (lib/http/direct-route.ts: apiRoute and publicRoute, the REST API),
 // which is handed to that handler here. Next.js's request pipeline (routing, its web Request, its async
-// contexts and the reply's streaming) costs about as much CPU as the API work itself: 0.8-1.3 ms of a
-// 1-2.4 ms request (docs/performance.md, 2026-12-02 (evening)). The handler called is the one Next.js
+// contexts and the reply's streaming) costs about as much CPU as the API work itself: 0.75-1.0 ms of a
+// 1.1-2.5 ms request (docs/performance.md, 2026-12-02 (evening)). The handler called is the one Next.js
 // compiled and loads itself, the same module instance (Node's require cache), so the database pools,
 // caches and background workers are one per process, as before.
 //
