@@ -80,13 +80,19 @@ function prefixRewrites(rewrites) {
 }
 
 /**
+ * Paths Next.js answers before any route: one holding `%` (proxy.ts refuses malformed ones) and ones it
+ * redirects to their normal form (308): an empty segment (`//`), a dot segment (`/./`, `/../`), a
+ * trailing `/`.
+ */
+const LEFT_TO_NEXT = /%|\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
+/**
  * A path's route file and params, or null: static segments before a `[param]`, as Next.js ranks them.
- * A path holding `%` (proxy.ts refuses malformed ones) or ending in `/` (Next.js redirects it) is left
- * to Next.js.
+ * Paths Next.js answers first (LEFT_TO_NEXT) are left to it.
  */
 function matcher(tree, rewrites) {
   return (pathname) => {
-    if (pathname.includes("%") || (pathname.length > 1 && pathname.endsWith("/"))) return null;
+    if (LEFT_TO_NEXT.test(pathname)) return null;
     for (const [from, to] of rewrites) if (pathname.startsWith(from)) pathname = to + pathname.slice(from.length);
     const walk = (node, segments, i) => {
       if (i === segments.length) return node.file ? { file: node.file, params: {} } : null;

@@ -68,6 +68,22 @@ describe("Quire's server: which route a path reaches", () => {
     for (const pathname of ["/deliverables/x", "/api/auth/session", "/esign/documents/", "/esign/documents/d%2F1", "/esign/nothing/here", "/", "/esign"])
       expect(match(pathname), pathname).toBeNull();
   });
+
+  it("leaves to Next.js the paths it redirects to their normal form: empty and dot segments", () => {
+    for (const pathname of [
+      "//esign/documents",
+      "/esign//documents",
+      "/turbosign//documents",
+      "/esign/documents/.",
+      "/esign/documents/..",
+      "/esign/./documents",
+      "/x/../esign/documents",
+    ])
+      expect(match(pathname), pathname).toBeNull();
+    // A dot inside a segment is an ordinary character.
+    expect(match("/esign/documents/d.1")).toEqual({ file: "app/esign/documents/[id]/route.js", params: { id: "d.1" } });
+    expect(match("/esign/documents/..d")).toEqual({ file: "app/esign/documents/[id]/route.js", params: { id: "..d" } });
+  });
 });
 
 describe("Quire's server: which handlers it calls itself", () => {
