@@ -17,6 +17,8 @@ const { pipeline } = require("node:stream/promises");
 
 /** The marker lib/http/direct-route.ts puts on a handler that needs nothing of Next.js's request context. */
 const DIRECT_ROUTE = Symbol.for("quire.direct-route");
+/** Where lib/http/json-reply.ts keeps a JSON reply's text beside its Response. */
+const JSON_TEXT = Symbol.for("quire.json-text");
 
 /** The app's directory: this file's own in the standalone output, the repository's otherwise. */
 const dir = fs.existsSync(path.join(__dirname, ".next")) ? __dirname : path.resolve(__dirname, "..");
@@ -181,12 +183,22 @@ async function serveDirect(handler, params, req, res, compress) {
   for (const [name, value] of response.headers) if (name !== "set-cookie") out[name] = value;
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) out["set-cookie"] = cookies;
+  // A JSON reply's text as jsonReply() wrote it, while its body is unread: written as it is, in one
+  // piece with its length, and the body stream left unread (reading it back cost more than the
+  // JSON.stringify that made it).
+  const text = response.bodyUsed ? undefined : response[JSON_TEXT];
+  if (typeof text === "string") {
+    out["content-length"] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, out);
+    res.end(req.method === "HEAD" ? undefined : text);
+    return true;
+  }
   res.writeHead(response.status, out);
   if (!response.body || req.method === "HEAD") {
     res.end();
     return true;
   }
-  // JSON replies are built in memory (Response.json): written in one piece. Files stream.
+  // Other JSON replies are built in memory too: written in one piece. Files stream.
   if (response.headers.get("content-type")?.startsWith("application/json")) {
     res.end(Buffer.from(await response.arrayBuffer()));
     return true;
@@ -233,7 +245,7 @@ async function main() {
   });
 }
 
-module.exports = { DIRECT_ROUTE, routeTree, prefixRewrites, matcher };
+module.exports = { DIRECT_ROUTE, JSON_TEXT, routeTree, prefixRewrites, matcher };
 
 if (require.main === module) {
   main().catch((err) => {

@@ -15,6 +15,7 @@ import { parseJsonBody, parseQuery } from "@/lib/http/validation";
 import { noteCaller, observed, type ObserveOptions } from "@/lib/http/observe";
 import type { Operation, OperationAuth } from "@/lib/openapi/types";
 import type { z } from "zod";
+import { jsonReply } from "@/lib/http/json-reply";
 
 /** An operation that needs an API key. */
 export type KeyedOperation = Operation & { auth: OperationAuth };
@@ -138,5 +139,5 @@ export function publicRoute<A extends unknown[]>(
 
 /** `{ data }` envelope used by every JSON reply of the contract. */
 export function dataResponse(data: unknown, init?: ResponseInit): Response {
-  return Response.json({ data }, init);
+  return jsonReply({ data }, init);
 }

@@ -5,6 +5,7 @@ import { QuireError, RateLimitedError, ValidationError, type ErrorKind } from "@
 import { zodIssues } from "@/lib/http/validation";
 import { type Language, signerErrorText } from "@/lib/i18n";
 import { log } from "@/lib/log";
+import { jsonReply } from "@/lib/http/json-reply";
 
 /**
  * deliverable: `{ error, message }` (7.1; also used by our own management endpoints)
@@ -62,14 +63,14 @@ export function errorResponse(err: unknown, family: ErrorFamily, lang?: Language
   if (!(err instanceof QuireError)) {
     log.error({ err }, "unhandled error");
     const internal = new InternalError();
-    return Response.json(body(internal, family, 500, lang), { status: 500 });
+    return jsonReply(body(internal, family, 500, lang), { status: 500 });
   }
   const status = STATUS[err.kind];
   const headers = new Headers();
   if (err instanceof RateLimitedError) headers.set("Retry-After", String(err.retryAfterSeconds));
   const payload = body(err, family, status, lang);
   if (payload === null) return new Response(null, { status, headers });
-  return Response.json(payload, { status, headers });
+  return jsonReply(payload, { status, headers });
 }
 
 class InternalError extends QuireError {

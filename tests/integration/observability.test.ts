@@ -243,10 +243,21 @@ describe("Quire's server: the REST API answered directly, the rest by Next.js", 
     expect([malformed.status, JSON.parse(malformed.body.toString("utf8")).error]).toEqual([400, "InvalidText"]);
     // Like Next.js, it tells a handler the client's address (x-forwarded-for) when no proxy did: the
     // audit trail records it.
-    const prepared = await prepareDoc(quire.server.baseUrl, quire.server.seed, [{ name: "Ada", email: "ada.direct@example.com" }]);
+    const name = "Überprüfung — 契約 ✍️";
+    const prepared = await prepareDoc(quire.server.baseUrl, quire.server.seed, [{ name: "Ada", email: "ada.direct@example.com" }], { documentName: name });
     const trail = await rawGet(`/esign/documents/${prepared.json.data.documentId}/audit-trail`, key);
     const created = JSON.parse(trail.body.toString("utf8")).data.auditTrail.find((e: { actionType: string }) => e.actionType === "created");
     expect(created.ip).toBe("127.0.0.1");
+    // A JSON reply is written from the text its handler made (lib/http/json-reply.ts), with its length
+    // in bytes, not characters; its gzip is of the same text.
+    for (const encoding of [{}, { "accept-encoding": "gzip" }] as Record<string, string>[]) {
+      const listed = await rawGet("/esign/documents?limit=100", { ...key, ...encoding });
+      const text = listed.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(listed.body) : listed.body;
+      if (!("accept-encoding" in encoding)) expect(Number(listed.headers["content-length"])).toBe(listed.body.length);
+      expect(listed.headers["content-type"]).toBe("application/json");
+      const names = JSON.parse(text.toString("utf8")).data.results.map((d: { name: string }) => d.name);
+      expect(names).toContain(name);
+    }
     // The handlers called directly are the modules Next.js loaded, not a second copy of them: one
     // embedded database (a second would start a second thread on the same directory).
     if ((process.env.QUIRE_TEST_DB ?? "pglite") === "pglite")

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { apiRoute, publicRoute } from "@/lib/http/api-route";
 import { DIRECT_ROUTE } from "@/lib/http/direct-route";
+import { JSON_TEXT } from "@/lib/http/json-reply";
 import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { serviceOperations } from "@/lib/server/operations";
 import { signingOperations } from "@/lib/esign/operations";
@@ -15,6 +16,7 @@ interface RouteTarget {
 }
 const server = createRequire(import.meta.url)("../../scripts/quire-server.cjs") as {
   DIRECT_ROUTE: symbol;
+  JSON_TEXT: symbol;
   routeTree: (manifest: Record<string, string>, file: (entry: string) => string) => unknown;
   prefixRewrites: (rewrites: unknown) => [string, string][];
   matcher: (tree: unknown, rewrites: [string, string][]) => (pathname: string) => RouteTarget | null;
@@ -87,8 +89,9 @@ describe("Quire's server: which route a path reaches", () => {
 });
 
 describe("Quire's server: which handlers it calls itself", () => {
-  it("uses the marker lib/http/direct-route.ts declares", () => {
+  it("uses the marker lib/http/direct-route.ts declares, and the symbol lib/http/json-reply.ts keeps a reply's text under", () => {
     expect(server.DIRECT_ROUTE).toBe(DIRECT_ROUTE);
+    expect(server.JSON_TEXT).toBe(JSON_TEXT);
   });
 
   it("calls the REST API's handlers, not the dashboard's (they read the session through Next.js)", () => {

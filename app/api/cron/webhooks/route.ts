@@ -12,6 +12,7 @@ import { esignDeps, signingDeps } from "@/lib/esign/service";
 import { drainDeliveries } from "@/lib/webhooks/delivery";
 import { webhookDeps } from "@/lib/webhooks/service";
 import { observed } from "@/lib/http/observe";
+import { jsonReply } from "@/lib/http/json-reply";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 60;
@@ -26,7 +27,7 @@ export const GET = observed(async function GET(req: Request): Promise<Response> 
     const reminded = await runReminderPass(await signingDeps(), 100);
     const bulkRows = await runBulkSendPass(await esignDeps(), { budgetMs: 15_000 });
     const attempted = await drainDeliveries(await webhookDeps(), { budgetMs: 30_000 });
-    return Response.json({ data: { attempted, completed, reminded, bulkRows } });
+    return jsonReply({ data: { attempted, completed, reminded, bulkRows } });
   } catch (err) {
     return errorResponse(err, "deliverable");
   }

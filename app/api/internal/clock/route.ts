@@ -9,6 +9,7 @@ import { errorResponse } from "@/lib/http/errors";
 import { parseJsonBody } from "@/lib/http/validation";
 import { observed } from "@/lib/http/observe";
 import { kickAllPollers } from "@/lib/server/poller";
+import { jsonReply } from "@/lib/http/json-reply";
 
 const body = z.object({ offsetMs: z.number().int() });
 
@@ -21,7 +22,7 @@ export const POST = observed(async function POST(req: Request): Promise<Response
     setClockOffset(offsetMs);
     // Timed work (reminders) may be due at the new time: look now rather than at the next idle poll.
     kickAllPollers();
-    return Response.json({ data: { offsetMs } });
+    return jsonReply({ data: { offsetMs } });
   } catch (err) {
     return errorResponse(err, "deliverable");
   }

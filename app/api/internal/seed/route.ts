@@ -9,6 +9,7 @@ import { parseJsonBody } from "@/lib/http/validation";
 import { seedDemoWorkspace } from "@/lib/orgs/seed";
 import { identityProviderInput, signingSettingsInput } from "@/lib/esign/settings";
 import { observed } from "@/lib/http/observe";
+import { jsonReply } from "@/lib/http/json-reply";
 
 const bodySchema = z.object({
   baseUrl: z.string(),
@@ -43,7 +44,7 @@ export const POST = observed(async function POST(req: Request): Promise<Response
     const config = getConfig();
     requireLocalSecret(req);
     const options = await parseJsonBody(bodySchema, req);
-    return Response.json(await seedDemoWorkspace(await db(), { ...options, instanceSecret: config.nextAuthSecret }));
+    return jsonReply(await seedDemoWorkspace(await db(), { ...options, instanceSecret: config.nextAuthSecret }));
   } catch (err) {
     return errorResponse(err, "deliverable");
   }

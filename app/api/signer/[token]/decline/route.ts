@@ -6,6 +6,7 @@ import { observed } from "@/lib/http/observe";
 import { requestMeta } from "@/lib/http/request-meta";
 import { signerLanguageOf, signerSessionOf } from "@/lib/http/signer-session";
 import { parseJsonBody } from "@/lib/http/validation";
+import { jsonReply } from "@/lib/http/json-reply";
 
 const REASON_RULE = "reason is required: say in 1 to 1000 characters why you decline";
 const body = z.object({
@@ -16,7 +17,7 @@ const body = z.object({
 export const POST = observed(async function POST(req: Request, { params }: { params: Promise<{ token: string }> }): Promise<Response> {
   try {
     const { reason } = await parseJsonBody(body, req);
-    return Response.json({ data: await declineDocument(await signingDeps(), (await params).token, reason, requestMeta(req), signerSessionOf(req)) });
+    return jsonReply({ data: await declineDocument(await signingDeps(), (await params).token, reason, requestMeta(req), signerSessionOf(req)) });
   } catch (err) {
     return errorResponse(err, "signer", signerLanguageOf(req));
   }
