@@ -74,7 +74,8 @@ export async function identifyApiKey(headers: Headers): Promise<IdentifiedKey> {
   if (!match) throw new UnauthenticatedError("Missing or malformed Authorization header; expected: Bearer <API key>");
   const key = match[1];
   if (!parseApiKey(key)) throw new UnauthenticatedError();
-  const digest = crypto.createHash("sha256").update(key).digest("base64");
+  // One-shot, no Hash object: createHash() held 1.4% of a list request's CPU in a server's profile.
+  const digest = crypto.hash("sha256", key, "base64");
   const first = await identify(digest, key);
   let cached = first.entry;
   let refused = organizationProblem(headers, cached.identity.orgId);

@@ -51,19 +51,27 @@ export function stampField(column: string): StampField {
 
 export function pageItem<T>(fields: { readonly [K in keyof T]: string | StampField }): PageItem<T> {
   const declared = Object.entries(fields) as [string, string | StampField][];
-  const names = declared.map(([name]) => name);
-  // Where the timestamps sit in an item's array: read turns them into the reply's form as it names them.
-  const stamps = declared.flatMap(([, field], i) => (typeof field === "string" ? [] : [i]));
   return {
     sql: `json_build_array(${declared.map(([, field]) => (typeof field === "string" ? field : field.stamp)).join(", ")})`,
-    read(values) {
-      for (const i of stamps) if (typeof values[i] === "string") values[i] = isoFromSql(values[i]);
-      const item: Record<string, unknown> = {};
-      for (let i = 0; i < names.length; i++) item[names[i]] = values[i];
-      return item as T;
-    },
-    size: names.length,
+    read: itemReader<T>(declared),
+    size: declared.length,
   };
+}
+
+/**
+ * An item's array named again, as an object literal of the declared fields compiled once per page
+ * item: every item then comes out with the same shape at once. Named one key at a time instead, each
+ * store went through V8's megamorphic path and the objects through a chain of shapes: 55 µs to name
+ * a page of 100 templates against 4 µs, and 2% of a list request's CPU in a server's profile (issue
+ * 17). The names are the code's own field names, each written as a JSON string literal; timestamps
+ * (stampField) are put in the reply's form by isoFromSql().
+ */
+function itemReader<T>(declared: [string, string | StampField][]): (values: unknown[]) => T {
+  // In a literal, this one name would set the object's prototype instead of a field.
+  if (declared.some(([name]) => name === "__proto__")) throw new Error("A page item cannot have a field named __proto__");
+  const value = (field: string | StampField, i: number) => (typeof field === "string" ? `v[${i}]` : `(typeof v[${i}] === "string" ? iso(v[${i}]) : v[${i}])`);
+  const literal = declared.map(([name, field], i) => `${JSON.stringify(name)}: ${value(field, i)}`).join(", ");
+  return new Function("iso", `return (v) => ({ ${literal} });`)(isoFromSql) as (values: unknown[]) => T;
 }
 
 /** A page's items as one JSON array of `item` arrays (jsonArraySql over item.sql), each named again. */

@@ -60,4 +60,13 @@ describe("pageItem", () => {
     expect(ITEM.size).toBe(4);
     expect(await roundTrip([])).toEqual([]);
   });
+
+  it("names fields whatever characters their names hold, each an own property with the same shape", () => {
+    const odd = pageItem<Record<string, unknown>>({ 'say "hi"': "a", "back\\slash": "b", "line\nbreak": "c", "é ✓ 日本": "d", constructor: "e" });
+    const [first, second] = [odd.read([1, 2, 3, 4, 5]), odd.read(["x", null, true, [], {}])];
+    expect(first).toEqual({ 'say "hi"': 1, "back\\slash": 2, "line\nbreak": 3, "é ✓ 日本": 4, constructor: 5 });
+    expect(Object.keys(second).sort()).toEqual(Object.keys(first).sort());
+    expect(Object.getPrototypeOf(first)).toBe(Object.prototype);
+    expect(() => pageItem({ ["__proto__"]: "a" } as Record<string, string>)).toThrow(/__proto__/);
+  });
 });
