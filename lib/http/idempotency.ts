@@ -6,6 +6,7 @@
 import crypto from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { ConflictError, UnprocessableError, ValidationError } from "@/lib/errors";
+import { jsonTextOf } from "@/lib/http/json-reply";
 import { heldForTest } from "@/lib/server/test-faults";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -94,11 +95,13 @@ export async function withIdempotency(db: Db, orgId: string, req: Request, handl
     await db.idempotencyRecord.deleteMany({ where: { orgId, key, status: "running" } });
     return res;
   }
-  const body = await res.text();
+  // A JSON reply's own text when it has one: its body is then left unread and the reply itself sent.
+  const kept = jsonTextOf(res);
+  const body = kept ?? (await res.text());
   const contentType = res.headers.get("content-type");
   await db.idempotencyRecord.updateMany({
     where: { orgId, key, requestHash: hash, status: "running" },
     data: { status: "done", responseStatus: res.status, responseBody: body, contentType },
   });
-  return new Response(body, { status: res.status, headers: res.headers });
+  return kept === undefined ? new Response(body, { status: res.status, headers: res.headers }) : res;
 }

@@ -18,3 +18,9 @@ export function jsonReply(body: unknown, init?: ResponseInit): Response {
   Object.defineProperty(res, JSON_TEXT, { value: text });
   return res;
 }
+
+/** The text a reply jsonReply() made was written from, while its body is unread; undefined for any other reply. */
+export function jsonTextOf(res: Response): string | undefined {
+  const text = res.bodyUsed ? undefined : (res as Response & { [JSON_TEXT]?: unknown })[JSON_TEXT];
+  return typeof text === "string" ? text : undefined;
+}
