@@ -21,12 +21,13 @@
 //   same work before each timed one, default 3: load, lists, generation), --rate N (load: list rate, default 200),
 //   --pdf-requests N (load, default 60), --max-error-pct P (load, default 0.5).
 //   e.g. `npm run bench -- --only webhooks`, `npm run bench -- --only load --db pglite`
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { once as eventOnce } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
+import { freePort, POSTGRES_ADMIN_URL, startQuireServer, type TestDatabase } from "../tests/support/quire-server";
 import { benchGeneration } from "./bench-generation";
 import { benchLoad } from "./bench-load";
 import { startNextAlone } from "./bench-next-alone";
@@ -79,6 +80,9 @@ async function benchListing(kind: TestDatabase) {
   });
   const at = atRandomPage(TEMPLATES);
   const atDeliverables = atRandomPage(DELIVERABLES);
+  // The floor's statements of each page as one JSON text of arrays and the arrays' names, for the bare
+  // HTTP server too (PostgreSQL only).
+  const pageArrays: Record<"templates" | "deliverables", BarePage> = { templates: { sql: "", fields: [] }, deliverables: { sql: "", fields: [] } };
   const { server, stop } = await startQuireServer(kind, {
     extraEnv: { QUIRE_RATE_LIMIT_DISABLED: "true" },
     async beforeStart(env, seed) {
@@ -99,7 +103,7 @@ async function benchListing(kind: TestDatabase) {
       // The third form: each item as a JSON array of its values, named again in Node, as Quire's pages
       // send them (lib/db/paging.ts pageItem).
       const arrayOf = (columns: string[]) => pageItem<Record<string, unknown>>(Object.fromEntries(columns.map((c) => [c, `p."${c}"`])));
-      const templateArray = arrayOf([
+      const templateColumns = [
         "id",
         "name",
         "description",
@@ -113,8 +117,9 @@ async function benchListing(kind: TestDatabase) {
         "updatedOn",
         "deliverableCount",
         "tags",
-      ]);
-      const deliverableArray = arrayOf([
+      ];
+      const templateArray = arrayOf(templateColumns);
+      const deliverableColumns = [
         "id",
         "name",
         "description",
@@ -129,7 +134,8 @@ async function benchListing(kind: TestDatabase) {
         "createdBy",
         "fileSize",
         "tags",
-      ]);
+      ];
+      const deliverableArray = arrayOf(deliverableColumns);
       // The same page as Quire's reply holds (showTags is on by default): each template's creator,
       // active deliverables and tags too, taken for the page's rows only, after its ids are read off
       // the index and its rows by key.
@@ -146,6 +152,14 @@ async function benchListing(kind: TestDatabase) {
         FROM deliverable d JOIN "user" u ON u.id = d."createdBy" WHERE d.id = ANY(ARRAY(SELECT id FROM keys))`;
       // The total as Quire keeps it: the counter row its triggers maintain (lib/deliverables/list.ts).
       const deliverableTotal = `SELECT deliverables::int FROM org_usage WHERE "orgId" = $1::uuid`;
+      pageArrays.templates = {
+        sql: `SELECT (${templateTotal}) AS total, ${jsonArraySql(templateArray.sql, "lower(p.name), p.id")} AS items FROM (${templatePage}) p`,
+        fields: templateColumns,
+      };
+      pageArrays.deliverables = {
+        sql: `SELECT (${deliverableTotal}) AS total, ${jsonArraySql(deliverableArray.sql, 'p."createdOn" DESC, p.id DESC')} AS items FROM (${deliverablePage}) p`,
+        fields: deliverableColumns,
+      };
       rows.push(
         ...(await timeInTurns(
           [
@@ -164,11 +178,7 @@ async function benchListing(kind: TestDatabase) {
               return JSON.parse(page.items);
             }),
             at("templates: raw SQL, the same page as one JSON text of arrays + counter", async (offset) => {
-              const [page] = await runner.query<{ items: string }>(
-                `SELECT (${templateTotal}) AS total, ${jsonArraySql(templateArray.sql, "lower(p.name), p.id")} AS items FROM (${templatePage}) p`,
-                [seed.orgId, offset],
-                once,
-              );
+              const [page] = await runner.query<{ items: string }>(pageArrays.templates.sql, [seed.orgId, offset], once);
               return readPageItems(page.items, templateArray);
             }),
             at("listTemplateItems() in-process", (offset) =>
@@ -197,11 +207,7 @@ async function benchListing(kind: TestDatabase) {
               return JSON.parse(page.items);
             }),
             atDeliverables("deliverables: raw SQL, page with tags as one JSON text of arrays + counter", async (offset) => {
-              const [page] = await runner.query<{ items: string }>(
-                `SELECT (${deliverableTotal}) AS total, ${jsonArraySql(deliverableArray.sql, 'p."createdOn" DESC, p.id DESC')} AS items FROM (${deliverablePage}) p`,
-                [seed.orgId, offset],
-                once,
-              );
+              const [page] = await runner.query<{ items: string }>(pageArrays.deliverables.sql, [seed.orgId, offset], once);
               return readPageItems(page.items, deliverableArray);
             }),
           ],
@@ -227,11 +233,20 @@ async function benchListing(kind: TestDatabase) {
     // What any Next.js service pays to send these replies: Next.js alone answering a page Quire sent, as
     // Quire answers it, without a database; in turns with Quire's lists.
     const alone = await startNextAlone();
+    // On PostgreSQL, a bare node:http server answering the same pages from the same database beside them.
+    const bare = kind === "postgres" ? await startBareHttp(server.env.DATABASE_URL ?? "", server.seed.orgId, pageArrays) : undefined;
     try {
       const alonePage = (pagePath: string) => () => get(`${alone.baseUrl}${pagePath}`);
       const aloneTemplatePage = alonePage(alone.servePage("templates", await templatePage(0)));
       const aloneDeliverablePage = alonePage(alone.servePage("deliverables", await deliverablePage(0)));
+      const barePages = bare && {
+        templates: at("a bare node:http + pg server answering the template page", (offset) => get(`${bare.baseUrl}/templates?offset=${offset}`)),
+        deliverables: atDeliverables("a bare node:http + pg server answering the deliverable page", (offset) =>
+          get(`${bare.baseUrl}/deliverables?offset=${offset}`),
+        ),
+      };
       for (const page of [aloneTemplatePage, aloneDeliverablePage]) await inParallel(page, STEADY_STATE_REQUESTS, 8);
+      if (barePages) for (const page of Object.values(barePages)) await inParallel(page.fn, STEADY_STATE_REQUESTS, 8);
       rows.push(
         ...(await timeInTurns(
           [
@@ -239,6 +254,7 @@ async function benchListing(kind: TestDatabase) {
             atDeliverables("GET /v1/deliverable over HTTP", deliverablePage),
             { label: "Next.js alone sending the template page's reply (no database)", fn: aloneTemplatePage },
             { label: "Next.js alone sending the deliverable page's reply (no database)", fn: aloneDeliverablePage },
+            ...(barePages ? [barePages.templates, barePages.deliverables] : []),
           ],
           REQUESTS,
           WARMUP_SECONDS,
@@ -246,6 +262,7 @@ async function benchListing(kind: TestDatabase) {
       );
     } finally {
       await alone.stop();
+      await bare?.stop();
     }
   } finally {
     await stop();
@@ -263,6 +280,8 @@ async function benchListing(kind: TestDatabase) {
     httpDeliverables,
     aloneTemplates,
     aloneDeliverables,
+    bareTemplates,
+    bareDeliverables,
   ] = rows;
   const fastest = (...forms: Timing[]) => forms.reduce((a, b) => (a.p50 <= b.p50 ? a : b));
   const rawTemplates = fastest(templateRows, templateJson, templateArrays);
@@ -295,6 +314,49 @@ async function benchListing(kind: TestDatabase) {
       floor: raw.p50 + alone.p50,
       floorLabel: `raw SQL + Next.js alone sending the same reply (${alone.p50.toFixed(2)} ms)`,
     });
+  // And against a bare node:http server answering the same page (the HTTP hop and the reply's JSON alone).
+  if (bareTemplates && bareDeliverables)
+    for (const [[measure, http], bare] of [
+      [overHttp[0], bareTemplates],
+      [overHttp[1], bareDeliverables],
+    ] as const)
+      recordFigure({
+        section: "lists",
+        db,
+        measure,
+        quire: http.p50,
+        unit: "ms",
+        floor: bare.p50,
+        floorLabel: "a bare node:http + pg server answering the same page",
+      });
+}
+
+/** A page for scripts/bench-bare-http.cjs: its statement (one row: total, items as a JSON text of arrays) and the arrays' names. */
+interface BarePage {
+  sql: string;
+  fields: string[];
+}
+
+/** Starts scripts/bench-bare-http.cjs on `pages` (GET /<name>?offset=N) and waits for it to listen; `stop` kills it. */
+async function startBareHttp(databaseUrl: string, orgId: string, pages: Record<string, BarePage>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(__dirname, "bench-bare-http.cjs")], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), BARE_ORG_ID: orgId, BARE_PAGES: JSON.stringify(pages) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the bare HTTP server exited with ${code}`)));
+    child.stdout?.once("data", () => resolve());
+  });
+  child.removeAllListeners("exit");
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill("SIGKILL");
+      await eventOnce(child, "exit");
+    },
+  };
 }
 
 async function main() {
