@@ -43,6 +43,7 @@ import {
   recordFigure,
   STEADY_STATE_REQUESTS,
   timeInTurns,
+  type Figure,
   type Timing,
 } from "./bench-shared";
 import { fillWorkspace } from "../tests/support/workspace";
@@ -297,38 +298,19 @@ async function benchListing(kind: TestDatabase) {
     floor: rawTemplates.p50,
     floorLabel,
   });
+  // Each list over HTTP against its floors: the raw SQL (the goal), the raw SQL plus Next.js alone
+  // sending the reply (a floor an HTTP service through Next.js can reach) and, on PostgreSQL, a bare
+  // node:http server answering the same page (the HTTP hop and the reply's JSON alone).
   const overHttp = [
-    ["GET /template-item limit 100 over HTTP, p50", httpTemplates, rawTemplates, aloneTemplates],
-    ["GET /v1/deliverable limit 100 over HTTP, p50", httpDeliverables, rawDeliverables, aloneDeliverables],
+    ["GET /template-item limit 100 over HTTP, p50", httpTemplates, rawTemplates, aloneTemplates, bareTemplates],
+    ["GET /v1/deliverable limit 100 over HTTP, p50", httpDeliverables, rawDeliverables, aloneDeliverables, bareDeliverables],
   ] as const;
-  for (const [measure, http, raw] of overHttp)
-    recordFigure({ section: "lists", db, measure, quire: http.p50, unit: "ms", floor: raw.p50, floorLabel, goal: { op: "<=", value: 1.3, on: "ratio" } });
-  // The same requests against a floor an HTTP service can reach: the raw SQL plus Next.js alone sending the reply.
+  const against = (measure: string, http: Timing, floor: number, label: string, goal?: Figure["goal"]) =>
+    recordFigure({ section: "lists", db, measure, quire: http.p50, unit: "ms", floor, floorLabel: label, goal });
+  for (const [measure, http, raw] of overHttp) against(measure, http, raw.p50, floorLabel, { op: "<=", value: 1.3, on: "ratio" });
   for (const [measure, http, raw, alone] of overHttp)
-    recordFigure({
-      section: "lists",
-      db,
-      measure,
-      quire: http.p50,
-      unit: "ms",
-      floor: raw.p50 + alone.p50,
-      floorLabel: `raw SQL + Next.js alone sending the same reply (${alone.p50.toFixed(2)} ms)`,
-    });
-  // And against a bare node:http server answering the same page (the HTTP hop and the reply's JSON alone).
-  if (bareTemplates && bareDeliverables)
-    for (const [[measure, http], bare] of [
-      [overHttp[0], bareTemplates],
-      [overHttp[1], bareDeliverables],
-    ] as const)
-      recordFigure({
-        section: "lists",
-        db,
-        measure,
-        quire: http.p50,
-        unit: "ms",
-        floor: bare.p50,
-        floorLabel: "a bare node:http + pg server answering the same page",
-      });
+    against(measure, http, raw.p50 + alone.p50, `raw SQL + Next.js alone sending the same reply (${alone.p50.toFixed(2)} ms)`);
+  for (const [measure, http, , , bare] of overHttp) if (bare) against(measure, http, bare.p50, "a bare node:http + pg server answering the same page");
 }
 
 /** A page for scripts/bench-bare-http.cjs: its statement (one row: total, items as a JSON text of arrays) and the arrays' names. */
