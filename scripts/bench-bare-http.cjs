@@ -15,8 +15,8 @@ const pg = require("pg");
 const reader = (fields) => new Function("v", `return { ${fields.map((f, i) => `${JSON.stringify(f)}: v[${i}]`).join(", ")} };`);
 const pages = new Map(Object.entries(JSON.parse(process.env.BARE_PAGES)).map(([name, page]) => [name, { sql: page.sql, read: reader(page.fields) }]));
 const orgId = process.env.BARE_ORG_ID;
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
-pool.on("connect", (client) => client.query("SET plan_cache_mode = force_generic_plan"));
+// Generic plans from the connection's start (a statement queued in pg's "connect" event draws its deprecation warning).
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4, options: "-c plan_cache_mode=force_generic_plan" });
 
 http
   .createServer(async (req, res) => {
