@@ -234,16 +234,19 @@ async function benchListing(kind: TestDatabase) {
     // What any Next.js service pays to send these replies: Next.js alone answering a page Quire sent, as
     // Quire answers it, without a database; in turns with Quire's lists.
     const alone = await startNextAlone();
-    // On PostgreSQL, a bare node:http server answering the same pages from the same database beside them.
-    const bare = kind === "postgres" ? await startBareHttp(server.env.DATABASE_URL ?? "", server.seed.orgId, pageArrays) : undefined;
+    let bare: BareHttp | undefined;
     try {
+      // On PostgreSQL, a bare node:http server answering the same pages from the same database beside them
+      // (started inside the try: if it fails, Next.js alone is still stopped).
+      if (kind === "postgres") bare = await startBareHttp(server.env.DATABASE_URL ?? "", server.seed.orgId, pageArrays);
+      const bareUrl = bare?.baseUrl;
       const alonePage = (pagePath: string) => () => get(`${alone.baseUrl}${pagePath}`);
       const aloneTemplatePage = alonePage(alone.servePage("templates", await templatePage(0)));
       const aloneDeliverablePage = alonePage(alone.servePage("deliverables", await deliverablePage(0)));
-      const barePages = bare && {
-        templates: at("a bare node:http + pg server answering the template page", (offset) => get(`${bare.baseUrl}/templates?offset=${offset}`)),
+      const barePages = bareUrl !== undefined && {
+        templates: at("a bare node:http + pg server answering the template page", (offset) => get(`${bareUrl}/templates?offset=${offset}`)),
         deliverables: atDeliverables("a bare node:http + pg server answering the deliverable page", (offset) =>
-          get(`${bare.baseUrl}/deliverables?offset=${offset}`),
+          get(`${bareUrl}/deliverables?offset=${offset}`),
         ),
       };
       for (const page of [aloneTemplatePage, aloneDeliverablePage]) await inParallel(page, STEADY_STATE_REQUESTS, 8);
@@ -319,8 +322,13 @@ interface BarePage {
   fields: string[];
 }
 
+interface BareHttp {
+  baseUrl: string;
+  stop: () => Promise<void>;
+}
+
 /** Starts scripts/bench-bare-http.cjs on `pages` (GET /<name>?offset=N) and waits for it to listen; `stop` kills it. */
-async function startBareHttp(databaseUrl: string, orgId: string, pages: Record<string, BarePage>) {
+async function startBareHttp(databaseUrl: string, orgId: string, pages: Record<string, BarePage>): Promise<BareHttp> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(__dirname, "bench-bare-http.cjs")], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), BARE_ORG_ID: orgId, BARE_PAGES: JSON.stringify(pages) },
