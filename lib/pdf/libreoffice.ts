@@ -17,7 +17,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { QuireError, UnavailableError, UnprocessableError } from "@/lib/errors";
-import { withoutComments } from "@/lib/pdf/docx-comments";
+import { docxForConversion } from "@/lib/pdf/docx-for-conversion";
 import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
 import { findDladdrCache, findMallocLibrary, findMemoryTempDir, findMissingDependency, isInMemory } from "@/lib/pdf/office-dependencies";
 import { closedError, type HelperReply, type HelperRequest, INSTALL_HINT, OfficeCrashed, OfficeProcess } from "@/lib/pdf/office-process";
@@ -83,7 +83,7 @@ export interface LibreOfficePoolOptions {
   maxConversionsPerProcess?: number;
   /** ...or as soon as it holds more memory than this after a conversion (Linux). Default 512 MiB. */
   maxResidentBytes?: number;
-  /** What is done to a DOCX before soffice sees it. Default: Word comments removed (docx-comments.ts). */
+  /** What is done to a DOCX before soffice sees it. Default: Word comments and editing data taken out (docx-for-conversion.ts). */
   prepareDocx?: (docx: Buffer) => Buffer;
   /** A malloc library soffice runs with (LD_PRELOAD). Default: jemalloc when installed (findMallocLibrary); null: the C library's. */
   mallocLibrary?: string | null;
@@ -194,7 +194,7 @@ export class LibreOfficePool implements PdfConverter {
     this.tmpDir = options.tmpDir ?? findMemoryTempDir() ?? os.tmpdir();
     this.mallocLibrary = options.mallocLibrary === undefined ? findMallocLibrary() : options.mallocLibrary;
     this.dladdrCache = options.dladdrCache === undefined ? findDladdrCache() : options.dladdrCache;
-    this.prepareDocx = options.prepareDocx ?? withoutComments;
+    this.prepareDocx = options.prepareDocx ?? docxForConversion;
     this.maxConversionsPerProcess = options.maxConversionsPerProcess ?? DEFAULT_MAX_CONVERSIONS_PER_PROCESS;
     this.maxResidentBytes = options.maxResidentBytes ?? DEFAULT_MAX_RESIDENT_BYTES;
     this.slots = Array.from({ length: this.size }, (_, index) => ({ index, proc: null, starting: null, busy: false }));

@@ -19,7 +19,7 @@ export interface ZipEntry {
   localHeaderOffset: number;
 }
 
-/** Record signatures (APPNOTE.TXT 4.3.7, 4.3.12, 4.3.16); the skeletons' writer (zip-patch.ts) reads the same records. */
+/** Record signatures (APPNOTE.TXT 4.3.7, 4.3.12, 4.3.16); the package writer (lib/files/zip-patch.ts) reads the same records. */
 export const SIG_EOCD = 0x06054b50;
 const SIG_ZIP64_LOCATOR = 0x07064b50;
 const SIG_ZIP64_EOCD = 0x06064b50;

@@ -5,9 +5,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import PizZip from "pizzip";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { as, call, roomInThisMinute, runSeedAgainst } from "../support/helpers";
-import { buildDocx } from "../support/ooxml";
+import { buildDocx, latentStylesXml, rsidsXml, withWordEditingData } from "../support/ooxml";
 
 const quire = inject("quire");
 const { baseUrl, seed, other, dataDir } = quire;
@@ -113,6 +114,25 @@ describe("POST /v1/deliverable", () => {
     expect(res.status, res.text).toBe(200);
     const text = pdfText((await download(`/v1/deliverable/file/pdf/${res.json.data.results.deliverable.id}`)).body);
     for (const expected of ["Globex Corporation", "the portal", "Design", "Delivery", "Discovery", "Build", "12,000 EUR"]) expect(text).toContain(expected);
+  });
+
+  it("converts a template saved by Word (latent styles, revision ids, a glossary), and keeps all of it in the source", async () => {
+    const f = new FormData();
+    f.set("file", new Blob([new Uint8Array(withWordEditingData(buildDocx(["Dear {Name},", "Regards"])))]), "word-saved.docx");
+    const wordSaved = (await as(baseUrl, seed, "administrator")("/template", { method: "POST", body: f })).json.data.id;
+    // Twice: the second document's copy for LibreOffice is made from the leaner parts kept after the first.
+    for (const name of ["Grace", "Linus"]) {
+      const res = await create({ name: `Word-saved for ${name}`, templateId: wordSaved, variables: [{ placeholder: "{Name}", text: name, mimeType: "text" }] });
+      expect(res.status, res.text).toBe(200);
+      const id = res.json.data.results.deliverable.id;
+      const text = pdfText((await download(`/v1/deliverable/file/pdf/${id}`)).body);
+      expect(text).toContain(`Dear ${name},`);
+      expect(text.match(/Click or tap here to enter placeholder text 0\./g)).toHaveLength(1);
+      const source = new PizZip((await download(`/v1/deliverable/file/${id}`)).body);
+      expect(source.file("word/styles.xml")!.asText()).toContain(latentStylesXml(376));
+      expect(source.file("word/settings.xml")!.asText()).toContain(rsidsXml(600));
+      expect(source.file("word/glossary/document.xml")!.asText()).toContain("DefaultPlaceholder_11");
+    }
   });
 
   it("answers 400 for missing or mistyped fields and 422 for length constraints", async () => {

@@ -61,3 +61,81 @@ export function withWordComment(file: Buffer, comment = "Check this clause"): Bu
   );
   return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
 }
+
+const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+const PART_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml";
+
+/** Word's latent styles: what its UI shows for built-in styles a document does not use (376 in Word's normal template). */
+export function latentStylesXml(count: number): string {
+  let xml = `<w:latentStyles w:defLockedState="0" w:defUIPriority="99" w:defSemiHidden="0" w:defUnhideWhenUsed="0" w:defQFormat="0" w:count="${count}">`;
+  for (let i = 0; i < count; i++) {
+    xml += `<w:lsdException w:name="${i % 9 === 0 ? `heading ${(i % 8) + 1}` : `Built-in style > ${i}`}" w:semiHidden="1" w:uiPriority="${i % 99}" w:unhideWhenUsed="1"/>`;
+  }
+  return `${xml}</w:latentStyles>`;
+}
+
+/** Word's revision save ids, one per editing session. */
+export function rsidsXml(count: number): string {
+  let xml = '<w:rsids><w:rsidRoot w:val="00A10001"/>';
+  for (let i = 0; i < count; i++) xml += `<w:rsid w:val="${(0xa10001 + i * 37).toString(16).toUpperCase().padStart(8, "0")}"/>`;
+  return `${xml}</w:rsids>`;
+}
+
+function addPart(zip: PizZip, owner: string, name: string, type: string, contentType: string, xml: string): void {
+  const relsName = owner.replace(/([^/]+)$/, "_rels/$1.rels");
+  const rels =
+    zip.file(relsName)?.asText() ?? `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>`;
+  const target = name.slice(owner.lastIndexOf("/") + 1);
+  zip.file(relsName, rels.replace("</Relationships>", `<Relationship Id="rIdEditing${type}" Type="${PART_TYPE}/${type}" Target="${target}"/></Relationships>`));
+  const types = zip.file("[Content_Types].xml")!.asText();
+  zip.file("[Content_Types].xml", types.replace("</Types>", `<Override PartName="/${name}" ContentType="${CONTENT_TYPE}.${contentType}"/></Types>`));
+  zip.file(name, xml);
+}
+
+/**
+ * The DOCX with the editing data Word saves beside the text: latent styles in its styles (and a styles part
+ * when it has none), revision ids in its settings, and a glossary of placeholder texts with its own styles.
+ */
+export function withWordEditingData(file: Buffer, opts: { latentStyles?: number; rsids?: number; glossaryParts?: number } = {}): Buffer {
+  const { latentStyles = 376, rsids = 600, glossaryParts = 12 } = opts;
+  const zip = new PizZip(file);
+  const latent = latentStylesXml(latentStyles);
+  const styles = zip.file("word/styles.xml")?.asText();
+  const withLatent = styles
+    ? styles.replace(/<w:styles\b[^>]*>(?:<w:docDefaults>[\s\S]*?<\/w:docDefaults>)?/, (head) => head + latent)
+    : `${XML_HEAD}<w:styles xmlns:w="${W}"><w:docDefaults><w:rPrDefault><w:rPr><w:sz w:val="22"/></w:rPr></w:rPrDefault></w:docDefaults>${latent}</w:styles>`;
+  if (styles) zip.file("word/styles.xml", withLatent);
+  else addPart(zip, "word/document.xml", "word/styles.xml", "styles", "styles+xml", withLatent);
+  const settings = `${XML_HEAD}<w:settings xmlns:w="${W}"><w:zoom w:percent="100"/><w:defaultTabStop w:val="720"/><w:characterSpacingControl w:val="doNotCompress"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat>${rsidsXml(rsids)}</w:settings>`;
+  const oldSettings = zip.file("word/settings.xml")?.asText();
+  if (oldSettings) zip.file("word/settings.xml", oldSettings.replace(/<\/w:settings>\s*$/, `${rsidsXml(rsids)}</w:settings>`));
+  else addPart(zip, "word/document.xml", "word/settings.xml", "settings", "settings+xml", settings);
+  let docParts = "";
+  for (let i = 0; i < glossaryParts; i++) {
+    docParts +=
+      `<w:docPart><w:docPartPr><w:name w:val="DefaultPlaceholder_${i}"/><w:category><w:name w:val="General"/><w:gallery w:val="placeholder"/></w:category>` +
+      `<w:types><w:type w:val="bbPlcHdr"/></w:types><w:behaviors><w:behavior w:val="content"/></w:behaviors><w:guid w:val="{${String(i).padStart(8, "0")}-1111-2222-3333-444455556666}"/></w:docPartPr>` +
+      `<w:docPartBody><w:p><w:r><w:t>Click or tap here to enter placeholder text ${i}.</w:t></w:r></w:p></w:docPartBody></w:docPart>`;
+  }
+  // A content control showing the first placeholder, as Word writes one: its text is in the body too.
+  const body = zip.file("word/document.xml")!.asText();
+  const control =
+    '<w:p><w:sdt><w:sdtPr><w:id w:val="7001"/><w:placeholder><w:docPart w:val="DefaultPlaceholder_0"/></w:placeholder><w:showingPlcHdr/></w:sdtPr>' +
+    "<w:sdtContent><w:r><w:t>Click or tap here to enter placeholder text 0.</w:t></w:r></w:sdtContent></w:sdt></w:p>";
+  // Before the body's own section properties, its last child when it has them.
+  const sectPr = body.lastIndexOf("<w:sectPr");
+  const at = sectPr > body.lastIndexOf("</w:p>") ? sectPr : body.lastIndexOf("</w:body>");
+  if (glossaryParts > 0) zip.file("word/document.xml", body.slice(0, at) + control + body.slice(at));
+  addPart(
+    zip,
+    "word/document.xml",
+    "word/glossary/document.xml",
+    "glossaryDocument",
+    "document.glossary+xml",
+    `${XML_HEAD}<w:glossaryDocument xmlns:w="${W}"><w:docParts>${docParts}</w:docParts></w:glossaryDocument>`,
+  );
+  addPart(zip, "word/glossary/document.xml", "word/glossary/styles.xml", "styles", "styles+xml", withLatent);
+  return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
+}

@@ -10,6 +10,8 @@ export interface RawEntry {
   uncompressedSize: number;
   /** Declared compressed size; defaults to data.length. */
   compressedSize?: number;
+  /** General purpose bit flags (0x8: sizes in a data descriptor after the data); default none. */
+  flags?: number;
 }
 
 /** Writes a ZIP by hand so tests can declare sizes that differ from the real ones. CRCs are left at 0. */
@@ -23,6 +25,7 @@ export function writeZip(entries: RawEntry[]): Buffer {
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(entry.flags ?? 0, 6);
     local.writeUInt16LE(8, 8);
     local.writeUInt32LE(compressedSize, 18);
     local.writeUInt32LE(entry.uncompressedSize, 22);
@@ -31,6 +34,7 @@ export function writeZip(entries: RawEntry[]): Buffer {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(entry.flags ?? 0, 8);
     central.writeUInt16LE(8, 10);
     central.writeUInt32LE(compressedSize, 20);
     central.writeUInt32LE(entry.uncompressedSize, 24);

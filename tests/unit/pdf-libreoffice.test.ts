@@ -18,7 +18,7 @@ import { findDladdrCache, findMallocLibrary, findMemoryTempDir } from "@/lib/pdf
 import { OfficeProcess } from "@/lib/pdf/office-process";
 import { findOfficeVersion } from "@/lib/pdf/office-profile";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
-import { buildDocx, withWordComment } from "../support/ooxml";
+import { buildDocx, withWordComment, withWordEditingData } from "../support/ooxml";
 
 const pdfText = (pdf: Buffer) => execFileSync("pdftotext", ["-layout", "-", "-"], { input: pdf }).toString("utf8");
 const isPdf = (buf: Buffer) => buf.subarray(0, 5).toString("latin1") === "%PDF-";
@@ -76,6 +76,33 @@ describe("LibreOfficePool (2 slots)", () => {
     expect(text).not.toContain("Reviewer note XYZ");
     // The pool is still healthy afterwards.
     expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
+  });
+
+  it("converts a DOCX with Word's editing data to the PDF LibreOffice makes of the whole file", { timeout: 120_000 }, async () => {
+    // Latent styles, revision ids, a glossary and a content control showing its placeholder, as Word saves them.
+    const word = withWordEditingData(docx);
+    const whole = new LibreOfficePool({
+      size: 1,
+      timeoutMs: 60_000,
+      tmpDir: fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-whole-")),
+      prepareDocx: (d) => d,
+    });
+    try {
+      const [lean, full] = await Promise.all([pool.convert(word, "docx"), whole.convert(word, "docx")]);
+      // Every word where it was: the text with its boxes, page by page (the head, with its times and file names, aside).
+      const boxes = (pdf: Buffer) =>
+        execFileSync("pdftotext", ["-bbox-layout", "-", "-"], { input: pdf })
+          .toString("utf8")
+          .replace(/^[\s\S]*<\/head>/, "");
+      expect(boxes(lean)).toContain("<word ");
+      expect(boxes(lean)).toBe(boxes(full));
+      const text = pdfText(lean);
+      expect(text).toContain("Services Agreement");
+      expect(text.match(/Click or tap here to enter placeholder text 0\./g)).toHaveLength(1);
+      expect(text).not.toContain("placeholder text 1.");
+    } finally {
+      await whole.close();
+    }
   });
 
   it("answers 422 for a document soffice dies on twice (not 503), and keeps converting", { timeout: 120_000 }, async () => {

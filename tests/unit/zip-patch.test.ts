@@ -1,4 +1,4 @@
-// A skeleton's package written again with other text (lib/deliverables/render/zip-patch.ts), read back by
+// A skeleton's package written again with other text (lib/files/zip-patch.ts), read back by
 // three readers that check it their own way: PizZip with its CRC-32 check, Quire's reader of untrusted
 // uploads (declared sizes against what inflates) and Python's zipfile (testzip() reads every entry against
 // its CRC-32). Packages of random entries (folders, stored and deflated parts, names outside ASCII, empty
@@ -10,7 +10,7 @@ import path from "node:path";
 import fc from "fast-check";
 import PizZip from "pizzip";
 import { afterAll, describe, expect, it } from "vitest";
-import { splitPackage, writePackage } from "@/lib/deliverables/render/zip-patch";
+import { splitPackage, writePackage } from "@/lib/files/zip-patch";
 import { installNativeDeflate } from "@/lib/deliverables/render/zip-codec";
 import { inflateEntry, readCentralDirectory } from "@/lib/templates/zip-reader";
 

@@ -6,7 +6,7 @@
 // shape comes back, the template is filled once more with a marker in place of each line of plain text:
 // the skeleton. Each later document of the shape is the skeleton with its own text written where the
 // markers are, escaped as docxtemplater escapes it; only the parts holding markers are compressed again
-// (zip-patch.ts).
+// (lib/files/zip-patch.ts).
 //
 // The same document either way, not a near one (tests/unit/render-skeletons.test.ts compares both on
 // random text). What a plain text value changes in a fill, besides the text itself:
@@ -25,7 +25,7 @@ import type { TemplatePlaceholder } from "@/lib/templates/inspect";
 import type { RenderPlan } from "./plan";
 import type { ResolvedValue, TemplateKind } from "./types";
 import { deflated } from "./zip-codec";
-import { type SplitPackage, splitPackage, writePackage } from "./zip-patch";
+import { type SplitPackage, splitPackage, writePackage } from "@/lib/files/zip-patch";
 
 const require = createRequire(import.meta.url);
 /** docxtemplater's own text escaping, so a line is written as its render writes it (3.x). */

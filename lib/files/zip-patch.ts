@@ -1,10 +1,11 @@
-// A skeleton's package (skeletons.ts) written again with other text in its marked parts, without reading
-// it as a ZIP each time: the skeleton's file is split once into its entries' records, and each document's
-// package is those records with the marked parts' new data, CRC-32 and sizes, and every record's new
-// offset (APPNOTE.TXT 4.3.7 local file header, 4.3.12 central directory header, 4.3.16 end of central
-// directory record). Every other entry goes out as the bytes it has in the skeleton, still compressed.
-// PizZip read the whole package and wrote it again per document: two thirds of a served fill's CPU, its
-// CRC-32 in JavaScript and its strings and arrays copied back and forth (issue 17).
+// A package written again with other data in some of its parts: a skeleton's with each document's text
+// (lib/deliverables/render/skeletons.ts), a DOCX without Word's editing data (lib/pdf/docx-editing-data.ts).
+// The file is split once into its entries' records, and each package written is those records with the
+// rewritten parts' new data, CRC-32 and sizes, and every record's new offset (APPNOTE.TXT 4.3.7 local
+// file header, 4.3.12 central directory header, 4.3.16 end of central directory record). Every other
+// entry goes out as the bytes it has, still compressed. PizZip read the whole package and wrote it again
+// per document: two thirds of a served fill's CPU, its CRC-32 in JavaScript and its strings and arrays
+// copied back and forth (issue 17).
 import zlib from "node:zlib";
 import { SIG_CENTRAL, SIG_EOCD, SIG_LOCAL } from "@/lib/templates/zip-reader";
 
@@ -66,8 +67,21 @@ export function splitPackage(file: Buffer, rewritten: ReadonlySet<string>): Spli
   return { records, end, size: records.reduce((sum, r) => sum + r.local.length + r.central.length, end.length) };
 }
 
-/** The package with each rewritten part's text from `texts` (deflated at zlib's default level, as PizZip did). */
-export function writePackage(pkg: SplitPackage, texts: ReadonlyMap<string, string>): Buffer {
+/** A part's data as a package stores it: deflated, with its CRC-32 and its size before deflating. */
+export interface DeflatedPart {
+  data: Buffer;
+  crc: number;
+  size: number;
+}
+
+/** A part's text deflated at zlib's default level, as PizZip does. */
+export function deflatedPart(value: string): DeflatedPart {
+  const text = Buffer.from(value, "utf8");
+  return { data: zlib.deflateRawSync(text), crc: zlib.crc32(text), size: text.length };
+}
+
+/** The package with each rewritten part's text, or its data deflated once for many packages, from `parts`. */
+export function writePackage(pkg: SplitPackage, parts: ReadonlyMap<string, string | DeflatedPart>): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -75,12 +89,10 @@ export function writePackage(pkg: SplitPackage, texts: ReadonlyMap<string, strin
     const central = Buffer.from(record.central);
     central.writeUInt32LE(offset, 42);
     if (record.rewritten) {
-      const value = texts.get(record.name);
+      const value = parts.get(record.name);
       // Every marked part is given its text (fromSkeleton): a part without one is a bug, not an empty part.
       if (value === undefined) throw new Error(`No text for ${record.name}`);
-      const text = Buffer.from(value, "utf8");
-      const data = zlib.deflateRawSync(text);
-      const crc = zlib.crc32(text);
+      const { data, crc, size } = typeof value === "string" ? deflatedPart(value) : value;
       const local = Buffer.from(record.local);
       // Method, CRC-32, compressed and uncompressed size: at 8, 14, 18 and 22 in a local header, 2 further on in a central one.
       for (const [header, at] of [
@@ -90,7 +102,7 @@ export function writePackage(pkg: SplitPackage, texts: ReadonlyMap<string, strin
         header.writeUInt16LE(DEFLATE, at);
         header.writeUInt32LE(crc, at + 6);
         header.writeUInt32LE(data.length, at + 10);
-        header.writeUInt32LE(text.length, at + 14);
+        header.writeUInt32LE(size, at + 14);
       }
       locals.push(local, data);
       offset += local.length + data.length;

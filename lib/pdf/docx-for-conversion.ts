@@ -1,0 +1,9 @@
+// The copy of a DOCX that LibreOffice is given, by either converter (the local pool, Gotenberg's): the
+// same for both, so both make the same PDF of it. The DOCX Quire stores is the one it was given.
+import { withoutComments } from "@/lib/pdf/docx-comments";
+import { withoutEditingData } from "@/lib/pdf/docx-editing-data";
+
+/** Without Word comments (docx-comments.ts) and Word's editing data (docx-editing-data.ts). */
+export function docxForConversion(docx: Buffer): Buffer {
+  return withoutEditingData(withoutComments(docx));
+}
