@@ -7,10 +7,9 @@
 // (docs/performance.md, 2026-12-03). So the copy LibreOffice converts goes without them; the DOCX
 // Quire stores keeps them (ADR 0026). Documents made from one template carry these parts byte for
 // byte, so each part's leaner data is made once and kept by a digest of the data it replaces.
-import crypto from "node:crypto";
-import zlib from "node:zlib";
-import { type DeflatedPart, splitPackage, writePackage, deflatedPart } from "@/lib/files/zip-patch";
-import { readCentralDirectory, SIG_LOCAL, type ZipEntry } from "@/lib/templates/zip-reader";
+import { type DeflatedPart, deflatedPart, splitPackage, writePackage } from "@/lib/files/zip-patch";
+import { endOfTag, partKey, partText, remember, storedData } from "@/lib/pdf/docx-parts";
+import { readCentralDirectory, type ZipEntry } from "@/lib/templates/zip-reader";
 
 /** WordprocessingML's namespace, transitional and strict. */
 const WORD_NAMESPACES = ["http://schemas.openxmlformats.org/wordprocessingml/2006/main", "http://purl.oclc.org/ooxml/wordprocessingml/main"];
@@ -24,11 +23,6 @@ const EDITING_DATA: ReadonlyMap<string, readonly string[]> = new Map([
   ["word/glossary/styles.xml", ["latentStyles"]],
   ["word/glossary/settings.xml", ["rsids"]],
 ]);
-
-/** Larger parts are left as they are rather than inflated on the converter's way. */
-const MAX_PART_BYTES = 16 * 1024 * 1024;
-/** Leaner parts kept (a few kilobytes each), the oldest forgotten first. */
-const KEPT_PARTS = 256;
 
 /** A digest of a part's data -> its leaner data, or null when it has no editing data to take out. */
 const leanerParts = new Map<string, DeflatedPart | null>();
@@ -44,16 +38,11 @@ export function withoutEditingData(docx: Buffer): Buffer {
   const parts = new Map<string, DeflatedPart>();
   for (const entry of entries) {
     const elements = EDITING_DATA.get(entry.name);
-    if (!elements || (entry.method !== 0 && entry.method !== 8) || entry.uncompressedSize > MAX_PART_BYTES) continue;
-    const data = storedData(docx, entry);
-    if (!data) continue;
-    const key = `${entry.name}\n${entry.method}\n${crypto.hash("sha256", data, "base64")}`;
-    let part = leanerParts.get(key);
-    if (part === undefined) {
-      part = leanerPart(data, entry, elements);
-      if (leanerParts.size >= KEPT_PARTS) leanerParts.delete(leanerParts.keys().next().value!);
-      leanerParts.set(key, part);
-    }
+    const data = elements && storedData(docx, entry);
+    if (!elements || !data) continue;
+    const key = partKey(entry, data);
+    const cached = leanerParts.get(key);
+    const part = cached !== undefined ? cached : remember(leanerParts, key, leanerPart(partText(data, entry), elements));
     if (part) parts.set(entry.name, part);
   }
   if (parts.size === 0) return docx;
@@ -64,22 +53,8 @@ export function withoutEditingData(docx: Buffer): Buffer {
   }
 }
 
-/** An entry's bytes as stored, or null when its local header is not where the directory says. */
-function storedData(file: Buffer, entry: ZipEntry): Buffer | null {
-  const at = entry.localHeaderOffset;
-  if (at + 30 > file.length || file.readUInt32LE(at) !== SIG_LOCAL) return null;
-  const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
-  return start + entry.compressedSize <= file.length ? file.subarray(start, start + entry.compressedSize) : null;
-}
-
-function leanerPart(data: Buffer, entry: ZipEntry, elements: readonly string[]): DeflatedPart | null {
-  let xml: string;
-  try {
-    xml = (entry.method === 8 ? zlib.inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1) }) : data).toString("utf8");
-  } catch {
-    return null;
-  }
-  const leaner = withoutElements(xml, elements);
+function leanerPart(xml: string | null, elements: readonly string[]): DeflatedPart | null {
+  const leaner = xml === null ? null : withoutElements(xml, elements);
   return leaner === null ? null : deflatedPart(leaner);
 }
 
@@ -127,17 +102,4 @@ function withoutElement(xml: string, qname: string): string {
     out = out.slice(0, start) + out.slice(end);
     from = start;
   }
-}
-
-/** The index of the `>` that ends the tag starting at `start`: a `>` inside a quoted attribute value does not. */
-function endOfTag(xml: string, start: number): number {
-  let quote = "";
-  for (let i = start + 1; i < xml.length; i++) {
-    const c = xml[i];
-    if (quote) {
-      if (c === quote) quote = "";
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === ">") return i;
-  }
-  return -1;
 }

@@ -2,8 +2,9 @@
 // same for both, so both make the same PDF of it. The DOCX Quire stores is the one it was given.
 import { withoutComments } from "@/lib/pdf/docx-comments";
 import { withoutEditingData } from "@/lib/pdf/docx-editing-data";
+import { withoutUnusedStyles } from "@/lib/pdf/docx-unused-styles";
 
-/** Without Word comments (docx-comments.ts) and Word's editing data (docx-editing-data.ts). */
+/** Without Word comments (docx-comments.ts), Word's editing data (docx-editing-data.ts) and unused styles (docx-unused-styles.ts). */
 export function docxForConversion(docx: Buffer): Buffer {
-  return withoutEditingData(withoutComments(docx));
+  return withoutUnusedStyles(withoutEditingData(withoutComments(docx)));
 }

@@ -139,3 +139,30 @@ export function withWordEditingData(file: Buffer, opts: { latentStyles?: number;
   addPart(zip, "word/glossary/document.xml", "word/glossary/styles.xml", "styles", "styles+xml", withLatent);
   return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
 }
+
+/**
+ * One of a house template's styles that the document does not use: paragraph styles based on one
+ * another in chains of three, with their linked character styles, and table styles.
+ */
+export function houseStyleXml(i: number): string {
+  const kind = i % 3;
+  if (kind === 0) {
+    return (
+      `<w:style w:type="paragraph" w:customStyle="1" w:styleId="House${i}"><w:name w:val="House ${i}"/><w:basedOn w:val="${i % 9 === 0 ? "Normal" : `House${i - 3}`}"/>` +
+      `<w:next w:val="Normal"/><w:link w:val="House${i + 1}"/><w:uiPriority w:val="9"/><w:qFormat/><w:pPr><w:keepNext/><w:spacing w:before="240" w:after="60"/>` +
+      `<w:ind w:left="${i * 10}"/><w:outlineLvl w:val="${i % 9}"/></w:pPr><w:rPr><w:b/><w:color w:val="1F3864"/><w:sz w:val="${20 + (i % 10)}"/></w:rPr></w:style>`
+    );
+  }
+  if (kind === 1) {
+    return `<w:style w:type="character" w:customStyle="1" w:styleId="House${i}"><w:name w:val="House ${i} Char"/><w:link w:val="House${i - 1}"/><w:rPr><w:b/><w:color w:val="1F3864"/></w:rPr></w:style>`;
+  }
+  return `<w:style w:type="table" w:customStyle="1" w:styleId="House${i}"><w:name w:val="House table ${i}"/><w:tblPr><w:tblBorders><w:top w:val="single" w:sz="4" w:space="0" w:color="auto"/></w:tblBorders></w:tblPr></w:style>`;
+}
+
+/** The DOCX with `count` styles of a house template it does not use, after its own (it must have a styles part). */
+export function withHouseStyles(file: Buffer, count = 150): Buffer {
+  const zip = new PizZip(file);
+  const styles = zip.file("word/styles.xml")!.asText();
+  zip.file("word/styles.xml", styles.replace(/<\/w:styles>\s*$/, `${Array.from({ length: count }, (_, i) => houseStyleXml(i)).join("")}</w:styles>`));
+  return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
+}

@@ -18,7 +18,7 @@ import { findDladdrCache, findMallocLibrary, findMemoryTempDir } from "@/lib/pdf
 import { OfficeProcess } from "@/lib/pdf/office-process";
 import { findOfficeVersion } from "@/lib/pdf/office-profile";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
-import { buildDocx, withWordComment, withWordEditingData } from "../support/ooxml";
+import { buildDocx, withHouseStyles, withWordComment, withWordEditingData } from "../support/ooxml";
 
 const pdfText = (pdf: Buffer) => execFileSync("pdftotext", ["-layout", "-", "-"], { input: pdf }).toString("utf8");
 const isPdf = (buf: Buffer) => buf.subarray(0, 5).toString("latin1") === "%PDF-";
@@ -78,9 +78,10 @@ describe("LibreOfficePool (2 slots)", () => {
     expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
   });
 
-  it("converts a DOCX with Word's editing data to the PDF LibreOffice makes of the whole file", { timeout: 120_000 }, async () => {
-    // Latent styles, revision ids, a glossary and a content control showing its placeholder, as Word saves them.
-    const word = withWordEditingData(docx);
+  it("converts a DOCX with Word's editing data and unused house styles to the PDF LibreOffice makes of the whole file", { timeout: 120_000 }, async () => {
+    // Latent styles, revision ids, a glossary and a content control showing its placeholder, as Word
+    // saves them, and 150 styles of a house template that the document does not use.
+    const word = withHouseStyles(withWordEditingData(docx));
     const whole = new LibreOfficePool({
       size: 1,
       timeoutMs: 60_000,

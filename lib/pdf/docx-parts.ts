@@ -1,0 +1,54 @@
+// Reading a DOCX's parts on the converter's way (docx-editing-data.ts, docx-unused-styles.ts): each
+// part's data as stored, its text when it inflates within its declared size, where a tag ends, and the
+// small caches that keep what was made of a template's parts for its next documents.
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import { SIG_LOCAL, type ZipEntry } from "@/lib/templates/zip-reader";
+
+/** Larger parts are left as they are rather than inflated on the converter's way. */
+const MAX_PART_BYTES = 16 * 1024 * 1024;
+/** Entries a cache keeps (each a few kilobytes at most), the oldest forgotten first. */
+const KEPT = 256;
+
+/** An entry's bytes as stored, or null when its local header is not where the directory says. */
+export function storedData(file: Buffer, entry: ZipEntry): Buffer | null {
+  const at = entry.localHeaderOffset;
+  if (at + 30 > file.length || file.readUInt32LE(at) !== SIG_LOCAL) return null;
+  const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
+  return start + entry.compressedSize <= file.length ? file.subarray(start, start + entry.compressedSize) : null;
+}
+
+/** An entry's text, or null when it is too large, stored some other way or does not inflate. */
+export function partText(data: Buffer, entry: ZipEntry): string | null {
+  if ((entry.method !== 0 && entry.method !== 8) || entry.uncompressedSize > MAX_PART_BYTES) return null;
+  try {
+    return (entry.method === 8 ? zlib.inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1) }) : data).toString("utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** A cache key for a part's stored data: its name, how it is stored and a SHA-256 of the data (so no two tenants' parts meet). */
+export function partKey(entry: ZipEntry, data: Buffer): string {
+  return `${entry.name}\n${entry.method}\n${crypto.hash("sha256", data, "base64")}`;
+}
+
+/** Keeps `value` under `key`, forgetting the oldest entry when the cache is full. */
+export function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  if (cache.size >= KEPT) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+  return value;
+}
+
+/** The index of the `>` that ends the tag starting at `start`: a `>` inside a quoted attribute value does not. */
+export function endOfTag(xml: string, start: number): number {
+  let quote = "";
+  for (let i = start + 1; i < xml.length; i++) {
+    const c = xml[i];
+    if (quote) {
+      if (c === quote) quote = "";
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === ">") return i;
+  }
+  return -1;
+}
