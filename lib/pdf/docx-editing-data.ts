@@ -8,7 +8,7 @@
 // Quire stores keeps them (ADR 0026). Documents made from one template carry these parts byte for
 // byte, so each part's leaner data is made once and kept by a digest of the data it replaces.
 import { type DeflatedPart, deflatedPart, splitPackage, writePackage } from "@/lib/files/zip-patch";
-import { endOfTag, partKey, partText, remember, storedData } from "@/lib/pdf/docx-parts";
+import { endOfTag, readOnce, storedData } from "@/lib/pdf/docx-parts";
 import { readCentralDirectory, type ZipEntry } from "@/lib/templates/zip-reader";
 
 /** WordprocessingML's namespace, transitional and strict. */
@@ -40,9 +40,7 @@ export function withoutEditingData(docx: Buffer): Buffer {
     const elements = EDITING_DATA.get(entry.name);
     const data = elements && storedData(docx, entry);
     if (!elements || !data) continue;
-    const key = partKey(entry, data);
-    const cached = leanerParts.get(key);
-    const part = cached !== undefined ? cached : remember(leanerParts, key, leanerPart(partText(data, entry), elements));
+    const part = readOnce(leanerParts, entry, data, (xml) => leanerPart(xml, elements)).value;
     if (part) parts.set(entry.name, part);
   }
   if (parts.size === 0) return docx;
@@ -53,8 +51,8 @@ export function withoutEditingData(docx: Buffer): Buffer {
   }
 }
 
-function leanerPart(xml: string | null, elements: readonly string[]): DeflatedPart | null {
-  const leaner = xml === null ? null : withoutElements(xml, elements);
+function leanerPart(xml: string, elements: readonly string[]): DeflatedPart | null {
+  const leaner = withoutElements(xml, elements);
   return leaner === null ? null : deflatedPart(leaner);
 }
 

@@ -1,8 +1,10 @@
-// Reading a DOCX's parts on the converter's way (docx-editing-data.ts, docx-unused-styles.ts): each
-// part's data as stored, its text when it inflates within its declared size, where a tag ends, and the
+// Reading and rewriting a DOCX's parts on the converter's way (docx-editing-data.ts,
+// docx-unused-styles.ts, docx-unused-numbering.ts): each part's data as stored, its text when it
+// inflates within its declared size, where a tag ends, what the parts name, one part replaced, and the
 // small caches that keep what was made of a template's parts for its next documents.
 import crypto from "node:crypto";
 import zlib from "node:zlib";
+import { type DeflatedPart, splitPackage, writePackage } from "@/lib/files/zip-patch";
 import { SIG_LOCAL, type ZipEntry } from "@/lib/templates/zip-reader";
 
 /** Larger parts are left as they are rather than inflated on the converter's way. */
@@ -51,4 +53,65 @@ export function endOfTag(xml: string, start: number): number {
     else if (c === ">") return i;
   }
   return -1;
+}
+
+const BODY = "word/document.xml";
+
+/**
+ * The values `read` finds in every XML part of the package that `skip` does not name, or null when a
+ * part cannot be read or `read` cannot tell (it answers null). The body, which each document has its
+ * own of, is read every time; any other part once per distinct data (`seen`).
+ */
+export function foundInParts(
+  docx: Buffer,
+  entries: ZipEntry[],
+  skip: (name: string) => boolean,
+  read: (xml: string) => string[] | null,
+  seen: Map<string, string[] | null>,
+): Set<string> | null {
+  const found = new Set<string>();
+  for (const entry of entries) {
+    if (!entry.name.endsWith(".xml") || skip(entry.name)) continue;
+    const data = storedData(docx, entry);
+    if (!data) return null;
+    const isBody = entry.name === BODY;
+    const key = partKey(entry, data);
+    const cached = isBody ? undefined : seen.get(key);
+    let values: string[] | null;
+    if (cached !== undefined) values = cached;
+    else {
+      const xml = isBody ? bodyText(key, entry, data) : partText(data, entry);
+      values = xml === null ? null : read(xml);
+      if (!isBody) remember(seen, key, values);
+    }
+    if (values === null) return null;
+    for (const value of values) found.add(value);
+  }
+  return found;
+}
+
+/** The last body inflated: each step of one conversion that searches the body (styles, numbering) reads the same text. */
+let lastBody: { key: string; text: string | null } | null = null;
+
+function bodyText(key: string, entry: ZipEntry, data: Buffer): string | null {
+  if (lastBody?.key !== key) lastBody = { key, text: partText(data, entry) };
+  return lastBody.text;
+}
+
+/** The package with one part's data replaced; the same buffer when it cannot be rewritten entry by entry. */
+export function withPart(docx: Buffer, name: string, part: DeflatedPart): Buffer {
+  try {
+    return writePackage(splitPackage(docx, new Set([name])), new Map([[name, part]]));
+  } catch {
+    return docx; // data descriptors, an archive comment
+  }
+}
+
+/** What `read` makes of a part's text (null: nothing, or it does not inflate), once per distinct data, with the key it is kept under. */
+export function readOnce<T>(cache: Map<string, T | null>, entry: ZipEntry, data: Buffer, read: (xml: string) => T | null): { key: string; value: T | null } {
+  const key = partKey(entry, data);
+  const cached = cache.get(key);
+  if (cached !== undefined) return { key, value: cached };
+  const xml = partText(data, entry);
+  return { key, value: remember(cache, key, xml === null ? null : read(xml)) };
 }

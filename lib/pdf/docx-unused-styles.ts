@@ -8,12 +8,11 @@
 // paragraphs by a style's name (STYLEREF, a table of contents) keeps every style, and so does a style
 // sheet this cannot read plainly. The sheet is read once per template; the body, which each document
 // has its own of, is searched for the styles it names every time.
-import { type DeflatedPart, deflatedPart, splitPackage, writePackage } from "@/lib/files/zip-patch";
-import { endOfTag, partKey, partText, remember, storedData } from "@/lib/pdf/docx-parts";
+import { type DeflatedPart, deflatedPart } from "@/lib/files/zip-patch";
+import { endOfTag, foundInParts, readOnce, remember, storedData, withPart } from "@/lib/pdf/docx-parts";
 import { readCentralDirectory, type ZipEntry } from "@/lib/templates/zip-reader";
 
 const STYLES = "word/styles.xml";
-const BODY = "word/document.xml";
 interface Style {
   start: number;
   end: number;
@@ -54,37 +53,15 @@ export function withoutUnusedStyles(docx: Buffer): Buffer {
   const stylesEntry = entries.find((e) => e.name === STYLES);
   const stylesData = stylesEntry && storedData(docx, stylesEntry);
   if (!stylesEntry || !stylesData) return docx;
-  const sheetKey = partKey(stylesEntry, stylesData);
-  const cachedSheet = sheets.get(sheetKey);
-  const sheet = cachedSheet !== undefined ? cachedSheet : remember(sheets, sheetKey, readStyleSheet(partText(stylesData, stylesEntry)));
+  const { key: sheetKey, value: sheet } = readOnce(sheets, stylesEntry, stylesData, readStyleSheet);
   if (!sheet) return docx;
 
-  const used = new Set<string>();
-  for (const entry of entries) {
-    if (entry.name === STYLES || !entry.name.endsWith(".xml") || entry.name.startsWith("word/glossary/")) continue;
-    const data = storedData(docx, entry);
-    if (!data) return docx;
-    const key = entry.name === BODY ? null : partKey(entry, data);
-    const cached = key ? partReferences.get(key) : undefined;
-    let references: string[] | null;
-    if (cached !== undefined) references = cached;
-    else {
-      const xml = partText(data, entry);
-      references = xml === null ? null : styleReferences(xml);
-      if (key) remember(partReferences, key, references);
-    }
-    if (references === null) return docx;
-    for (const id of references) used.add(id);
-  }
+  const used = foundInParts(docx, entries, (name) => name === STYLES || name.startsWith("word/glossary/"), styleReferences, partReferences);
+  if (!used) return docx;
   const unused = unusedStyles(sheet, used);
   if (unused.length === 0) return docx;
   const leanerKey = `${sheetKey}\n${unused.join("\n")}`;
-  const leaner = leanerSheets.get(leanerKey) ?? remember(leanerSheets, leanerKey, deflatedPart(withoutStyles(sheet, unused)));
-  try {
-    return writePackage(splitPackage(docx, new Set([STYLES])), new Map([[STYLES, leaner]]));
-  } catch {
-    return docx;
-  }
+  return withPart(docx, STYLES, leanerSheets.get(leanerKey) ?? remember(leanerSheets, leanerKey, deflatedPart(withoutStyles(sheet, unused))));
 }
 
 /** The styles a part names, or null when its fields may find paragraphs by a style's name. */
@@ -126,8 +103,8 @@ const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\s(?:[\\
  * take out, or anything this reading could get wrong (a comment, CDATA, markup compatibility, an id
  * given twice, a style that does not end).
  */
-function readStyleSheet(xml: string | null): StyleSheet | null {
-  if (xml === null || /<!--|<!\[CDATA\[|AlternateContent/.test(xml)) return null;
+function readStyleSheet(xml: string): StyleSheet | null {
+  if (/<!--|<!\[CDATA\[|AlternateContent/.test(xml)) return null;
   const styles = new Map<string, Style>();
   let removable = 0;
   const start = /<([\w.-]+:)?style(?=[\s/>])/g;

@@ -8,7 +8,16 @@ import pg from "pg";
 import PizZip from "pizzip";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { as, call, roomInThisMinute, runSeedAgainst } from "../support/helpers";
-import { buildDocx, houseStyleXml, latentStylesXml, rsidsXml, withHouseStyles, withWordEditingData } from "../support/ooxml";
+import {
+  buildDocx,
+  houseStyleXml,
+  latentStylesXml,
+  listDefinitionXml,
+  rsidsXml,
+  withHouseStyles,
+  withUnusedNumbering,
+  withWordEditingData,
+} from "../support/ooxml";
 
 const quire = inject("quire");
 const { baseUrl, seed, other, dataDir } = quire;
@@ -116,9 +125,10 @@ describe("POST /v1/deliverable", () => {
     for (const expected of ["Globex Corporation", "the portal", "Design", "Delivery", "Discovery", "Build", "12,000 EUR"]) expect(text).toContain(expected);
   });
 
-  it("converts a template saved by Word (latent styles, revision ids, a glossary, unused house styles), and keeps all of it in the source", async () => {
+  it("converts a template saved by Word (latent styles, revision ids, a glossary, unused house styles and lists), and keeps all of it in the source", async () => {
+    const file = withUnusedNumbering(withHouseStyles(withWordEditingData(buildDocx(["Dear {Name},", "Regards"]))));
     const f = new FormData();
-    f.set("file", new Blob([new Uint8Array(withHouseStyles(withWordEditingData(buildDocx(["Dear {Name},", "Regards"]))))]), "word-saved.docx");
+    f.set("file", new Blob([new Uint8Array(file)]), "word-saved.docx");
     const wordSaved = (await as(baseUrl, seed, "administrator")("/template", { method: "POST", body: f })).json.data.id;
     // Twice: the second document's copy for LibreOffice is made from the leaner parts kept after the first.
     for (const name of ["Grace", "Linus"]) {
@@ -133,6 +143,7 @@ describe("POST /v1/deliverable", () => {
       expect(source.file("word/settings.xml")!.asText()).toContain(rsidsXml(600));
       expect(source.file("word/glossary/document.xml")!.asText()).toContain("DefaultPlaceholder_11");
       expect(source.file("word/styles.xml")!.asText()).toContain(houseStyleXml(149));
+      expect(source.file("word/numbering.xml")!.asText()).toContain(listDefinitionXml(939));
     }
   });
 

@@ -166,3 +166,31 @@ export function withHouseStyles(file: Buffer, count = 150): Buffer {
   zip.file("word/styles.xml", styles.replace(/<\/w:styles>\s*$/, `${Array.from({ length: count }, (_, i) => houseStyleXml(i)).join("")}</w:styles>`));
   return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
 }
+
+/** A list definition of nine levels, as Word writes one for each list pasted into a document. */
+export function listDefinitionXml(id: number): string {
+  let levels = "";
+  for (let l = 0; l < 9; l++) {
+    levels +=
+      `<w:lvl w:ilvl="${l}"><w:start w:val="1"/><w:numFmt w:val="${l % 2 ? "lowerLetter" : "decimal"}"/><w:lvlText w:val="%${l + 1}."/>` +
+      `<w:lvlJc w:val="left"/><w:pPr><w:ind w:left="${720 + l * 360}" w:hanging="360"/></w:pPr></w:lvl>`;
+  }
+  return `<w:abstractNum w:abstractNumId="${id}"><w:multiLevelType w:val="hybridMultilevel"/>${levels}</w:abstractNum>`;
+}
+
+/** The DOCX with `count` list definitions and their instances that nothing in it uses (and a numbering part, when it has none). */
+export function withUnusedNumbering(file: Buffer, count = 40): Buffer {
+  const zip = new PizZip(file);
+  const xml = zip.file("word/numbering.xml")?.asText() ?? `${XML_HEAD}<w:numbering xmlns:w="${W}"></w:numbering>`;
+  if (!zip.file("word/numbering.xml")) addPart(zip, "word/document.xml", "word/numbering.xml", "numbering", "numbering+xml", xml);
+  const definitions = Array.from({ length: count }, (_, i) => listDefinitionXml(900 + i)).join("");
+  const instances = Array.from({ length: count }, (_, i) => `<w:num w:numId="${900 + i}"><w:abstractNumId w:val="${900 + i}"/></w:num>`).join("");
+  // Definitions come before instances in the part (ECMA-376 Part 1, 17.9.20).
+  const firstInstance = xml.search(/<w:num[\s>]/);
+  const withDefinitions =
+    firstInstance < 0
+      ? xml.replace(/<\/w:numbering>\s*$/, `${definitions}</w:numbering>`)
+      : xml.slice(0, firstInstance) + definitions + xml.slice(firstInstance);
+  zip.file("word/numbering.xml", withDefinitions.replace(/<\/w:numbering>\s*$/, `${instances}</w:numbering>`));
+  return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
+}

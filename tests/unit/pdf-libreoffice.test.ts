@@ -13,12 +13,13 @@ import PizZip from "pizzip";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { renderTemplate } from "@/lib/deliverables/render";
 import { LibreOfficePool } from "@/lib/pdf/libreoffice";
 import { findDladdrCache, findMallocLibrary, findMemoryTempDir } from "@/lib/pdf/office-dependencies";
 import { OfficeProcess } from "@/lib/pdf/office-process";
 import { findOfficeVersion } from "@/lib/pdf/office-profile";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
-import { buildDocx, withHouseStyles, withWordComment, withWordEditingData } from "../support/ooxml";
+import { buildDocx, withHouseStyles, withUnusedNumbering, withWordComment, withWordEditingData } from "../support/ooxml";
 
 const pdfText = (pdf: Buffer) => execFileSync("pdftotext", ["-layout", "-", "-"], { input: pdf }).toString("utf8");
 const isPdf = (buf: Buffer) => buf.subarray(0, 5).toString("latin1") === "%PDF-";
@@ -78,10 +79,17 @@ describe("LibreOfficePool (2 slots)", () => {
     expect(pdfText(await pool.convert(docx, "docx"))).toContain("Services Agreement");
   });
 
-  it("converts a DOCX with Word's editing data and unused house styles to the PDF LibreOffice makes of the whole file", { timeout: 120_000 }, async () => {
+  it("converts a DOCX with Word's editing data, unused house styles and lists to the PDF LibreOffice makes of the whole file", {
+    timeout: 120_000,
+  }, async () => {
     // Latent styles, revision ids, a glossary and a content control showing its placeholder, as Word
-    // saves them, and 150 styles of a house template that the document does not use.
-    const word = withHouseStyles(withWordEditingData(docx));
+    // saves them, 150 styles of a house template and 40 list definitions that the document does not
+    // use, in the contract filled with lists of its own.
+    const scope = [
+      { placeholder: "{@Scope}", text: "<ul><li>Design</li><li>Delivery</li></ul><ol><li>First</li><li>Second</li></ol>", mimeType: "html" as const },
+    ];
+    const filled = (await renderTemplate(docx, "docx", scope, { fetchImage: () => Promise.reject(new Error("no images")) })).file;
+    const word = withUnusedNumbering(withHouseStyles(withWordEditingData(filled)));
     const whole = new LibreOfficePool({
       size: 1,
       timeoutMs: 60_000,
@@ -99,6 +107,7 @@ describe("LibreOfficePool (2 slots)", () => {
       expect(boxes(lean)).toBe(boxes(full));
       const text = pdfText(lean);
       expect(text).toContain("Services Agreement");
+      expect(text).toMatch(/1\.\s+First\s+2\.\s+Second/);
       expect(text.match(/Click or tap here to enter placeholder text 0\./g)).toHaveLength(1);
       expect(text).not.toContain("placeholder text 1.");
     } finally {
