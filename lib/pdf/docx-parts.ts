@@ -4,8 +4,8 @@
 // small caches that keep what was made of a template's parts for its next documents.
 import crypto from "node:crypto";
 import zlib from "node:zlib";
-import { type DeflatedPart, splitPackage, writePackage } from "@/lib/files/zip-patch";
-import { SIG_LOCAL, type ZipEntry } from "@/lib/templates/zip-reader";
+import { type DeflatedPart, deflatedPart, splitPackage, writePackage } from "@/lib/files/zip-patch";
+import { readCentralDirectory, SIG_LOCAL, type ZipEntry } from "@/lib/templates/zip-reader";
 
 /** Larger parts are left as they are rather than inflated on the converter's way. */
 const MAX_PART_BYTES = 16 * 1024 * 1024;
@@ -114,4 +114,100 @@ export function readOnce<T>(cache: Map<string, T | null>, entry: ZipEntry, data:
   if (cached !== undefined) return { key, value: cached };
   const xml = partText(data, entry);
   return { key, value: remember(cache, key, xml === null ? null : read(xml)) };
+}
+
+/** The package's directory and one of its parts as stored, or null when it has no such part or cannot be read. */
+export function partOf(docx: Buffer, name: string): { entries: ZipEntry[]; entry: ZipEntry; data: Buffer } | null {
+  let entries: ZipEntry[];
+  try {
+    entries = readCentralDirectory(docx);
+  } catch {
+    return null; // the converter reports what is wrong with it
+  }
+  const entry = entries.find((e) => e.name === name);
+  const data = entry && storedData(docx, entry);
+  return entry && data ? { entries, entry, data } : null;
+}
+
+/** An attribute's value in a start tag, whatever its prefix, or undefined. */
+export function attribute(tag: string, name: string): string | undefined {
+  return tag.match(new RegExp(`\\s(?:[\\w.-]+:)?${name}\\s*=\\s*(["'])(.*?)\\1`))?.[2];
+}
+
+/** An element found in a part: its start tag, what is between its tags, and where it begins and ends. */
+export interface Element {
+  localName: string;
+  tag: string;
+  content: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Every element with one of these local names, whatever its prefix, outermost first and none inside
+ * another; null when one does not end or the part has a comment, CDATA or markup compatibility, where
+ * reading tags as text could go wrong.
+ */
+export function elementsOf(xml: string, localNames: readonly string[]): Element[] | null {
+  if (/<!--|<!\[CDATA\[|AlternateContent/.test(xml)) return null;
+  const found: Element[] = [];
+  const start = new RegExp(`<([\\w.-]+:)?(${localNames.join("|")})(?=[\\s/>])`, "g");
+  for (let m = start.exec(xml); m; m = start.exec(xml)) {
+    const tagEnd = endOfTag(xml, m.index);
+    if (tagEnd < 0) return null;
+    const tag = xml.slice(m.index, tagEnd + 1);
+    const selfClosing = tag.endsWith("/>");
+    const close = `</${m[1] ?? ""}${m[2]}>`;
+    const closeAt = selfClosing ? tagEnd + 1 : xml.indexOf(close, tagEnd);
+    if (closeAt < 0) return null;
+    const end = selfClosing ? tagEnd + 1 : closeAt + close.length;
+    found.push({ localName: m[2], tag, content: xml.slice(tagEnd + 1, closeAt), start: m.index, end });
+    start.lastIndex = end;
+  }
+  return found;
+}
+
+/** The text without the given spans (in any order, none overlapping). */
+export function withoutSpans(text: string, spans: readonly { start: number; end: number }[]): string {
+  let out = "";
+  let at = 0;
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    out += text.slice(at, span.start);
+    at = span.end;
+  }
+  return out + text.slice(at);
+}
+
+/** A part made leaner by what the other parts name (the styles, the list numbering). */
+export interface LeanerByNames<T extends { text: string }> {
+  part: string;
+  /** The part read once per distinct data, or null to leave it whole. */
+  read: (xml: string) => T | null;
+  /** What another part names, or null when it cannot tell. */
+  named: (xml: string) => string[] | null;
+  /** The spans of the part that go, given everything named. */
+  unused: (read: T, named: Set<string>) => { start: number; end: number }[];
+}
+
+/**
+ * A step of the conversion's copy: the package with `part` without what nothing names; the same buffer
+ * when nothing goes or it cannot tell. Every part but it and the glossary's is searched (glossary parts
+ * name the glossary's own styles and lists). Each step keeps its own caches.
+ */
+export function leanerByNames<T extends { text: string }>(step: LeanerByNames<T>): (docx: Buffer) => Buffer {
+  const reads = new Map<string, T | null>();
+  const names = new Map<string, string[] | null>();
+  const leaner = new Map<string, DeflatedPart>();
+  return (docx) => {
+    const found = partOf(docx, step.part);
+    if (!found) return docx;
+    const { key, value } = readOnce(reads, found.entry, found.data, step.read);
+    if (!value) return docx;
+    const named = foundInParts(docx, found.entries, (name) => name === step.part || name.startsWith("word/glossary/"), step.named, names);
+    if (!named) return docx;
+    const spans = step.unused(value, named);
+    if (spans.length === 0) return docx;
+    const leanerKey = `${key}\n${spans.map((s) => s.start).join(",")}`;
+    return withPart(docx, step.part, leaner.get(leanerKey) ?? remember(leaner, leanerKey, deflatedPart(withoutSpans(value.text, spans))));
+  };
 }

@@ -8,11 +8,8 @@
 // paragraphs by a style's name (STYLEREF, a table of contents) keeps every style, and so does a style
 // sheet this cannot read plainly. The sheet is read once per template; the body, which each document
 // has its own of, is searched for the styles it names every time.
-import { type DeflatedPart, deflatedPart } from "@/lib/files/zip-patch";
-import { endOfTag, foundInParts, readOnce, remember, storedData, withPart } from "@/lib/pdf/docx-parts";
-import { readCentralDirectory, type ZipEntry } from "@/lib/templates/zip-reader";
+import { attribute, elementsOf, leanerByNames } from "@/lib/pdf/docx-parts";
 
-const STYLES = "word/styles.xml";
 interface Style {
   start: number;
   end: number;
@@ -35,34 +32,13 @@ const NEEDS = /<(?:[\w.-]+:)?(?:basedOn|next|link)\b[^>]*?\s(?:[\w.-]+:)?val\s*=
 /** Field instructions that may find paragraphs by a style's name. */
 const BY_NAME = /STYLEREF|\bTOC\b/;
 
-/** By the sheet's stored data: its styles, or null when it is not to be touched. */
-const sheets = new Map<string, StyleSheet | null>();
-/** By a part's stored data (not the body's): the styles it names, or null when its fields may name them. */
-const partReferences = new Map<string, string[] | null>();
-/** By the sheet's data and the styles taken out: the leaner sheet. */
-const leanerSheets = new Map<string, DeflatedPart>();
-
 /** The DOCX without the styles nothing in it uses; the same buffer when there are none, or it cannot tell. */
-export function withoutUnusedStyles(docx: Buffer): Buffer {
-  let entries: ZipEntry[];
-  try {
-    entries = readCentralDirectory(docx);
-  } catch {
-    return docx;
-  }
-  const stylesEntry = entries.find((e) => e.name === STYLES);
-  const stylesData = stylesEntry && storedData(docx, stylesEntry);
-  if (!stylesEntry || !stylesData) return docx;
-  const { key: sheetKey, value: sheet } = readOnce(sheets, stylesEntry, stylesData, readStyleSheet);
-  if (!sheet) return docx;
-
-  const used = foundInParts(docx, entries, (name) => name === STYLES || name.startsWith("word/glossary/"), styleReferences, partReferences);
-  if (!used) return docx;
-  const unused = unusedStyles(sheet, used);
-  if (unused.length === 0) return docx;
-  const leanerKey = `${sheetKey}\n${unused.join("\n")}`;
-  return withPart(docx, STYLES, leanerSheets.get(leanerKey) ?? remember(leanerSheets, leanerKey, deflatedPart(withoutStyles(sheet, unused))));
-}
+export const withoutUnusedStyles = leanerByNames({
+  part: "word/styles.xml",
+  read: readStyleSheet,
+  named: styleReferences,
+  unused: (sheet, used) => unusedStyles(sheet, used).map((id) => sheet.styles.get(id)!),
+});
 
 /** The styles a part names, or null when its fields may find paragraphs by a style's name. */
 function styleReferences(xml: string): string[] | null {
@@ -85,47 +61,22 @@ function unusedStyles(sheet: StyleSheet, used: Set<string>): string[] {
   return [...sheet.styles.keys()].filter((id) => !kept.has(id));
 }
 
-function withoutStyles(sheet: StyleSheet, ids: string[]): string {
-  const spans = ids.map((id) => sheet.styles.get(id)!).sort((a, b) => a.start - b.start);
-  let out = "";
-  let at = 0;
-  for (const span of spans) {
-    out += sheet.text.slice(at, span.start);
-    at = span.end;
-  }
-  return out + sheet.text.slice(at);
-}
-
-const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\s(?:[\\w.-]+:)?${name}\\s*=\\s*(["'])(.*?)\\1`))?.[2];
-
 /**
  * The sheet's styles with where each begins and ends, or null to leave it whole: no style of its own to
- * take out, or anything this reading could get wrong (a comment, CDATA, markup compatibility, an id
- * given twice, a style that does not end).
+ * take out, or anything its reading could get wrong (elementsOf; an id missing or given twice).
  */
 function readStyleSheet(xml: string): StyleSheet | null {
-  if (/<!--|<!\[CDATA\[|AlternateContent/.test(xml)) return null;
+  const elements = elementsOf(xml, ["style"]);
+  if (!elements) return null;
   const styles = new Map<string, Style>();
-  let removable = 0;
-  const start = /<([\w.-]+:)?style(?=[\s/>])/g;
-  for (let m = start.exec(xml); m; m = start.exec(xml)) {
-    const tagEnd = endOfTag(xml, m.index);
-    if (tagEnd < 0) return null;
-    const tag = xml.slice(m.index, tagEnd + 1);
-    const selfClosing = tag.endsWith("/>");
-    const close = `</${m[1] ?? ""}style>`;
-    const closeAt = selfClosing ? tagEnd + 1 : xml.indexOf(close, tagEnd);
-    if (closeAt < 0) return null;
+  for (const { tag, content, start, end } of elements) {
     const id = attribute(tag, "styleId");
     if (id === undefined || styles.has(id)) return null;
-    const end = selfClosing ? tagEnd + 1 : closeAt + close.length;
     // A style named in the parts with a character reference would not be found by its id as written.
     const always = !on(attribute(tag, "customStyle")) || on(attribute(tag, "default")) || id.includes("&");
-    if (!always) removable++;
-    styles.set(id, { start: m.index, end, always, needs: Array.from(xml.slice(tagEnd + 1, closeAt).matchAll(NEEDS), (n) => n[2]) });
-    start.lastIndex = end;
+    styles.set(id, { start, end, always, needs: Array.from(content.matchAll(NEEDS), (n) => n[2]) });
   }
-  return removable > 0 ? { text: xml, styles } : null;
+  return [...styles.values()].some((s) => !s.always) ? { text: xml, styles } : null;
 }
 
 /** An on/off attribute (ST_OnOff): absent is off. */

@@ -194,3 +194,13 @@ export function withUnusedNumbering(file: Buffer, count = 40): Buffer {
   zip.file("word/numbering.xml", withDefinitions.replace(/<\/w:numbering>\s*$/, `${instances}</w:numbering>`));
   return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
 }
+
+/** Every part of a package as text, by name, read by PizZip with its CRC-32 check. */
+export function packageTexts(file: Buffer): Map<string, string> {
+  const zip = new PizZip(file, { checkCRC32: true } as PizZip.LoadOptions);
+  return new Map(
+    Object.values(zip.files)
+      .filter((f) => !f.dir)
+      .map((f) => [f.name, f.asText()]),
+  );
+}

@@ -3,25 +3,15 @@
 // taken out is checked against XML generated with it and without it, in every form the format allows.
 import fc from "fast-check";
 import zlib from "node:zlib";
-import PizZip from "pizzip";
 import { describe, expect, it } from "vitest";
 import { withoutEditingData, withoutElements } from "@/lib/pdf/docx-editing-data";
 import { readCentralDirectory } from "@/lib/templates/zip-reader";
 import { buildSampleContractDocx } from "@/lib/templates/samples";
-import { buildDocx, latentStylesXml, rsidsXml, withWordEditingData } from "../support/ooxml";
+import { buildDocx, latentStylesXml, packageTexts, rsidsXml, withWordEditingData } from "../support/ooxml";
 import { writeZip } from "../support/zip";
 
 const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 const STRICT_W = "http://purl.oclc.org/ooxml/wordprocessingml/main";
-
-const parts = (file: Buffer) => {
-  const zip = new PizZip(file, { checkCRC32: true } as PizZip.LoadOptions);
-  return new Map(
-    Object.values(zip.files)
-      .filter((f) => !f.dir)
-      .map((f) => [f.name, f.asText()]),
-  );
-};
 
 /** Each entry's bytes as stored (still compressed), by name. */
 const stored = (file: Buffer) =>
@@ -39,8 +29,8 @@ describe("a DOCX without Word's editing data", () => {
     const copy = Buffer.from(word);
     const lean = withoutEditingData(word);
     expect(word.equals(copy)).toBe(true); // the stored DOCX is left as it was
-    const before = parts(word);
-    const after = parts(lean);
+    const before = packageTexts(word);
+    const after = packageTexts(lean);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     const latent = latentStylesXml(376);
     expect(before.get("word/styles.xml")).toContain(latent);
@@ -68,7 +58,7 @@ describe("a DOCX without Word's editing data", () => {
     expect(withoutEditingData(described)).toBe(described);
     // The same part in a package it can rewrite is rewritten.
     const plain = writeZip([{ name: "word/styles.xml", data: zlib.deflateRawSync(styles), uncompressedSize: styles.length }]);
-    expect(parts(withoutEditingData(plain)).get("word/styles.xml")).toBe(`<w:styles xmlns:w="${W}"></w:styles>`);
+    expect(packageTexts(withoutEditingData(plain)).get("word/styles.xml")).toBe(`<w:styles xmlns:w="${W}"></w:styles>`);
     // A part that is not what its entry says (damaged data) is left for LibreOffice to judge.
     const damaged = writeZip([{ name: "word/styles.xml", data: Buffer.from("garbage that does not inflate"), uncompressedSize: 400 }]);
     expect(withoutEditingData(damaged)).toBe(damaged);

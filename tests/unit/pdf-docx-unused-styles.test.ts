@@ -5,7 +5,7 @@ import PizZip from "pizzip";
 import { describe, expect, it } from "vitest";
 import { withoutUnusedStyles } from "@/lib/pdf/docx-unused-styles";
 import { buildSampleContractDocx } from "@/lib/templates/samples";
-import { houseStyleXml, withHouseStyles } from "../support/ooxml";
+import { houseStyleXml, packageTexts, withHouseStyles } from "../support/ooxml";
 
 const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 const HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
@@ -92,20 +92,11 @@ function build(opts: Options = {}): Buffer {
   return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
 }
 
-const partsOf = (file: Buffer) => {
-  const zip = new PizZip(file, { checkCRC32: true } as PizZip.LoadOptions);
-  return new Map(
-    Object.values(zip.files)
-      .filter((f) => !f.dir)
-      .map((f) => [f.name, f.asText()]),
-  );
-};
-
 describe("a DOCX without the styles it does not use", () => {
   it("keeps every style a part names, the defaults and what used styles need; takes out the rest", () => {
     const file = build();
     const lean = withoutUnusedStyles(file);
-    const [before, after] = [partsOf(file), partsOf(lean)];
+    const [before, after] = [packageTexts(file), packageTexts(lean)];
     expect(after.get("word/styles.xml")).toBe(sheet({}, false));
     for (const [name, text] of before) if (name !== "word/styles.xml") expect(after.get(name), name).toBe(text);
     // The next document of the template: the same result from what was read the first time.
@@ -114,8 +105,8 @@ describe("a DOCX without the styles it does not use", () => {
 
   it("takes out a house template's styles from the sample contract and keeps its own", async () => {
     const contract = await buildSampleContractDocx();
-    const styles = partsOf(contract).get("word/styles.xml")!;
-    expect(partsOf(withoutUnusedStyles(withHouseStyles(contract))).get("word/styles.xml")).toBe(styles);
+    const styles = packageTexts(contract).get("word/styles.xml")!;
+    expect(packageTexts(withoutUnusedStyles(withHouseStyles(contract))).get("word/styles.xml")).toBe(styles);
   });
 
   it("keeps every style when a field may find paragraphs by a style's name, or the sheet cannot be read plainly", async () => {
@@ -141,7 +132,7 @@ describe("a DOCX without the styles it does not use", () => {
 
   it("takes out as many of the house styles as nothing uses, whatever their number", () => {
     for (const house of [1, 3, 150]) {
-      const styles = partsOf(withoutUnusedStyles(build({ house }))).get("word/styles.xml")!;
+      const styles = packageTexts(withoutUnusedStyles(build({ house }))).get("word/styles.xml")!;
       expect(styles, String(house)).toBe(sheet({ house }, false));
     }
   });
