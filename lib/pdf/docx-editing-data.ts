@@ -7,8 +7,8 @@
 // (docs/performance.md, 2026-12-03). So the copy LibreOffice converts goes without them; the DOCX
 // Quire stores keeps them (ADR 0026). Documents made from one template carry these parts byte for
 // byte, so each part's leaner data is made once and kept by a digest of the data it replaces.
-import { type DeflatedPart, deflatedPart, splitPackage, writePackage } from "@/lib/files/zip-patch";
-import { endOfTag, readOnce, storedData } from "@/lib/pdf/docx-parts";
+import { type DeflatedPart, deflatedPart } from "@/lib/files/zip-patch";
+import { endOfTag, readOnce, storedData, withParts } from "@/lib/pdf/docx-parts";
 import { readCentralDirectory, type ZipEntry } from "@/lib/templates/zip-reader";
 
 /** WordprocessingML's namespace, transitional and strict. */
@@ -43,12 +43,7 @@ export function withoutEditingData(docx: Buffer): Buffer {
     const part = readOnce(leanerParts, entry, data, (xml) => leanerPart(xml, elements)).value;
     if (part) parts.set(entry.name, part);
   }
-  if (parts.size === 0) return docx;
-  try {
-    return writePackage(splitPackage(docx, new Set(parts.keys())), parts);
-  } catch {
-    return docx; // a package splitPackage cannot copy entry by entry (data descriptors, an archive comment)
-  }
+  return parts.size === 0 ? docx : withParts(docx, parts);
 }
 
 function leanerPart(xml: string, elements: readonly string[]): DeflatedPart | null {

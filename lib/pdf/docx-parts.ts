@@ -21,7 +21,7 @@ export function storedData(file: Buffer, entry: ZipEntry): Buffer | null {
 }
 
 /** An entry's text, or null when it is too large, stored some other way or does not inflate. */
-export function partText(data: Buffer, entry: ZipEntry): string | null {
+function partText(data: Buffer, entry: ZipEntry): string | null {
   if ((entry.method !== 0 && entry.method !== 8) || entry.uncompressedSize > MAX_PART_BYTES) return null;
   try {
     return (entry.method === 8 ? zlib.inflateRawSync(data, { maxOutputLength: Math.max(entry.uncompressedSize, 1) }) : data).toString("utf8");
@@ -31,12 +31,12 @@ export function partText(data: Buffer, entry: ZipEntry): string | null {
 }
 
 /** A cache key for a part's stored data: its name, how it is stored and a SHA-256 of the data (so no two tenants' parts meet). */
-export function partKey(entry: ZipEntry, data: Buffer): string {
+function partKey(entry: ZipEntry, data: Buffer): string {
   return `${entry.name}\n${entry.method}\n${crypto.hash("sha256", data, "base64")}`;
 }
 
 /** Keeps `value` under `key`, forgetting the oldest entry when the cache is full. */
-export function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
   if (cache.size >= KEPT) cache.delete(cache.keys().next().value!);
   cache.set(key, value);
   return value;
@@ -62,7 +62,7 @@ const BODY = "word/document.xml";
  * part cannot be read or `read` cannot tell (it answers null). The body, which each document has its
  * own of, is read every time; any other part once per distinct data (`seen`).
  */
-export function foundInParts(
+function foundInParts(
   docx: Buffer,
   entries: ZipEntry[],
   skip: (name: string) => boolean,
@@ -98,10 +98,10 @@ function bodyText(key: string, entry: ZipEntry, data: Buffer): string | null {
   return lastBody.text;
 }
 
-/** The package with one part's data replaced; the same buffer when it cannot be rewritten entry by entry. */
-export function withPart(docx: Buffer, name: string, part: DeflatedPart): Buffer {
+/** The package with these parts' data replaced; the same buffer when it cannot be rewritten entry by entry. */
+export function withParts(docx: Buffer, parts: ReadonlyMap<string, DeflatedPart>): Buffer {
   try {
-    return writePackage(splitPackage(docx, new Set([name])), new Map([[name, part]]));
+    return writePackage(splitPackage(docx, new Set(parts.keys())), parts);
   } catch {
     return docx; // data descriptors, an archive comment
   }
@@ -117,7 +117,7 @@ export function readOnce<T>(cache: Map<string, T | null>, entry: ZipEntry, data:
 }
 
 /** The package's directory and one of its parts as stored, or null when it has no such part or cannot be read. */
-export function partOf(docx: Buffer, name: string): { entries: ZipEntry[]; entry: ZipEntry; data: Buffer } | null {
+function partOf(docx: Buffer, name: string): { entries: ZipEntry[]; entry: ZipEntry; data: Buffer } | null {
   let entries: ZipEntry[];
   try {
     entries = readCentralDirectory(docx);
@@ -127,6 +127,11 @@ export function partOf(docx: Buffer, name: string): { entries: ZipEntry[]; entry
   const entry = entries.find((e) => e.name === name);
   const data = entry && storedData(docx, entry);
   return entry && data ? { entries, entry, data } : null;
+}
+
+/** Matches each element of these local names, whatever its prefix, with the value of its `val` attribute (group 2). */
+export function valPattern(localNames: readonly string[], flags = "g"): RegExp {
+  return new RegExp(`<(?:[\\w.-]+:)?(?:${localNames.join("|")})\\b[^>]*?\\s(?:[\\w.-]+:)?val\\s*=\\s*(["'])(.*?)\\1`, flags);
 }
 
 /** An attribute's value in a start tag, whatever its prefix, or undefined. */
@@ -168,7 +173,7 @@ export function elementsOf(xml: string, localNames: readonly string[]): Element[
 }
 
 /** The text without the given spans (in any order, none overlapping). */
-export function withoutSpans(text: string, spans: readonly { start: number; end: number }[]): string {
+function withoutSpans(text: string, spans: readonly { start: number; end: number }[]): string {
   let out = "";
   let at = 0;
   for (const span of [...spans].sort((a, b) => a.start - b.start)) {
@@ -208,6 +213,7 @@ export function leanerByNames<T extends { text: string }>(step: LeanerByNames<T>
     const spans = step.unused(value, named);
     if (spans.length === 0) return docx;
     const leanerKey = `${key}\n${spans.map((s) => s.start).join(",")}`;
-    return withPart(docx, step.part, leaner.get(leanerKey) ?? remember(leaner, leanerKey, deflatedPart(withoutSpans(value.text, spans))));
+    const part = leaner.get(leanerKey) ?? remember(leaner, leanerKey, deflatedPart(withoutSpans(value.text, spans)));
+    return withParts(docx, new Map([[step.part, part]]));
   };
 }

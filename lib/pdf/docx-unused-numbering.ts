@@ -6,7 +6,7 @@
 // (`w:abstractNum`) when no instance left uses it; a definition tied to a numbering style
 // (`w:styleLink`, `w:numStyleLink`) stays, as the style finds it by name (ADR 0026). The definitions
 // are read once per template; the body is searched for the instances it names every time.
-import { attribute, elementsOf, leanerByNames } from "@/lib/pdf/docx-parts";
+import { attribute, elementsOf, leanerByNames, valPattern } from "@/lib/pdf/docx-parts";
 
 interface Span {
   start: number;
@@ -23,7 +23,9 @@ interface Numbering {
 }
 
 /** Instances named in any part (ECMA-376 Part 1, 17.9.18): a paragraph's or a style's `w:numId`. */
-const INSTANCE = /<(?:[\w.-]+:)?numId\b[^>]*?\s(?:[\w.-]+:)?val\s*=\s*(["'])(.*?)\1/g;
+const INSTANCE = valPattern(["numId"]);
+/** The definition an instance uses. */
+const DEFINITION = valPattern(["abstractNumId"], "");
 
 /** The DOCX without the list numbering nothing in it uses; the same buffer when there is none, or it cannot tell. */
 export const withoutUnusedNumbering = leanerByNames({ part: "word/numbering.xml", read: readNumbering, named: instancesNamed, unused: unusedSpans });
@@ -62,7 +64,7 @@ function readNumbering(xml: string): Numbering | null {
     const id = attribute(tag, isInstance ? "numId" : "abstractNumId")?.trim();
     if (id === undefined || id.includes("&") || (isInstance ? instances : definitions).has(id)) return null;
     if (isInstance) {
-      const definition = content.match(/<(?:[\w.-]+:)?abstractNumId\b[^>]*?\s(?:[\w.-]+:)?val\s*=\s*(["'])(.*?)\1/)?.[2].trim();
+      const definition = content.match(DEFINITION)?.[2].trim();
       instances.set(id, { start, end, definition });
     } else {
       definitions.set(id, { start, end, styled: /<(?:[\w.-]+:)?(?:styleLink|numStyleLink)\b/.test(content) });

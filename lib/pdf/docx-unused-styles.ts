@@ -8,7 +8,7 @@
 // paragraphs by a style's name (STYLEREF, a table of contents) keeps every style, and so does a style
 // sheet this cannot read plainly. The sheet is read once per template; the body, which each document
 // has its own of, is searched for the styles it names every time.
-import { attribute, elementsOf, leanerByNames } from "@/lib/pdf/docx-parts";
+import { attribute, elementsOf, leanerByNames, valPattern } from "@/lib/pdf/docx-parts";
 
 interface Style {
   start: number;
@@ -26,9 +26,8 @@ interface StyleSheet {
 }
 
 /** Style references in any part (ECMA-376 Part 1, 17.7): the elements whose `val` names a style. */
-const REFERENCE =
-  /<(?:[\w.-]+:)?(?:pStyle|rStyle|tblStyle|numStyleLink|styleLink|defaultTableStyle|clickAndTypeStyle)\b[^>]*?\s(?:[\w.-]+:)?val\s*=\s*(["'])(.*?)\1/g;
-const NEEDS = /<(?:[\w.-]+:)?(?:basedOn|next|link)\b[^>]*?\s(?:[\w.-]+:)?val\s*=\s*(["'])(.*?)\1/g;
+const REFERENCE = valPattern(["pStyle", "rStyle", "tblStyle", "numStyleLink", "styleLink", "defaultTableStyle", "clickAndTypeStyle"]);
+const NEEDS = valPattern(["basedOn", "next", "link"]);
 /** Field instructions that may find paragraphs by a style's name. */
 const BY_NAME = /STYLEREF|\bTOC\b/;
 
