@@ -99,8 +99,9 @@ describe("a DOCX without the styles it does not use", () => {
     const [before, after] = [packageTexts(file), packageTexts(lean)];
     expect(after.get("word/styles.xml")).toBe(sheet({}, false));
     for (const [name, text] of before) if (name !== "word/styles.xml") expect(after.get(name), name).toBe(text);
-    // The next document of the template: the same result from what was read the first time.
-    expect(withoutUnusedStyles(build()).equals(lean)).toBe(true);
+    // The next document of the template (the same bytes in a buffer of its own; a second build() could
+    // carry another ZIP timestamp): the same result from what was read the first time.
+    expect(withoutUnusedStyles(Buffer.from(file)).equals(lean)).toBe(true);
   });
 
   it("takes out a house template's styles from the sample contract and keeps its own", async () => {
