@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import PizZip from "pizzip";
 import { findMemoryTempDir } from "../lib/pdf/office-dependencies";
-import { withHouseStyles, withUnusedNumbering, withWordEditingData } from "../tests/support/ooxml";
+import { withHouseStyles, withSlideComments, withSpeakerNotes, withUnusedNumbering, withWordEditingData } from "../tests/support/ooxml";
 import { startQuireServer, type RunningQuire, type TestDatabase } from "../tests/support/quire-server";
 import {
   CONTRACT_VARIABLES,
@@ -52,7 +52,16 @@ const DOCS_PER_ROUND = 24;
  */
 const STEADY_STATE_DOCS = 3_000;
 /** A warm soffice's conversions reach their pace within a few dozen. */
-const WORD_SAVED_WARM_UP_DOCS = 200;
+/** The sample proposal deck's values (text only). */
+const PROPOSAL_VARIABLES = [
+  { placeholder: "{ProposalTitle}", text: "Portal rebuild for Globex", mimeType: "text" as const },
+  { placeholder: "{ClientName}", text: "Globex Corporation", mimeType: "text" as const },
+  { placeholder: "{PreparedBy}", text: "Quire Consulting", mimeType: "text" as const },
+  { placeholder: "{Summary}", text: "A new customer portal in three phases: discovery, build and launch.", mimeType: "text" as const },
+  { placeholder: "{Price}", text: "12,000 EUR", mimeType: "text" as const },
+];
+/** Documents each whole-or-leaner conversion warms up with: they run no code of Quire's that V8 would still be optimizing. */
+const LEANER_COPY_WARM_UP_DOCS = 200;
 const SECTION = "generation";
 
 /** One contestant: a floor, the peer or Quire on one database. */
@@ -250,7 +259,7 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
   console.log(
     `\n## Generation on the sample contract (DOCX), ${kinds.map((k) => DB_LABELS[k]).join(" and ")}, pool of ${POOL} warm LibreOffice processes; ${ROUNDS} rounds, each contestant in turn: ${perRound} one at a time, then ${DOCS_PER_ROUND} documents at each client count`,
   );
-  const { buildSampleContractDocx } = await import("../lib/templates/samples");
+  const { buildSampleContractDocx, buildSampleProposalPptx } = await import("../lib/templates/samples");
   const { DOCXTEMPLATER_OPTIONS } = await import("../lib/templates/inspect");
   const { renderTemplate } = await import("../lib/deliverables/render");
   const { LibreOfficePool } = await import("../lib/pdf/libreoffice");
@@ -260,13 +269,17 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
   const filled = (await renderTemplate(contract, "docx", CONTRACT_VARIABLES, noImages)).file;
   // The filled contract as Word saves a document made from a house template (latent styles, revision ids,
   // a glossary, 150 of the house's styles and 40 list definitions it does not use): what Quire leaves out
-  // of LibreOffice's copy (docx-for-conversion.ts) against the whole file.
-  const { docxForConversion } = await import("../lib/pdf/docx-for-conversion");
+  // of LibreOffice's copy (for-conversion.ts) against the whole file.
+  const { forConversion } = await import("../lib/pdf/for-conversion");
   const wordSaved = withUnusedNumbering(withHouseStyles(withWordEditingData(filled)));
+  // The proposal deck, filled, with speaker notes and comments on its slides as PowerPoint saves a deck
+  // someone reviewed: what Quire leaves out of LibreOffice's copy of it against the whole file.
+  const proposal = (await renderTemplate(await buildSampleProposalPptx(), "pptx", PROPOSAL_VARIABLES, noImages)).file;
+  const reviewedDeck = withSlideComments(withSpeakerNotes(proposal));
 
   const quires: ({ kind: TestDatabase } & Awaited<ReturnType<typeof startQuire>>)[] = [];
   // The raw floor: the UNO helper and soffice alone, without Quire's preprocessing of the DOCX.
-  const raw = new LibreOfficePool({ size: POOL, timeoutMs: 60_000, prepareDocx: (docx) => docx });
+  const raw = new LibreOfficePool({ size: POOL, timeoutMs: 60_000, prepare: (input) => input });
   let carbone: Awaited<ReturnType<typeof startCarbone>> | undefined;
   try {
     // Started before Carbone, which puts LibreOffice's program directory first on this process's PATH.
@@ -290,18 +303,33 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
       contestant("Quire fill in-process (text, html, stack)", () => renderTemplate(contract, "docx", CONTRACT_VARIABLES, noImages), inProcess, []),
     ];
     const rawConvert = contestant("raw warm LibreOffice conversion over UNO", () => raw.convert(filled, "docx"), inProcess, [8]);
-    const wordWhole = contestant(
-      "raw warm conversion of the contract as Word saves it from a house template",
-      () => raw.convert(wordSaved, "docx"),
-      inProcess,
-      [8],
-    );
-    const wordLean = contestant(
-      "the same, as Quire gives it to LibreOffice (without Word's editing data, unused styles and lists)",
-      () => raw.convert(docxForConversion(wordSaved), "docx"),
-      inProcess,
-      [8],
-    );
+    // A document saved with what its PDF never shows, converted whole and as Quire gives it to LibreOffice.
+    const leanerCopies = [
+      {
+        document: "Word-saved contract",
+        file: wordSaved,
+        kind: "docx" as const,
+        wholeLabel: "the contract as Word saves it from a house template",
+        without: "Word's editing data, unused styles and lists",
+      },
+      {
+        document: "Reviewed deck",
+        file: reviewedDeck,
+        kind: "pptx" as const,
+        wholeLabel: "the proposal deck with speaker notes and comments",
+        without: "the notes and comments",
+      },
+    ].map((c) => ({
+      document: c.document,
+      whole: contestant(`raw warm conversion of ${c.wholeLabel}`, () => raw.convert(c.file, c.kind), inProcess, [8]),
+      lean: contestant(
+        `the same, as Quire gives it to LibreOffice (without ${c.without})`,
+        () => raw.convert(forConversion(c.file, c.kind), c.kind),
+        inProcess,
+        [8],
+      ),
+    }));
+    const leanerContestants = new Set(leanerCopies.flatMap((c) => [c.whole, c.lean]));
     const peer = contestant("Carbone 3.8.2", carbone.render, inProcess, CLIENTS);
     const quireContestants = quires.map((q) =>
       contestant(
@@ -312,12 +340,11 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
         CLIENTS,
       ),
     );
-    const all = [...fills, rawConvert, wordWhole, wordLean, peer, ...quireContestants];
+    const all = [...fills, rawConvert, ...leanerContestants, peer, ...quireContestants];
     for (const c of all) {
       process.stderr.write(`  generation: warming up ${c.label}\r`);
       await warmUp(c.once, warmupSeconds);
-      // The two Word-saved conversions run no code of Quire's that V8 would still be optimizing.
-      await inParallel(c.once, c === wordWhole || c === wordLean ? WORD_SAVED_WARM_UP_DOCS : STEADY_STATE_DOCS, 8);
+      await inParallel(c.once, leanerContestants.has(c) ? LEANER_COPY_WARM_UP_DOCS : STEADY_STATE_DOCS, 8);
     }
     await inRounds(all, ROUNDS, perRound);
 
@@ -325,17 +352,26 @@ export async function benchGeneration(requests: number, kinds: TestDatabase[], w
     const convert = timing(rawConvert);
     const quireResults = quireContestants.map((c, i) => ({ kind: quires[i].kind, label: c.label, create: timing(c), rows: throughputs(c) }));
     const carboneRows = throughputs(peer);
-    const [wordWholeTiming, wordLeanTiming] = [timing(wordWhole), timing(wordLean)];
-    printTable([rawFill, quireFill, convert, wordWholeTiming, wordLeanTiming, timing(peer), ...quireResults.map((q) => q.create)]);
+    const leanerResults = leanerCopies.map((c) => ({
+      document: c.document,
+      whole: { timing: timing(c.whole), row: throughputs(c.whole)[0], label: c.whole.label },
+      lean: { timing: timing(c.lean), row: throughputs(c.lean)[0], label: c.lean.label },
+    }));
+    printTable([
+      rawFill,
+      quireFill,
+      convert,
+      ...leanerResults.flatMap((c) => [c.whole.timing, c.lean.timing]),
+      timing(peer),
+      ...quireResults.map((q) => q.create),
+    ]);
     const [rawThroughput] = throughputs(rawConvert);
     printThroughput(`Raw conversion, ${POOL} warm processes (bench process and its children CPU)`, [rawThroughput]);
-    const [wordWholeRow, wordLeanRow] = [throughputs(wordWhole)[0], throughputs(wordLean)[0]];
-    printThroughput(`${wordWhole.label} (bench process and its children CPU)`, [wordWholeRow]);
-    printThroughput(`${wordLean.label} (bench process and its children CPU)`, [wordLeanRow]);
+    for (const c of leanerResults) for (const { label, row } of [c.whole, c.lean]) printThroughput(`${label} (bench process and its children CPU)`, [row]);
     for (const q of quireResults) printThroughput(`${q.label} (Quire's CPU: its process tree but for an embedded database)`, q.rows);
     printThroughput(`Carbone 3.8.2, ${POOL} LibreOffice factories (bench process and its children CPU)`, carboneRows);
     recordFillFigure(rawFill, quireFill);
-    recordWordSavedFigures(wordWholeTiming, wordLeanTiming, wordWholeRow, wordLeanRow);
+    for (const c of leanerResults) recordLeanerCopyFigures(c.document, c.whole, c.lean);
     for (const q of quireResults)
       recordGenerationFigures(q.kind, { rawFill, rawConvert: convert, create: q.create, rawThroughput, quireRows: q.rows, carboneRows });
   } finally {
@@ -357,16 +393,16 @@ function recordFillFigure(rawFill: Timing, quireFill: Timing): void {
   });
 }
 
-function recordWordSavedFigures(whole: Timing, lean: Timing, wholeRow: Throughput, leanRow: Throughput): void {
+function recordLeanerCopyFigures(document: string, whole: { timing: Timing; row: Throughput }, lean: { timing: Timing; row: Throughput }): void {
   const floorLabel = "raw conversion of the whole file";
-  recordFigure({ section: SECTION, db: "", measure: "Word-saved contract: conversion, p50", quire: lean.p50, unit: "ms", floor: whole.p50, floorLabel });
+  recordFigure({ section: SECTION, db: "", measure: `${document}: conversion, p50`, quire: lean.timing.p50, unit: "ms", floor: whole.timing.p50, floorLabel });
   recordFigure({
     section: SECTION,
     db: "",
-    measure: "Word-saved contract: conversion CPU per document (8 clients)",
-    quire: leanRow.cpuPerDocMs,
+    measure: `${document}: conversion CPU per document (8 clients)`,
+    quire: lean.row.cpuPerDocMs,
     unit: "ms",
-    floor: wholeRow.cpuPerDocMs,
+    floor: whole.row.cpuPerDocMs,
     floorLabel,
   });
 }

@@ -8,8 +8,7 @@
 // Quire stores keeps them (ADR 0026). Documents made from one template carry these parts byte for
 // byte, so each part's leaner data is made once and kept by a digest of the data it replaces.
 import { type DeflatedPart, deflatedPart } from "@/lib/files/zip-patch";
-import { endOfTag, readOnce, storedData, withParts } from "@/lib/pdf/docx-parts";
-import { readCentralDirectory, type ZipEntry } from "@/lib/templates/zip-reader";
+import { directoryOf, endOfTag, readOnce, storedData, withParts } from "@/lib/pdf/ooxml-parts";
 
 /** WordprocessingML's namespace, transitional and strict. */
 const WORD_NAMESPACES = ["http://schemas.openxmlformats.org/wordprocessingml/2006/main", "http://purl.oclc.org/ooxml/wordprocessingml/main"];
@@ -29,12 +28,8 @@ const leanerParts = new Map<string, DeflatedPart | null>();
 
 /** The DOCX without Word's editing data; the same buffer when it has none, or is not a package this can rewrite. */
 export function withoutEditingData(docx: Buffer): Buffer {
-  let entries: ZipEntry[];
-  try {
-    entries = readCentralDirectory(docx);
-  } catch {
-    return docx; // the converter reports what is wrong with it
-  }
+  const entries = directoryOf(docx);
+  if (!entries) return docx;
   const parts = new Map<string, DeflatedPart>();
   for (const entry of entries) {
     const elements = EDITING_DATA.get(entry.name);

@@ -6,7 +6,7 @@
 // (`w:abstractNum`) when no instance left uses it; a definition tied to a numbering style
 // (`w:styleLink`, `w:numStyleLink`) stays, as the style finds it by name (ADR 0026). The definitions
 // are read once per template; the body is searched for the instances it names every time.
-import { attribute, elementsOf, leanerByNames, valPattern } from "@/lib/pdf/docx-parts";
+import { attribute, elementsOf, leanerByNames, valPattern } from "@/lib/pdf/ooxml-parts";
 
 interface Span {
   start: number;

@@ -8,7 +8,7 @@
 // paragraphs by a style's name (STYLEREF, a table of contents) keeps every style, and so does a style
 // sheet this cannot read plainly. The sheet is read once per template; the body, which each document
 // has its own of, is searched for the styles it names every time.
-import { attribute, elementsOf, leanerByNames, valPattern } from "@/lib/pdf/docx-parts";
+import { attribute, elementsOf, leanerByNames, valPattern } from "@/lib/pdf/ooxml-parts";
 
 interface Style {
   start: number;

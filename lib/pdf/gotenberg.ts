@@ -10,7 +10,7 @@ import fsp from "node:fs/promises";
 import { UnavailableError, UnprocessableError } from "@/lib/errors";
 import type { ConvertOptions, ConvertibleKind, ConverterStatus, PdfConverter } from "@/lib/pdf/converter-types";
 import { CONTENT_TYPES } from "@/lib/files/content-types";
-import { docxForConversion } from "@/lib/pdf/docx-for-conversion";
+import { forConversion } from "@/lib/pdf/for-conversion";
 
 const MIME: Record<ConvertibleKind, string> = CONTENT_TYPES;
 
@@ -56,8 +56,8 @@ export class GotenbergConverter implements PdfConverter {
       throw new UnprocessableError(`The ${kind.toUpperCase()} file could not be converted to PDF: it is not a ZIP package`, "DocumentNotConvertible");
     }
     opts.signal?.throwIfAborted();
-    // The same document as the local converter sees (docx-for-conversion.ts).
-    if (kind === "docx") input = docxForConversion(input);
+    // The same document as the local converter sees (for-conversion.ts).
+    input = forConversion(input, kind);
     const form = new FormData();
     // Gotenberg picks the LibreOffice import filter from the file name's extension.
     form.append("files", new Blob([new Uint8Array(input)], { type: MIME[kind] }), `document.${kind}`);

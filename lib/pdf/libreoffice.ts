@@ -17,7 +17,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { QuireError, UnavailableError, UnprocessableError } from "@/lib/errors";
-import { docxForConversion } from "@/lib/pdf/docx-for-conversion";
+import { forConversion } from "@/lib/pdf/for-conversion";
 import { installedFontFamilies } from "@/lib/pdf/installed-fonts";
 import { findDladdrCache, findMallocLibrary, findMemoryTempDir, findMissingDependency, isInMemory } from "@/lib/pdf/office-dependencies";
 import { closedError, type HelperReply, type HelperRequest, INSTALL_HINT, OfficeCrashed, OfficeProcess } from "@/lib/pdf/office-process";
@@ -83,8 +83,8 @@ export interface LibreOfficePoolOptions {
   maxConversionsPerProcess?: number;
   /** ...or as soon as it holds more memory than this after a conversion (Linux). Default 512 MiB. */
   maxResidentBytes?: number;
-  /** What is done to a DOCX before soffice sees it. Default: Word comments and editing data taken out (docx-for-conversion.ts). */
-  prepareDocx?: (docx: Buffer) => Buffer;
+  /** What is done to a document before soffice sees it. Default: what its PDF never shows taken out (for-conversion.ts). */
+  prepare?: (input: Buffer, kind: ConvertibleKind) => Buffer;
   /** A malloc library soffice runs with (LD_PRELOAD). Default: jemalloc when installed (findMallocLibrary); null: the C library's. */
   mallocLibrary?: string | null;
   /** Quire's dladdr cache, preloaded into soffice. Default: the one `npm run build` made (findDladdrCache); null: none. */
@@ -164,7 +164,7 @@ export class LibreOfficePool implements PdfConverter {
   private readonly pythonPath: string;
   private readonly helperScript: string;
   private readonly tmpDir: string;
-  private readonly prepareDocx: (docx: Buffer) => Buffer;
+  private readonly prepare: (input: Buffer, kind: ConvertibleKind) => Buffer;
   private readonly moves: MoveState = { crossDevice: false };
   private readonly mallocLibrary: string | null;
   private readonly dladdrCache: string | null;
@@ -194,7 +194,7 @@ export class LibreOfficePool implements PdfConverter {
     this.tmpDir = options.tmpDir ?? findMemoryTempDir() ?? os.tmpdir();
     this.mallocLibrary = options.mallocLibrary === undefined ? findMallocLibrary() : options.mallocLibrary;
     this.dladdrCache = options.dladdrCache === undefined ? findDladdrCache() : options.dladdrCache;
-    this.prepareDocx = options.prepareDocx ?? docxForConversion;
+    this.prepare = options.prepare ?? forConversion;
     this.maxConversionsPerProcess = options.maxConversionsPerProcess ?? DEFAULT_MAX_CONVERSIONS_PER_PROCESS;
     this.maxResidentBytes = options.maxResidentBytes ?? DEFAULT_MAX_RESIDENT_BYTES;
     this.slots = Array.from({ length: this.size }, (_, index) => ({ index, proc: null, starting: null, busy: false }));
@@ -221,7 +221,7 @@ export class LibreOfficePool implements PdfConverter {
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<JobResult>((resolve, reject) => {
-      const files = this.writeJobFiles(kind === "docx" ? this.prepareDocx(input) : input, kind);
+      const files = this.writeJobFiles(this.prepare(input, kind), kind);
       files.catch(() => {}); // reported by run() when a slot takes the job
       const job: Job = {
         files,

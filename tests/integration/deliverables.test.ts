@@ -7,6 +7,7 @@ import path from "node:path";
 import pg from "pg";
 import PizZip from "pizzip";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { buildSampleProposalPptx } from "@/lib/templates/samples";
 import { as, call, roomInThisMinute, runSeedAgainst } from "../support/helpers";
 import {
   buildDocx,
@@ -16,6 +17,8 @@ import {
   rsidsXml,
   withHouseStyles,
   withUnusedNumbering,
+  withSlideComments,
+  withSpeakerNotes,
   withWordEditingData,
 } from "../support/ooxml";
 
@@ -144,6 +147,32 @@ describe("POST /v1/deliverable", () => {
       expect(source.file("word/glossary/document.xml")!.asText()).toContain("DefaultPlaceholder_11");
       expect(source.file("word/styles.xml")!.asText()).toContain(houseStyleXml(149));
       expect(source.file("word/numbering.xml")!.asText()).toContain(listDefinitionXml(939));
+    }
+  });
+
+  it("converts a deck with speaker notes and comments to its slides alone, and keeps the notes and comments in the source", async () => {
+    const file = withSlideComments(withSpeakerNotes(await buildSampleProposalPptx()));
+    const f = new FormData();
+    f.set("file", new Blob([new Uint8Array(file)]), "with-notes.pptx");
+    const deck = (await as(baseUrl, seed, "administrator")("/template", { method: "POST", body: f })).json.data.id;
+    // Twice: the second document's copy for LibreOffice is made from the leaner parts kept after the first.
+    for (const client of ["Globex", "Initech"]) {
+      const variables = [
+        { placeholder: "{ProposalTitle}", text: `Proposal for ${client}`, mimeType: "text" },
+        { placeholder: "{Price}", text: "12,000 EUR", mimeType: "text" },
+      ];
+      const res = await create({ name: `Deck for ${client}`, templateId: deck, variables });
+      expect(res.status, res.text).toBe(200);
+      const id = res.json.data.results.deliverable.id;
+      const text = pdfText((await download(`/v1/deliverable/file/pdf/${id}`)).body);
+      expect(text).toContain(`Proposal for ${client}`);
+      expect(text).toContain("Total price: 12,000 EUR");
+      expect(text.match(/\f/g)).toHaveLength(3); // three slides, no notes pages
+      expect(text).not.toMatch(/Speaker note|Check this on slide/);
+      const source = new PizZip((await download(`/v1/deliverable/file/${id}`)).body);
+      expect(source.file("ppt/slides/_rels/slide3.xml.rels")!.asText()).toMatch(/notesSlide3\.xml.*comment3\.xml/);
+      expect(source.file("ppt/notesSlides/notesSlide3.xml")!.asText()).toContain("Speaker note 5 for slide 3");
+      expect(source.file("ppt/comments/comment3.xml")!.asText()).toContain("Check this on slide 3 (4).");
     }
   });
 

@@ -1,5 +1,7 @@
-// Builds small, valid DOCX files in tests, so fixtures are readable code rather than binaries.
+// Builds small, valid DOCX and PPTX files in tests, so fixtures are readable code rather than binaries.
+import path from "node:path";
 import PizZip from "pizzip";
+import { readCentralDirectory } from "@/lib/templates/zip-reader";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -65,7 +67,7 @@ export function withWordComment(file: Buffer, comment = "Check this clause"): Bu
 const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const PART_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-const CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml";
+const CONTENT_TYPE = "application/vnd.openxmlformats-officedocument";
 
 /** Word's latent styles: what its UI shows for built-in styles a document does not use (376 in Word's normal template). */
 export function latentStylesXml(count: number): string {
@@ -83,12 +85,18 @@ export function rsidsXml(count: number): string {
   return `${xml}</w:rsids>`;
 }
 
-function addPart(zip: PizZip, owner: string, name: string, type: string, contentType: string, xml: string): void {
+/** Adds a relationship of `owner` (its .rels part made when missing) to the part `name`. */
+function addRelationship(zip: PizZip, owner: string, id: string, type: string, name: string): void {
   const relsName = owner.replace(/([^/]+)$/, "_rels/$1.rels");
   const rels =
     zip.file(relsName)?.asText() ?? `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>`;
-  const target = name.slice(owner.lastIndexOf("/") + 1);
-  zip.file(relsName, rels.replace("</Relationships>", `<Relationship Id="rIdEditing${type}" Type="${PART_TYPE}/${type}" Target="${target}"/></Relationships>`));
+  const target = path.posix.relative(path.posix.dirname(owner), name);
+  zip.file(relsName, rels.replace("</Relationships>", `<Relationship Id="${id}" Type="${PART_TYPE}/${type}" Target="${target}"/></Relationships>`));
+}
+
+/** Adds the part `name`, related to `owner`, with its content type (after "application/vnd.openxmlformats-officedocument."). */
+function addPart(zip: PizZip, owner: string, name: string, type: string, contentType: string, xml: string, id = `rIdEditing${type}`): void {
+  addRelationship(zip, owner, id, type, name);
   const types = zip.file("[Content_Types].xml")!.asText();
   zip.file("[Content_Types].xml", types.replace("</Types>", `<Override PartName="/${name}" ContentType="${CONTENT_TYPE}.${contentType}"/></Types>`));
   zip.file(name, xml);
@@ -107,11 +115,11 @@ export function withWordEditingData(file: Buffer, opts: { latentStyles?: number;
     ? styles.replace(/<w:styles\b[^>]*>(?:<w:docDefaults>[\s\S]*?<\/w:docDefaults>)?/, (head) => head + latent)
     : `${XML_HEAD}<w:styles xmlns:w="${W}"><w:docDefaults><w:rPrDefault><w:rPr><w:sz w:val="22"/></w:rPr></w:rPrDefault></w:docDefaults>${latent}</w:styles>`;
   if (styles) zip.file("word/styles.xml", withLatent);
-  else addPart(zip, "word/document.xml", "word/styles.xml", "styles", "styles+xml", withLatent);
+  else addPart(zip, "word/document.xml", "word/styles.xml", "styles", "wordprocessingml.styles+xml", withLatent);
   const settings = `${XML_HEAD}<w:settings xmlns:w="${W}"><w:zoom w:percent="100"/><w:defaultTabStop w:val="720"/><w:characterSpacingControl w:val="doNotCompress"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat>${rsidsXml(rsids)}</w:settings>`;
   const oldSettings = zip.file("word/settings.xml")?.asText();
   if (oldSettings) zip.file("word/settings.xml", oldSettings.replace(/<\/w:settings>\s*$/, `${rsidsXml(rsids)}</w:settings>`));
-  else addPart(zip, "word/document.xml", "word/settings.xml", "settings", "settings+xml", settings);
+  else addPart(zip, "word/document.xml", "word/settings.xml", "settings", "wordprocessingml.settings+xml", settings);
   let docParts = "";
   for (let i = 0; i < glossaryParts; i++) {
     docParts +=
@@ -133,10 +141,10 @@ export function withWordEditingData(file: Buffer, opts: { latentStyles?: number;
     "word/document.xml",
     "word/glossary/document.xml",
     "glossaryDocument",
-    "document.glossary+xml",
+    "wordprocessingml.document.glossary+xml",
     `${XML_HEAD}<w:glossaryDocument xmlns:w="${W}"><w:docParts>${docParts}</w:docParts></w:glossaryDocument>`,
   );
-  addPart(zip, "word/glossary/document.xml", "word/glossary/styles.xml", "styles", "styles+xml", withLatent);
+  addPart(zip, "word/glossary/document.xml", "word/glossary/styles.xml", "styles", "wordprocessingml.styles+xml", withLatent);
   return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
 }
 
@@ -182,7 +190,7 @@ export function listDefinitionXml(id: number): string {
 export function withUnusedNumbering(file: Buffer, count = 40): Buffer {
   const zip = new PizZip(file);
   const xml = zip.file("word/numbering.xml")?.asText() ?? `${XML_HEAD}<w:numbering xmlns:w="${W}"></w:numbering>`;
-  if (!zip.file("word/numbering.xml")) addPart(zip, "word/document.xml", "word/numbering.xml", "numbering", "numbering+xml", xml);
+  if (!zip.file("word/numbering.xml")) addPart(zip, "word/document.xml", "word/numbering.xml", "numbering", "wordprocessingml.numbering+xml", xml);
   const definitions = Array.from({ length: count }, (_, i) => listDefinitionXml(900 + i)).join("");
   const instances = Array.from({ length: count }, (_, i) => `<w:num w:numId="${900 + i}"><w:abstractNumId w:val="${900 + i}"/></w:num>`).join("");
   // Definitions come before instances in the part (ECMA-376 Part 1, 17.9.20).
@@ -195,6 +203,17 @@ export function withUnusedNumbering(file: Buffer, count = 40): Buffer {
   return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
 }
 
+/** Each entry's bytes as stored (still compressed, base64), by name, read with Quire's reader of untrusted packages. */
+export function storedEntries(file: Buffer): Map<string, string> {
+  return new Map(
+    readCentralDirectory(file).map((e) => {
+      const at = e.localHeaderOffset;
+      const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
+      return [e.name, file.subarray(start, start + e.compressedSize).toString("base64")];
+    }),
+  );
+}
+
 /** Every part of a package as text, by name, read by PizZip with its CRC-32 check. */
 export function packageTexts(file: Buffer): Map<string, string> {
   const zip = new PizZip(file, { checkCRC32: true } as PizZip.LoadOptions);
@@ -203,4 +222,74 @@ export function packageTexts(file: Buffer): Map<string, string> {
       .filter((f) => !f.dir)
       .map((f) => [f.name, f.asText()]),
   );
+}
+
+const PML =
+  'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
+const PML_GROUP =
+  '<p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/><a:chOff x="0" y="0"/><a:chExt cx="0" cy="0"/></a:xfrm></p:grpSpPr>';
+
+/** The deck's slide parts, in slide order (ppt/slides/slideN.xml, as PowerPoint names them). */
+function slidesOf(zip: PizZip): string[] {
+  return Object.keys(zip.files)
+    .filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))
+    .sort((a, b) => Number(a.match(/\d+/)![0]) - Number(b.match(/\d+/)![0]));
+}
+
+/** A placeholder shape of a notes page (the slide's image, the notes' text box). */
+function notesPlaceholder(id: number, type: string, paragraphs: string[]): string {
+  const body =
+    paragraphs.length === 0
+      ? ""
+      : `<p:txBody><a:bodyPr/><a:lstStyle/>${paragraphs.map((p) => `<a:p><a:r><a:rPr lang="en-US" dirty="0"/><a:t>${esc(p)}</a:t></a:r></a:p>`).join("")}</p:txBody>`;
+  return `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="${type} ${id}"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="${type}" idx="${id}"/></p:nvPr></p:nvSpPr><p:spPr/>${body}</p:sp>`;
+}
+
+/** The deck with speaker notes on every slide (a notes master with its own theme, one notes slide each), as PowerPoint saves them. */
+export function withSpeakerNotes(file: Buffer, lines = 5): Buffer {
+  const zip = new PizZip(file);
+  const clrMap =
+    '<p:clrMap bg1="lt1" tx1="dk1" bg2="lt2" tx2="dk2" accent1="accent1" accent2="accent2" accent3="accent3" accent4="accent4" accent5="accent5" accent6="accent6" hlink="hlink" folHlink="folHlink"/>';
+  const masterName = "ppt/notesMasters/notesMaster1.xml";
+  const master = `${XML_HEAD}<p:notesMaster ${PML}><p:cSld><p:spTree>${PML_GROUP}${notesPlaceholder(2, "sldImg", [])}${notesPlaceholder(3, "body", ["Click to edit Master text styles"])}</p:spTree></p:cSld>${clrMap}<p:notesStyle><a:lvl1pPr><a:defRPr sz="1200"/></a:lvl1pPr></p:notesStyle></p:notesMaster>`;
+  addPart(zip, "ppt/presentation.xml", masterName, "notesMaster", "presentationml.notesMaster+xml", master, "rIdNotesMaster");
+  addPart(zip, masterName, "ppt/theme/theme99.xml", "theme", "theme+xml", zip.file("ppt/theme/theme1.xml")!.asText());
+  const presentation = zip.file("ppt/presentation.xml")!.asText();
+  zip.file(
+    "ppt/presentation.xml",
+    presentation.replace("</p:sldMasterIdLst>", '</p:sldMasterIdLst><p:notesMasterIdLst><p:notesMasterId r:id="rIdNotesMaster"/></p:notesMasterIdLst>'),
+  );
+  slidesOf(zip).forEach((slide, i) => {
+    const notes = `ppt/notesSlides/notesSlide${i + 1}.xml`;
+    const text = Array.from({ length: lines }, (_, k) => `Speaker note ${k + 1} for slide ${i + 1}: mention the timeline and the budget.`);
+    const xml = `${XML_HEAD}<p:notes ${PML}><p:cSld><p:spTree>${PML_GROUP}${notesPlaceholder(2, "sldImg", [])}${notesPlaceholder(3, "body", text)}</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:notes>`;
+    addPart(zip, slide, notes, "notesSlide", "presentationml.notesSlide+xml", xml, "rIdNotes");
+    addRelationship(zip, notes, "rId1", "notesMaster", masterName);
+    addRelationship(zip, notes, "rId2", "slide", slide);
+  });
+  return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
+}
+
+/** The deck with review comments on every slide (PowerPoint's comments parts and their authors). */
+export function withSlideComments(file: Buffer, perSlide = 4): Buffer {
+  const zip = new PizZip(file);
+  const authors = `${XML_HEAD}<p:cmAuthorLst ${PML}><p:cmAuthor id="1" name="Alex Reviewer" initials="AR" lastIdx="${perSlide}" clrIdx="0"/></p:cmAuthorLst>`;
+  addPart(zip, "ppt/presentation.xml", "ppt/commentAuthors.xml", "commentAuthors", "presentationml.commentAuthors+xml", authors, "rIdAuthors");
+  slidesOf(zip).forEach((slide, i) => {
+    const comments = Array.from(
+      { length: perSlide },
+      (_, k) =>
+        `<p:cm authorId="1" dt="2026-12-03T10:0${k % 10}:00.000" idx="${k + 1}"><p:pos x="${10 + 40 * k}" y="10"/><p:text>Check this on slide ${i + 1} (${k + 1}).</p:text></p:cm>`,
+    ).join("");
+    addPart(
+      zip,
+      slide,
+      `ppt/comments/comment${i + 1}.xml`,
+      "comments",
+      "presentationml.comments+xml",
+      `${XML_HEAD}<p:cmLst ${PML}>${comments}</p:cmLst>`,
+      "rIdComments",
+    );
+  });
+  return zip.generate({ type: "nodebuffer", compression: "DEFLATE" });
 }

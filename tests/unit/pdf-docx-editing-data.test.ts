@@ -5,23 +5,12 @@ import fc from "fast-check";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { withoutEditingData, withoutElements } from "@/lib/pdf/docx-editing-data";
-import { readCentralDirectory } from "@/lib/templates/zip-reader";
 import { buildSampleContractDocx } from "@/lib/templates/samples";
-import { buildDocx, latentStylesXml, packageTexts, rsidsXml, withWordEditingData } from "../support/ooxml";
+import { buildDocx, latentStylesXml, packageTexts, storedEntries, rsidsXml, withWordEditingData } from "../support/ooxml";
 import { writeZip } from "../support/zip";
 
 const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 const STRICT_W = "http://purl.oclc.org/ooxml/wordprocessingml/main";
-
-/** Each entry's bytes as stored (still compressed), by name. */
-const stored = (file: Buffer) =>
-  new Map(
-    readCentralDirectory(file).map((e) => {
-      const at = e.localHeaderOffset;
-      const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
-      return [e.name, file.subarray(start, start + e.compressedSize).toString("base64")];
-    }),
-  );
 
 describe("a DOCX without Word's editing data", () => {
   it("takes out the latent styles, the revision ids and the glossary's parts, and nothing else", async () => {
@@ -40,7 +29,7 @@ describe("a DOCX without Word's editing data", () => {
     expect(after.get("word/settings.xml")).toContain('<w:compatSetting w:name="compatibilityMode"');
     expect(after.get("word/glossary/document.xml")).toMatch(/<w:glossaryDocument xmlns:w="[^"]+"><\/w:glossaryDocument>$/);
     // Every other part goes out as the bytes it was, still compressed.
-    const [was, is] = [stored(word), stored(lean)];
+    const [was, is] = [storedEntries(word), storedEntries(lean)];
     const untouched = [...was.keys()].filter((n) => !/^word\/(glossary\/)?(styles|settings|document)\.xml$/.test(n) || n === "word/document.xml");
     expect(untouched.length).toBeGreaterThan(4);
     for (const name of untouched) expect(is.get(name), name).toBe(was.get(name));

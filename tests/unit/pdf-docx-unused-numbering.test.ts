@@ -5,7 +5,7 @@
 import PizZip from "pizzip";
 import { describe, expect, it } from "vitest";
 import { renderTemplate } from "@/lib/deliverables/render";
-import { docxForConversion } from "@/lib/pdf/docx-for-conversion";
+import { docxForConversion } from "@/lib/pdf/for-conversion";
 import { withoutUnusedNumbering } from "@/lib/pdf/docx-unused-numbering";
 import { buildSampleContractDocx } from "@/lib/templates/samples";
 import { listDefinitionXml, packageTexts, withUnusedNumbering } from "../support/ooxml";

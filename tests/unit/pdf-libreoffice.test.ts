@@ -19,9 +19,17 @@ import { findDladdrCache, findMallocLibrary, findMemoryTempDir } from "@/lib/pdf
 import { OfficeProcess } from "@/lib/pdf/office-process";
 import { findOfficeVersion } from "@/lib/pdf/office-profile";
 import { buildSampleContractDocx, buildSampleProposalPptx } from "@/lib/templates/samples";
-import { buildDocx, withHouseStyles, withUnusedNumbering, withWordComment, withWordEditingData } from "../support/ooxml";
+import { buildDocx, withHouseStyles, withSlideComments, withSpeakerNotes, withUnusedNumbering, withWordComment, withWordEditingData } from "../support/ooxml";
 
 const pdfText = (pdf: Buffer) => execFileSync("pdftotext", ["-layout", "-", "-"], { input: pdf }).toString("utf8");
+/** Every word where it is: the text with its boxes, page by page (the head, with its times and file names, aside). */
+const boxes = (pdf: Buffer) =>
+  execFileSync("pdftotext", ["-bbox-layout", "-", "-"], { input: pdf })
+    .toString("utf8")
+    .replace(/^[\s\S]*<\/head>/, "");
+/** A pool that gives soffice the file as it is (no copy made leaner for conversion, for-conversion.ts). */
+const wholeFilePool = () =>
+  new LibreOfficePool({ size: 1, timeoutMs: 60_000, tmpDir: fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-whole-")), prepare: (input) => input });
 const isPdf = (buf: Buffer) => buf.subarray(0, 5).toString("latin1") === "%PDF-";
 const alive = (pid: number) => {
   try {
@@ -90,19 +98,9 @@ describe("LibreOfficePool (2 slots)", () => {
     ];
     const filled = (await renderTemplate(docx, "docx", scope, { fetchImage: () => Promise.reject(new Error("no images")) })).file;
     const word = withUnusedNumbering(withHouseStyles(withWordEditingData(filled)));
-    const whole = new LibreOfficePool({
-      size: 1,
-      timeoutMs: 60_000,
-      tmpDir: fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-whole-")),
-      prepareDocx: (d) => d,
-    });
+    const whole = wholeFilePool();
     try {
       const [lean, full] = await Promise.all([pool.convert(word, "docx"), whole.convert(word, "docx")]);
-      // Every word where it was: the text with its boxes, page by page (the head, with its times and file names, aside).
-      const boxes = (pdf: Buffer) =>
-        execFileSync("pdftotext", ["-bbox-layout", "-", "-"], { input: pdf })
-          .toString("utf8")
-          .replace(/^[\s\S]*<\/head>/, "");
       expect(boxes(lean)).toContain("<word ");
       expect(boxes(lean)).toBe(boxes(full));
       const text = pdfText(lean);
@@ -118,7 +116,12 @@ describe("LibreOfficePool (2 slots)", () => {
   it("answers 422 for a document soffice dies on twice (not 503), and keeps converting", { timeout: 120_000 }, async () => {
     // Without the comment removal, LibreOffice 7.4 over UNO dies on a DOCX with comments: a document
     // that crashes it, built here.
-    const raw = new LibreOfficePool({ size: 1, timeoutMs: 60_000, tmpDir: fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-raw-")), prepareDocx: (d) => d });
+    const raw = new LibreOfficePool({
+      size: 1,
+      timeoutMs: 60_000,
+      tmpDir: fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-raw-")),
+      prepare: (input) => input,
+    });
     try {
       const err = await raw.convert(withWordComment(buildDocx(["Crashes soffice"])), "docx").then(
         () => null,
@@ -140,6 +143,25 @@ describe("LibreOfficePool (2 slots)", () => {
     expect(text).toContain("{ProposalTitle}");
     expect(text).toContain("Prepared for {ClientName}");
     expect(text).toContain("Total price: {Price}");
+  });
+
+  it("converts a deck with speaker notes and comments to the same pages as without them", { timeout: 60_000 }, async () => {
+    // Notes on every slide and comments with their author, as PowerPoint saves them; LibreOffice is given
+    // the deck without them (pptx-notes-comments.ts), a second pool the whole file.
+    const deck = withSlideComments(withSpeakerNotes(pptx));
+    const whole = wholeFilePool();
+    try {
+      const [lean, full, plain] = await Promise.all([pool.convert(deck, "pptx"), whole.convert(deck, "pptx"), whole.convert(pptx, "pptx")]);
+      expect(boxes(lean)).toContain("<word ");
+      expect(boxes(lean)).toBe(boxes(full));
+      expect(boxes(lean)).toBe(boxes(plain));
+      const text = pdfText(lean);
+      expect(text.match(/\f/g)).toHaveLength(3); // three slides, no notes pages
+      expect(text).toContain("Total price: {Price}");
+      expect(text).not.toMatch(/Speaker note|Check this on slide|Alex Reviewer/);
+    } finally {
+      await whole.close();
+    }
   });
 
   it("queues 6 concurrent conversions on 2 slots and completes them all", { timeout: 30_000 }, async () => {

@@ -1,7 +1,7 @@
-// Reading and rewriting a DOCX's parts on the converter's way (docx-editing-data.ts,
-// docx-unused-styles.ts, docx-unused-numbering.ts): each part's data as stored, its text when it
-// inflates within its declared size, where a tag ends, what the parts name, one part replaced, and the
-// small caches that keep what was made of a template's parts for its next documents.
+// Reading and rewriting an Office package's parts on the converter's way (docx-editing-data.ts,
+// docx-unused-styles.ts, docx-unused-numbering.ts, pptx-notes-comments.ts): each part's data as stored,
+// its text when it inflates within its declared size, where a tag ends, what a DOCX's parts name, parts
+// replaced, and the small caches that keep what was made of a template's parts for its next documents.
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { type DeflatedPart, deflatedPart, splitPackage, writePackage } from "@/lib/files/zip-patch";
@@ -116,14 +116,19 @@ export function readOnce<T>(cache: Map<string, T | null>, entry: ZipEntry, data:
   return { key, value: remember(cache, key, xml === null ? null : read(xml)) };
 }
 
+/** The package's entries, or null when it is not a ZIP this can read (the converter reports what is wrong with it). */
+export function directoryOf(file: Buffer): ZipEntry[] | null {
+  try {
+    return readCentralDirectory(file);
+  } catch {
+    return null;
+  }
+}
+
 /** The package's directory and one of its parts as stored, or null when it has no such part or cannot be read. */
 function partOf(docx: Buffer, name: string): { entries: ZipEntry[]; entry: ZipEntry; data: Buffer } | null {
-  let entries: ZipEntry[];
-  try {
-    entries = readCentralDirectory(docx);
-  } catch {
-    return null; // the converter reports what is wrong with it
-  }
+  const entries = directoryOf(docx);
+  if (!entries) return null;
   const entry = entries.find((e) => e.name === name);
   const data = entry && storedData(docx, entry);
   return entry && data ? { entries, entry, data } : null;
@@ -173,7 +178,7 @@ export function elementsOf(xml: string, localNames: readonly string[]): Element[
 }
 
 /** The text without the given spans (in any order, none overlapping). */
-function withoutSpans(text: string, spans: readonly { start: number; end: number }[]): string {
+export function withoutSpans(text: string, spans: readonly { start: number; end: number }[]): string {
   let out = "";
   let at = 0;
   for (const span of [...spans].sort((a, b) => a.start - b.start)) {
