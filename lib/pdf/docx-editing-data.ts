@@ -7,8 +7,8 @@
 // (docs/performance.md, 2026-12-03). So the copy LibreOffice converts goes without them; the DOCX
 // Quire stores keeps them (ADR 0026). Documents made from one template carry these parts byte for
 // byte, so each part's leaner data is made once and kept by a digest of the data it replaces.
-import { type DeflatedPart, deflatedPart } from "@/lib/files/zip-patch";
-import { directoryOf, endOfTag, readOnce, storedData, withParts } from "@/lib/pdf/ooxml-parts";
+import type { DeflatedPart } from "@/lib/files/zip-patch";
+import { endOfTag, withLeanerParts } from "@/lib/pdf/ooxml-parts";
 
 /** WordprocessingML's namespace, transitional and strict. */
 const WORD_NAMESPACES = ["http://schemas.openxmlformats.org/wordprocessingml/2006/main", "http://purl.oclc.org/ooxml/wordprocessingml/main"];
@@ -28,22 +28,10 @@ const leanerParts = new Map<string, DeflatedPart | null>();
 
 /** The DOCX without Word's editing data; the same buffer when it has none, or is not a package this can rewrite. */
 export function withoutEditingData(docx: Buffer): Buffer {
-  const entries = directoryOf(docx);
-  if (!entries) return docx;
-  const parts = new Map<string, DeflatedPart>();
-  for (const entry of entries) {
-    const elements = EDITING_DATA.get(entry.name);
-    const data = elements && storedData(docx, entry);
-    if (!elements || !data) continue;
-    const part = readOnce(leanerParts, entry, data, (xml) => leanerPart(xml, elements)).value;
-    if (part) parts.set(entry.name, part);
-  }
-  return parts.size === 0 ? docx : withParts(docx, parts);
-}
-
-function leanerPart(xml: string, elements: readonly string[]): DeflatedPart | null {
-  const leaner = withoutElements(xml, elements);
-  return leaner === null ? null : deflatedPart(leaner);
+  return withLeanerParts(docx, leanerParts, (name) => {
+    const elements = EDITING_DATA.get(name);
+    return elements && ((xml) => withoutElements(xml, elements));
+  });
 }
 
 /** The part's XML without the named WordprocessingML elements, or null when it has none of them. */

@@ -13,7 +13,7 @@ const MAX_PART_BYTES = 16 * 1024 * 1024;
 const KEPT = 256;
 
 /** An entry's bytes as stored, or null when its local header is not where the directory says. */
-export function storedData(file: Buffer, entry: ZipEntry): Buffer | null {
+function storedData(file: Buffer, entry: ZipEntry): Buffer | null {
   const at = entry.localHeaderOffset;
   if (at + 30 > file.length || file.readUInt32LE(at) !== SIG_LOCAL) return null;
   const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
@@ -99,7 +99,7 @@ function bodyText(key: string, entry: ZipEntry, data: Buffer): string | null {
 }
 
 /** The package with these parts' data replaced; the same buffer when it cannot be rewritten entry by entry. */
-export function withParts(docx: Buffer, parts: ReadonlyMap<string, DeflatedPart>): Buffer {
+function withParts(docx: Buffer, parts: ReadonlyMap<string, DeflatedPart>): Buffer {
   try {
     return writePackage(splitPackage(docx, new Set(parts.keys())), parts);
   } catch {
@@ -108,7 +108,7 @@ export function withParts(docx: Buffer, parts: ReadonlyMap<string, DeflatedPart>
 }
 
 /** What `read` makes of a part's text (null: nothing, or it does not inflate), once per distinct data, with the key it is kept under. */
-export function readOnce<T>(cache: Map<string, T | null>, entry: ZipEntry, data: Buffer, read: (xml: string) => T | null): { key: string; value: T | null } {
+function readOnce<T>(cache: Map<string, T | null>, entry: ZipEntry, data: Buffer, read: (xml: string) => T | null): { key: string; value: T | null } {
   const key = partKey(entry, data);
   const cached = cache.get(key);
   if (cached !== undefined) return { key, value: cached };
@@ -116,8 +116,34 @@ export function readOnce<T>(cache: Map<string, T | null>, entry: ZipEntry, data:
   return { key, value: remember(cache, key, xml === null ? null : read(xml)) };
 }
 
+/**
+ * The package with each part that `leaner` has a reader for replaced by what the reader makes of its
+ * text (null: the part stays), made once per distinct data and kept in `cache`; the same buffer when
+ * no part changes or the package cannot be read or rewritten entry by entry.
+ */
+export function withLeanerParts(
+  file: Buffer,
+  cache: Map<string, DeflatedPart | null>,
+  leaner: (name: string) => ((xml: string) => string | null) | undefined,
+): Buffer {
+  const entries = directoryOf(file);
+  if (!entries) return file;
+  const parts = new Map<string, DeflatedPart>();
+  for (const entry of entries) {
+    const read = leaner(entry.name);
+    const data = read && storedData(file, entry);
+    if (!read || !data) continue;
+    const part = readOnce(cache, entry, data, (xml) => {
+      const text = read(xml);
+      return text === null ? null : deflatedPart(text);
+    }).value;
+    if (part) parts.set(entry.name, part);
+  }
+  return parts.size === 0 ? file : withParts(file, parts);
+}
+
 /** The package's entries, or null when it is not a ZIP this can read (the converter reports what is wrong with it). */
-export function directoryOf(file: Buffer): ZipEntry[] | null {
+function directoryOf(file: Buffer): ZipEntry[] | null {
   try {
     return readCentralDirectory(file);
   } catch {

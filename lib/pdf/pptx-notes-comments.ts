@@ -5,8 +5,8 @@
 // (night)). A slide reaches its notes and its comments through relationships that no markup names by id
 // (implicit relationships), so the copy's relationship parts go without those: LibreOffice then never
 // opens the parts, and every page comes out as it did. The PPTX Quire stores keeps them (ADR 0027).
-import { type DeflatedPart, deflatedPart } from "@/lib/files/zip-patch";
-import { attribute, directoryOf, elementsOf, readOnce, storedData, withParts, withoutSpans } from "@/lib/pdf/ooxml-parts";
+import type { DeflatedPart } from "@/lib/files/zip-patch";
+import { attribute, elementsOf, withLeanerParts, withoutSpans } from "@/lib/pdf/ooxml-parts";
 
 /**
  * The relationship types cut, transitional and strict: a slide's notes slide and comments, the comments'
@@ -28,21 +28,7 @@ const leanerParts = new Map<string, DeflatedPart | null>();
 export function withoutNotesAndComments(pptx: Buffer): Buffer {
   // Most decks have neither: a byte search saves reading the package's directory on every conversion.
   if (!UNPRINTED_PARTS.some((name) => pptx.includes(name))) return pptx;
-  const entries = directoryOf(pptx);
-  if (!entries) return pptx;
-  const parts = new Map<string, DeflatedPart>();
-  for (const entry of entries) {
-    const data = entry.name.endsWith(".rels") ? storedData(pptx, entry) : null;
-    if (!data) continue;
-    const part = readOnce(leanerParts, entry, data, leanerPart).value;
-    if (part) parts.set(entry.name, part);
-  }
-  return parts.size === 0 ? pptx : withParts(pptx, parts);
-}
-
-function leanerPart(xml: string): DeflatedPart | null {
-  const leaner = withoutUnprintedRelationships(xml);
-  return leaner === null ? null : deflatedPart(leaner);
+  return withLeanerParts(pptx, leanerParts, (name) => (name.endsWith(".rels") ? withoutUnprintedRelationships : undefined));
 }
 
 /** A relationship part without the relationships to notes and comments, or null when it has none (or markup not read as text). */

@@ -116,12 +116,7 @@ describe("LibreOfficePool (2 slots)", () => {
   it("answers 422 for a document soffice dies on twice (not 503), and keeps converting", { timeout: 120_000 }, async () => {
     // Without the comment removal, LibreOffice 7.4 over UNO dies on a DOCX with comments: a document
     // that crashes it, built here.
-    const raw = new LibreOfficePool({
-      size: 1,
-      timeoutMs: 60_000,
-      tmpDir: fs.mkdtempSync(path.join(os.tmpdir(), "quire-pdf-raw-")),
-      prepare: (input) => input,
-    });
+    const raw = wholeFilePool();
     try {
       const err = await raw.convert(withWordComment(buildDocx(["Crashes soffice"])), "docx").then(
         () => null,
